@@ -1,0 +1,143 @@
+# mhv — build, run and test.  `make run` and `make test` are the two
+# commands a newcomer needs (README.md).
+
+B := build
+EFI := $(B)/esp/EFI/BOOT/BOOTX64.EFI
+
+CC := clang
+LD := ld.lld
+NASM := nasm
+OBJCOPY := objcopy
+HOSTCC := gcc
+
+GNUEFI_INC := /usr/include/efi
+GNUEFI_LIB := /usr/lib
+
+# The hypervisor is freestanding, position independent (GNU-EFI's crt0
+# relocates it) and never touches FPU/SIMD state: guest FPU/SSE/AVX
+# registers stay loaded across exits (DESIGN §4).
+KCFLAGS := -target x86_64-pc-linux-gnu -std=gnu11 -ffreestanding -fpic -fshort-wchar \
+	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fno-asynchronous-unwind-tables \
+	-fno-strict-aliasing -O2 -g0 -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Ihv -I. -MMD -MP
+BOOT_CFLAGS := $(KCFLAGS) -DGNU_EFI_USE_MS_ABI -I$(GNUEFI_INC) -I$(GNUEFI_INC)/x86_64 \
+	-Wno-sign-compare
+NASMFLAGS := -f elf64 -Ihv/ -I$(B)/guest/
+
+# Guests: flat 64-bit images linked at their load address, embedded as blobs.
+GCFLAGS := -target x86_64-pc-linux-gnu -std=gnu11 -ffreestanding -fno-pic -mcmodel=small \
+	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fno-asynchronous-unwind-tables \
+	-O2 -Wall -Wextra -Werror -Wno-unused-parameter -Iguest-tests -Iguest-tests/rt -Ihv -MMD -MP
+
+HV_C := $(wildcard hv/*.c hv/svm/*.c hv/vmx/*.c hv/pmu/*.c hv/xstate/*.c)
+HV_ASM := $(wildcard hv/*.asm hv/svm/*.asm hv/vmx/*.asm)
+HV_OBJ := $(HV_C:%.c=$(B)/%.o) $(HV_ASM:%.asm=$(B)/%.o)
+BOOT_OBJ := $(B)/boot/efi_main.o
+
+GUEST_SUITES := smoke vmexit
+GUEST_RT_C := $(wildcard guest-tests/rt/*.c)
+# The guests reuse the hypervisor's printf and string routines.
+GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o \
+	$(B)/guest-tests/lib/fmt.o $(B)/guest-tests/lib/string.o
+GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
+
+.PHONY: all run test unit emu-test deps clean format format-check
+.SECONDARY:
+all: $(EFI)
+
+deps:
+	@sh scripts/deps.sh
+
+$(B)/boot/%.o: boot/%.c
+	@mkdir -p $(@D)
+	@echo '  CC      $<'
+	@$(CC) $(BOOT_CFLAGS) -c $< -o $@
+
+$(B)/hv/%.o: hv/%.c
+	@mkdir -p $(@D)
+	@echo '  CC      $<'
+	@$(CC) $(KCFLAGS) -c $< -o $@
+
+$(B)/hv/%.o: hv/%.asm
+	@mkdir -p $(@D)
+	@echo '  NASM    $<'
+	@$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -o $@ $<
+
+# The blobs are pulled in with incbin: rebuild when a guest changes.
+$(B)/hv/guest_blobs.o: $(GUEST_BINS)
+
+# --apply-dynamic-relocs: GNU-EFI's crt0 relocates by adding the load base
+# to the word in place (R_X86_64_RELATIVE), so the addend must be there too;
+# lld leaves it only in .rela.dyn unless told.
+$(B)/mhv.so: $(BOOT_OBJ) $(HV_OBJ) linker.ld
+	@echo '  LD      $@'
+	@$(LD) -nostdlib -znocombreloc --hash-style=sysv -shared -Bsymbolic --no-undefined --apply-dynamic-relocs \
+		-T linker.ld $(GNUEFI_LIB)/crt0-efi-x86_64.o $(BOOT_OBJ) $(HV_OBJ) \
+		-L$(GNUEFI_LIB) -lefi -lgnuefi -o $@
+
+$(EFI): $(B)/mhv.so
+	@mkdir -p $(@D)
+	@echo '  EFI     $@'
+	@$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
+		-j .rel.* -j .rela.* -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
+	@sh scripts/check-image.sh $< $@
+
+$(B)/guest-tests/%.o: guest-tests/%.c
+	@mkdir -p $(@D)
+	@echo '  CC      $< (guest)'
+	@$(CC) $(GCFLAGS) -c $< -o $@
+
+$(B)/guest-tests/lib/%.o: hv/%.c
+	@mkdir -p $(@D)
+	@echo '  CC      $< (guest)'
+	@$(CC) $(GCFLAGS) -c $< -o $@
+
+$(B)/guest-tests/%.o: guest-tests/%.asm
+	@mkdir -p $(@D)
+	@echo '  NASM    $< (guest)'
+	@$(NASM) -f elf64 -MD $(@:.o=.d) -o $@ $<
+
+$(B)/guest/%.elf: $(B)/guest-tests/%.o $(GUEST_RT_OBJ) guest-tests/guest.ld
+	@mkdir -p $(@D)
+	@echo '  LD      $@'
+	@$(LD) -nostdlib -static -T guest-tests/guest.ld $(GUEST_RT_OBJ) $< -o $@
+
+$(B)/guest/%.bin: $(B)/guest/%.elf
+	@$(OBJCOPY) -O binary $< $@
+
+# ---- host unit tests (cmocka, ASan + UBSan) ----
+UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer -Ihv -I. -DHOST_TEST
+UNIT_TESTS :=
+include $(wildcard tests/unit/*.mk)
+UNIT_BINS := $(UNIT_TESTS:%=$(B)/unit/test_%)
+
+define unit_rule
+$(B)/unit/test_$(1): $$(UNIT_SRCS_$(1)) $$(wildcard hv/*.h)
+	@mkdir -p $$(@D)
+	@echo '  HOSTCC  $$@'
+	@$$(HOSTCC) $$(UNIT_CFLAGS) -o $$@ $$(UNIT_SRCS_$(1)) -lcmocka
+endef
+$(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
+
+unit: $(UNIT_BINS)
+
+# ---- running ----
+ACCEL ?= tcg
+CPU ?= max
+run: deps all
+	@sh scripts/run-qemu.sh --accel $(ACCEL) --cpu $(CPU) --config scripts/run.cfg $(EFI)
+
+test: deps all unit
+	@sh tests/run-all.sh
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+format-check:
+	@clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

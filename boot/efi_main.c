@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * UEFI entry.  The only code in mhv that calls the firmware: it gathers
+ * what the core needs into one struct boot_info, reserves the
+ * hypervisor's memory pool, and leaves boot services behind.
+ */
+#include <efi.h>
+#include <efilib.h>
+
+#include "boot_info.h"
+
+#define CONFIG_MAX_BYTES (64 * 1024)
+#define POOL_PAGES_WANTED (48ull * 1024 * 1024 / 4096)
+#define POOL_PAGES_MIN (8ull * 1024 * 1024 / 4096)
+
+static struct boot_info boot_info;
+
+static void boot_say(CHAR16 *msg)
+{
+	ST->ConOut->OutputString(ST->ConOut, msg);
+}
+
+static void note_config_error(const char *why)
+{
+	UINTN i;
+
+	for (i = 0; why[i] && i < sizeof(boot_info.config_error) - 1; i++)
+		boot_info.config_error[i] = why[i];
+	boot_info.config_error[i] = 0;
+}
+
+/* Reads \mhv.cfg from the volume the image was loaded from, if present. */
+static void read_config(EFI_HANDLE image)
+{
+	EFI_GUID loaded_image_guid = LOADED_IMAGE_PROTOCOL;
+	EFI_GUID fs_guid = SIMPLE_FILE_SYSTEM_PROTOCOL;
+	EFI_LOADED_IMAGE *li;
+	EFI_FILE_IO_INTERFACE *fs;
+	EFI_FILE_HANDLE root, file;
+	EFI_STATUS st;
+	UINTN size = CONFIG_MAX_BYTES + 1;
+	char *buf;
+
+	st = BS->HandleProtocol(image, &loaded_image_guid, (void **)&li);
+	if (EFI_ERROR(st))
+		return;
+	boot_info.image_base = (u64)(UINTN)li->ImageBase;
+	boot_info.image_size = li->ImageSize;
+	st = BS->HandleProtocol(li->DeviceHandle, &fs_guid, (void **)&fs);
+	if (EFI_ERROR(st))
+		return;
+	st = fs->OpenVolume(fs, &root);
+	if (EFI_ERROR(st))
+		return;
+	st = root->Open(root, &file, L"\\mhv.cfg", EFI_FILE_MODE_READ, 0);
+	if (EFI_ERROR(st)) {
+		root->Close(root);
+		return; /* no config file: defaults */
+	}
+	st = BS->AllocatePool(EfiLoaderData, size, (void **)&buf);
+	if (EFI_ERROR(st)) {
+		note_config_error("out of memory reading the file");
+	} else {
+		st = file->Read(file, &size, buf);
+		if (EFI_ERROR(st))
+			note_config_error("read error");
+		else if (size > CONFIG_MAX_BYTES)
+			note_config_error("file larger than 64 KiB");
+		boot_info.config_text = buf;
+		boot_info.config_len = EFI_ERROR(st) ? 0 : size;
+	}
+	file->Close(file);
+	root->Close(root);
+}
+
+static void find_rsdp(void)
+{
+	EFI_GUID acpi20 = ACPI_20_TABLE_GUID;
+	EFI_GUID acpi10 = ACPI_TABLE_GUID;
+	UINTN i;
+
+	for (i = 0; i < ST->NumberOfTableEntries; i++) {
+		EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
+
+		if (!CompareGuid(&t->VendorGuid, &acpi20)) {
+			boot_info.rsdp = (u64)(UINTN)t->VendorTable;
+			return;
+		}
+		if (!CompareGuid(&t->VendorGuid, &acpi10))
+			boot_info.rsdp = (u64)(UINTN)t->VendorTable;
+	}
+}
+
+static void reserve_pool(void)
+{
+	UINTN pages;
+
+	for (pages = POOL_PAGES_WANTED; pages >= POOL_PAGES_MIN; pages /= 2) {
+		EFI_PHYSICAL_ADDRESS addr = 0;
+
+		if (!EFI_ERROR(BS->AllocatePages(AllocateAnyPages, EfiLoaderData, pages, &addr))) {
+			boot_info.pool_base = addr;
+			boot_info.pool_pages = pages;
+			return;
+		}
+	}
+}
+
+static u32 mem_kind_of(UINT32 efi_type)
+{
+	switch (efi_type) {
+	case EfiConventionalMemory:
+	case EfiBootServicesCode:
+	case EfiBootServicesData:
+		return MEM_USABLE;
+	case EfiLoaderCode:
+	case EfiLoaderData:
+		return MEM_IN_USE;
+	case EfiACPIReclaimMemory:
+	case EfiACPIMemoryNVS:
+		return MEM_ACPI;
+	default:
+		return MEM_RESERVED;
+	}
+}
+
+static void record_memory_map(const UINT8 *map, UINTN map_size, UINTN desc_size)
+{
+	UINTN off;
+	u32 n = 0;
+
+	for (off = 0; off + desc_size <= map_size && n < BOOT_MAX_MEM_RANGES; off += desc_size) {
+		const EFI_MEMORY_DESCRIPTOR *d = (const void *)(map + off);
+
+		boot_info.mem[n].base = d->PhysicalStart;
+		boot_info.mem[n].pages = d->NumberOfPages;
+		boot_info.mem[n].efi_type = d->Type;
+		boot_info.mem[n].kind = mem_kind_of(d->Type);
+		n++;
+	}
+	boot_info.nr_mem_ranges = n;
+}
+
+/*
+ * GetMemoryMap and ExitBootServices must pair up on the same map key; any
+ * allocation in between (ours or the firmware's) makes the key stale, so
+ * the buffer is allocated with slack first and the pair is retried.
+ */
+static EFI_STATUS leave_boot_services(EFI_HANDLE image)
+{
+	UINTN buf_size = 0, map_size, key, desc_size;
+	UINT32 desc_ver;
+	UINT8 *buf = NULL;
+	EFI_STATUS st;
+	int tries;
+
+	map_size = 0;
+	BS->GetMemoryMap(&map_size, NULL, &key, &desc_size, &desc_ver);
+	buf_size = map_size + 16 * 1024;
+	st = BS->AllocatePool(EfiLoaderData, buf_size, (void **)&buf);
+	if (EFI_ERROR(st))
+		return st;
+	for (tries = 1; tries <= 8; tries++) {
+		map_size = buf_size;
+		st = BS->GetMemoryMap(&map_size, (EFI_MEMORY_DESCRIPTOR *)buf, &key, &desc_size,
+				      &desc_ver);
+		if (EFI_ERROR(st))
+			return st;
+		record_memory_map(buf, map_size, desc_size);
+		boot_info.exit_boot_services_tries = tries;
+		st = BS->ExitBootServices(image, key);
+		if (st != EFI_INVALID_PARAMETER)
+			return st;
+	}
+	return st;
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	EFI_STATUS st;
+
+	InitializeLib(image, systab);
+	BS->SetWatchdogTimer(0, 0, 0, NULL);
+	boot_say(L"mhv: UEFI loader, collecting boot information\r\n");
+	read_config(image);
+	find_rsdp();
+	reserve_pool();
+	if (!boot_info.pool_pages) {
+		boot_say(L"mhv: cannot reserve the hypervisor memory pool (need 8 MiB)\r\n");
+		return EFI_OUT_OF_RESOURCES;
+	}
+	st = leave_boot_services(image);
+	if (EFI_ERROR(st)) {
+		boot_say(L"mhv: ExitBootServices failed\r\n");
+		return st;
+	}
+	hv_main(&boot_info);
+}

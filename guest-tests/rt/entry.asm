@@ -1,0 +1,167 @@
+; SPDX-License-Identifier: MIT
+; Guest entry, exception stubs and the probes that expect a fault.
+bits 64
+default rel
+
+extern guest_main
+extern guest_exception
+extern hypercall_is_vmcall
+global _start
+global guest_isr_stubs
+global rdmsr_safe
+global wrmsr_safe
+global single_step_probe
+global fault_fixup
+global fault_armed
+global fault_vector
+
+section .text.entry
+; mhv starts us in 64-bit mode with RSP set, RDI = variant, RSI = RAM size
+_start:
+	cld
+	call guest_main
+	; guest_main returns the exit code
+	mov rdi, rax
+	mov eax, 4			; HC_EXIT
+	cmp byte [hypercall_is_vmcall], 0
+	jne .vmcall
+	vmmcall
+	jmp .dead
+.vmcall:
+	vmcall
+.dead:
+	hlt
+	jmp .dead
+
+section .text
+%define HAS_ERR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
+align 16
+guest_isr_stubs:
+%assign v 0
+%rep 32
+	align 16
+%if HAS_ERR(v) == 0
+	push 0
+%endif
+	push v
+	jmp isr_common
+%assign v v + 1
+%endrep
+
+isr_common:
+	push rax
+	push rcx
+	push rdx
+	push rbx
+	push rbp
+	push rsi
+	push rdi
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	mov rdi, rsp
+	call guest_exception
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rdi
+	pop rsi
+	pop rbp
+	pop rbx
+	pop rdx
+	pop rcx
+	pop rax
+	add rsp, 16
+	iretq
+
+; int rdmsr_safe(u32 msr, u64 *val): -1, or the vector of the fault it raised
+rdmsr_safe:
+	mov ecx, edi
+	lea rax, [.fault]
+	mov [fault_fixup], rax
+	mov byte [fault_armed], 1
+	rdmsr
+	mov byte [fault_armed], 0
+	shl rdx, 32
+	or rax, rdx
+	mov [rsi], rax
+	mov eax, -1
+	ret
+.fault:
+	movzx eax, byte [fault_vector]
+	ret
+
+; int wrmsr_safe(u32 msr, u64 val)
+wrmsr_safe:
+	mov ecx, edi
+	mov rax, rsi
+	mov rdx, rsi
+	shr rdx, 32
+	lea r8, [.fault]
+	mov [fault_fixup], r8
+	mov byte [fault_armed], 1
+	wrmsr
+	mov byte [fault_armed], 0
+	mov eax, -1
+	ret
+.fault:
+	movzx eax, byte [fault_vector]
+	ret
+
+; int single_step_probe(void): sets TF, runs one instruction; the vector seen
+single_step_probe:
+	lea rax, [.fault]
+	mov [fault_fixup], rax
+	mov byte [fault_armed], 1
+	pushfq
+	or qword [rsp], 0x100
+	popfq
+	nop
+	nop
+	mov byte [fault_armed], 0
+	mov eax, -1
+	ret
+.fault:
+	movzx eax, byte [fault_vector]
+	ret
+
+; int NAME_probe(void): runs one instruction that must fault; the vector seen, or -1
+%macro PROBE 2
+global %1_probe
+%1_probe:
+	lea rax, [%%fault]
+	mov [fault_fixup], rax
+	mov byte [fault_armed], 1
+	xor eax, eax
+	xor ecx, ecx
+	%2
+	mov byte [fault_armed], 0
+	mov eax, -1
+	ret
+%%fault:
+	movzx eax, byte [fault_vector]
+	ret
+%endmacro
+
+PROBE vmrun, vmrun
+PROBE vmload, vmload
+PROBE vmsave, vmsave
+PROBE stgi, stgi
+PROBE clgi, clgi
+PROBE invlpga, invlpga
+PROBE ud2, ud2
+
+section .data
+fault_fixup: dq 0
+fault_armed: db 0
+fault_vector: db 0

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "rt.h"
+#include "fmt.h"
+
+bool hypercall_is_vmcall;
+bool guest_is_amd;
+
+extern const u8 guest_isr_stubs[];
+extern u64 fault_fixup;
+extern u8 fault_armed, fault_vector;
+
+struct idt_gate {
+	u16 offset_low, selector;
+	u8 ist, type_attr;
+	u16 offset_mid;
+	u32 offset_high, reserved;
+} __packed;
+
+static struct idt_gate idt[32] __aligned(16);
+
+u64 hypercall(u64 nr, u64 a0, u64 a1)
+{
+	u64 ret;
+
+	if (hypercall_is_vmcall)
+		asm volatile("vmcall" : "=a"(ret) : "a"(nr), "D"(a0), "S"(a1) : "memory");
+	else
+		asm volatile("vmmcall" : "=a"(ret) : "a"(nr), "D"(a0), "S"(a1) : "memory");
+	return ret;
+}
+
+int gprintf(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = fmt_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	hypercall(HC_PRINT, (u64)(uintptr_t)buf, n < (int)sizeof(buf) ? n : (int)sizeof(buf) - 1);
+	return n;
+}
+
+void test_report(const char *name, enum test_status st, const char *fmt, ...)
+{
+	struct hc_test_result r = { .status = st };
+	va_list ap;
+
+	fmt_snprintf(r.name, sizeof(r.name), "%s", name);
+	va_start(ap, fmt);
+	fmt_vsnprintf(r.reason, sizeof(r.reason), fmt, ap);
+	va_end(ap);
+	hypercall(HC_TEST_RESULT, (u64)(uintptr_t)&r, 0);
+}
+
+bool test_wanted(const char *name)
+{
+	char buf[HC_NAME_LEN] = { 0 };
+
+	fmt_snprintf(buf, sizeof(buf), "%s", name);
+	return hypercall(HC_TEST_WANTED, (u64)(uintptr_t)buf, 0) == 1;
+}
+
+u64 exit_count(unsigned kind)
+{
+	return hypercall(HC_EXIT_COUNT, kind, 0);
+}
+
+/* Exceptions: an armed probe gets the vector and resumes at its fixup;
+ * anything else is a failure that ends the guest. */
+void guest_exception(struct guest_frame *f)
+{
+	if (f->vector == 1)
+		f->rflags &= ~(u64)0x100; /* single step done: clear TF */
+	if (fault_armed) {
+		fault_armed = 0;
+		fault_vector = (u8)f->vector;
+		f->rip = fault_fixup;
+		return;
+	}
+	gprintf("unexpected exception %llu at rip 0x%llx, error 0x%llx\n", f->vector, f->rip,
+		f->error_code);
+	test_report("unexpected_exception", TEST_FAIL, "vector %llu at rip 0x%llx", f->vector,
+		    f->rip);
+	hypercall(HC_EXIT, 1, 0);
+	for (;;)
+		asm volatile("hlt");
+}
+
+void guest_rt_init(void)
+{
+	struct {
+		u16 limit;
+		u64 base;
+	} __packed idtr = { sizeof(idt) - 1, (u64)(uintptr_t)idt };
+	struct cpuid_regs r;
+	unsigned v;
+
+	/* The hypercall instruction is the vendor's; CPUID leaf 0 says which. */
+	cpuid_raw(0, 0, &r);
+	guest_is_amd = r.ebx == 0x68747541; /* "Auth" */
+	hypercall_is_vmcall = !guest_is_amd;
+	for (v = 0; v < 32; v++) {
+		u64 a = (u64)(uintptr_t)(guest_isr_stubs + 16 * v);
+
+		idt[v] = (struct idt_gate){ (u16)a, 0x08, 0, 0x8e, (u16)(a >> 16), (u32)(a >> 32), 0 };
+	}
+	asm volatile("lidt %0" ::"m"(idtr));
+}
+
+void guest_idt_clear(void)
+{
+	struct {
+		u16 limit;
+		u64 base;
+	} __packed idtr = { 0, 0 };
+
+	asm volatile("lidt %0" ::"m"(idtr));
+}

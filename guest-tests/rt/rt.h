@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* The test guests' runtime: hypercalls, console, results, faults. */
+#ifndef GUEST_RT_H
+#define GUEST_RT_H
+
+#include "guest_abi.h"
+#include "x86.h"
+
+struct guest_frame {
+	u64 r15, r14, r13, r12, r11, r10, r9, r8;
+	u64 rdi, rsi, rbp, rbx, rdx, rcx, rax;
+	u64 vector, error_code;
+	u64 rip, cs, rflags, rsp, ss;
+};
+
+extern bool hypercall_is_vmcall;
+extern bool guest_is_amd;
+
+u64 hypercall(u64 nr, u64 a0, u64 a1);
+int gprintf(const char *fmt, ...) __printf(1, 2);
+void test_report(const char *name, enum test_status st, const char *fmt, ...) __printf(3, 4);
+bool test_wanted(const char *name);
+u64 exit_count(unsigned kind);
+void guest_rt_init(void);
+/* Load an IDT of size zero: the next exception shuts the VM down. */
+void guest_idt_clear(void);
+
+/* Probes (rt/entry.asm): -1 when no fault, else the vector that arrived. */
+int rdmsr_safe(u32 msr, u64 *val);
+int wrmsr_safe(u32 msr, u64 val);
+int single_step_probe(void);
+int vmrun_probe(void);
+int vmload_probe(void);
+int vmsave_probe(void);
+int stgi_probe(void);
+int clgi_probe(void);
+int invlpga_probe(void);
+int ud2_probe(void);
+
+static inline void cpuid_count(u32 leaf, u32 sub, struct cpuid_regs *r)
+{
+	cpuid_raw(leaf, sub, r);
+}
+
+static inline u32 inl(u16 port)
+{
+	u32 v;
+
+	asm volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline u16 inw(u16 port)
+{
+	u16 v;
+
+	asm volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+/* Serialised TSC read: LFENCE orders it after earlier instructions. */
+static inline u64 rdtsc_ordered(void)
+{
+	u32 lo, hi;
+
+	asm volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi)::"memory");
+	return ((u64)hi << 32) | lo;
+}
+
+#endif

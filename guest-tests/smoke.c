@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * smoke: every exit kind once, each checked against its expected result.
+ * Variant 1 triple-faults and variant 2 touches unbacked guest-physical
+ * memory: mhv must stop those VMs, report them, and go on.
+ */
+#include "exit.h"
+#include "rt.h"
+
+#define UNKNOWN_MSR 0x40000123u /* in no vendor's MSR map; not on mhv's allow list */
+#define UNUSED_PORT 0x2f0
+#define TF_VECTOR_DB 1
+#define VECTOR_UD 6
+#define VECTOR_GP 13
+
+typedef void smoke_fn(const char *name);
+
+#define expect(name, ok, ...)                                                      \
+	do {                                                                       \
+		if (ok)                                                            \
+			test_report(name, TEST_PASS, "%s", "");                    \
+		else                                                               \
+			test_report(name, TEST_FAIL, __VA_ARGS__);                 \
+	} while (0)
+
+static void t_cpuid_signature(const char *name)
+{
+	struct cpuid_regs r;
+
+	cpuid_count(0x40000000, 0, &r);
+	expect(name, r.ebx == 0x6d76686d && r.ecx == 0x686d7668 && r.edx == 0x76686d76,
+	       "leaf 0x40000000 ebx 0x%x ecx 0x%x", r.ebx, r.ecx);
+}
+
+static void t_cpuid_hypervisor_bit(const char *name)
+{
+	struct cpuid_regs r;
+
+	cpuid_count(1, 0, &r);
+	expect(name, r.ecx >> 31, "CPUID.1:ECX 0x%x, bit 31 clear", r.ecx);
+}
+
+static void t_cpuid_no_nested(const char *name)
+{
+	struct cpuid_regs l1, e1;
+
+	cpuid_count(1, 0, &l1);
+	cpuid_count(0x80000001, 0, &e1);
+	expect(name, !(l1.ecx & BIT(5)) && !(e1.ecx & BIT(2)),
+	       "VMX/SVM visible: CPUID.1:ECX 0x%x, 8000_0001:ECX 0x%x", l1.ecx, e1.ecx);
+}
+
+static void t_msr_unknown_gp(const char *name)
+{
+	u64 v = 0;
+	int rd = rdmsr_safe(UNKNOWN_MSR, &v);
+	int wr = wrmsr_safe(UNKNOWN_MSR, 1);
+
+	/* The #GP is injected by mhv: this checks event injection end to end. */
+	expect(name, rd == VECTOR_GP && wr == VECTOR_GP,
+	       "rdmsr gave vector %d, wrmsr %d (want 13)", rd, wr);
+}
+
+static void t_msr_tsc_adjust(const char *name)
+{
+	u64 v = 0;
+	int w = wrmsr_safe(MSR_IA32_TSC_ADJUST, 0x1234);
+	int r = rdmsr_safe(MSR_IA32_TSC_ADJUST, &v);
+
+	expect(name, w < 0 && r < 0 && v == 0x1234, "write fault %d, read fault %d, read back 0x%llx", w, r,
+	       (unsigned long long)v);
+}
+
+static void t_msr_passthrough(const char *name)
+{
+	u64 before = exit_count(EXIT_MSR_READ) + exit_count(EXIT_MSR_WRITE), v = 0;
+
+	wrmsr_safe(MSR_KERNEL_GS_BASE, 0xdead0000);
+	rdmsr_safe(MSR_KERNEL_GS_BASE, &v);
+	expect(name, v == 0xdead0000 &&
+			     exit_count(EXIT_MSR_READ) + exit_count(EXIT_MSR_WRITE) == before,
+	       "KERNEL_GS_BASE read 0x%llx, MSR exits %llu (want none)",
+	       (unsigned long long)v, (unsigned long long)exit_count(EXIT_MSR_READ) + exit_count(EXIT_MSR_WRITE) - before);
+}
+
+static void t_io_test_port(const char *name)
+{
+	u32 v;
+
+	outl(GUEST_TEST_PORT, 0x12345678);
+	v = inl(GUEST_TEST_PORT);
+	expect(name, v == ~0x12345678u, "read 0x%x, want 0x%x", v, ~0x12345678u);
+}
+
+static void t_io_unclaimed_port(const char *name)
+{
+	u32 b = inb(UNUSED_PORT), w = inw(UNUSED_PORT), l = inl(UNUSED_PORT);
+
+	expect(name, b == 0xff && w == 0xffff && l == 0xffffffffu,
+	       "read 0x%x / 0x%x / 0x%x (want all ones)", b, w, l);
+}
+
+static void t_io_serial(const char *name)
+{
+	const char *s = "serial port 0x3f8 works\n";
+	u8 lsr = inb(GUEST_SERIAL_PORT + 5);
+
+	while (*s)
+		outb(GUEST_SERIAL_PORT, *s++);
+	expect(name, lsr == 0x60, "LSR 0x%x, want 0x60", lsr);
+}
+
+static void t_mmio(const char *name)
+{
+	volatile u32 *id = (volatile u32 *)(uintptr_t)(GUEST_MMIO_BASE + MMIO_REG_ID);
+	volatile u64 *scratch = (volatile u64 *)(uintptr_t)(GUEST_MMIO_BASE + MMIO_REG_SCRATCH);
+	volatile u8 *scratch8 = (volatile u8 *)scratch;
+	u64 npf = exit_count(EXIT_NPF);
+	u32 got_id = *id;
+	u64 v;
+
+	*scratch = 0x1122334455667788ull;
+	scratch8[1] = 0xab;
+	v = *scratch;
+	expect(name, got_id == MMIO_DEVICE_ID && v == 0x112233445566ab88ull &&
+			     exit_count(EXIT_NPF) - npf == 4,
+	       "id 0x%x scratch 0x%llx, %llu NPF exits (want 4)", got_id,
+	       (unsigned long long)v, (unsigned long long)(exit_count(EXIT_NPF) - npf));
+}
+
+static void t_hlt(const char *name)
+{
+	u64 before = exit_count(EXIT_HLT);
+
+	asm volatile("hlt");
+	expect(name, exit_count(EXIT_HLT) == before + 1, "HLT exits %llu (want 1)",
+	       (unsigned long long)(exit_count(EXIT_HLT) - before));
+}
+
+static void t_wbinvd(const char *name)
+{
+	u64 before = exit_count(EXIT_CACHE_FLUSH);
+
+	asm volatile("wbinvd" ::: "memory");
+	expect(name, exit_count(EXIT_CACHE_FLUSH) == before + 1, "cache-flush exits %llu (want 1)",
+	       (unsigned long long)(exit_count(EXIT_CACHE_FLUSH) - before));
+}
+
+static void t_db_reinjected(const char *name)
+{
+	u64 before = exit_count(EXIT_EXCEPTION);
+	int v = single_step_probe();
+
+	/* #DB is intercepted (mhv's safety net) and handed back to the guest. */
+	expect(name, v == TF_VECTOR_DB && exit_count(EXIT_EXCEPTION) == before + 1,
+	       "vector %d, exception exits %llu", v,
+	       (unsigned long long)(exit_count(EXIT_EXCEPTION) - before));
+}
+
+static void t_virt_insn_ud(const char *name)
+{
+	int (*const probes[])(void) = { vmrun_probe, vmload_probe, vmsave_probe,
+					stgi_probe,  clgi_probe,   invlpga_probe };
+	unsigned i;
+
+	if (!guest_is_amd) {
+		test_report(name, TEST_SKIP, "SVM instructions: AMD only");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		int v = probes[i]();
+
+		if (v != VECTOR_UD) {
+			test_report(name, TEST_FAIL, "probe %u gave vector %d, want #UD", i, v);
+			return;
+		}
+	}
+	test_report(name, TEST_PASS, "");
+}
+
+static void t_hypercall_errors(const char *name)
+{
+	u64 bad_nr = hypercall(999, 0, 0);
+	u64 bad_ptr = hypercall(HC_PRINT, GUEST_RAM_SIZE - 4, 16);
+	u64 bad_res = hypercall(HC_TEST_RESULT, GUEST_UNBACKED_GPA, 0);
+
+	expect(name, bad_nr == HC_ERROR && bad_ptr == HC_ERROR && bad_res == HC_ERROR,
+	       "unknown number gave 0x%llx, bad pointer 0x%llx, bad struct 0x%llx",
+	       (unsigned long long)bad_nr, (unsigned long long)bad_ptr, (unsigned long long)bad_res);
+}
+
+static void t_exit_counts(const char *name)
+{
+	expect(name, exit_count(EXIT_HYPERCALL) > 0 && exit_count(EXIT_CPUID) >= 3 &&
+			     exit_count(EXIT_KIND_COUNT) == HC_ERROR,
+	       "hypercall exits %llu, cpuid exits %llu",
+	       (unsigned long long)exit_count(EXIT_HYPERCALL),
+	       (unsigned long long)exit_count(EXIT_CPUID));
+}
+
+static const struct {
+	const char *name;
+	smoke_fn *fn;
+} smoke_tests[] = {
+	{ "cpuid_signature", t_cpuid_signature },
+	{ "cpuid_hypervisor_bit", t_cpuid_hypervisor_bit },
+	{ "cpuid_no_nested_virt", t_cpuid_no_nested },
+	{ "msr_unknown_gp", t_msr_unknown_gp },
+	{ "msr_tsc_adjust", t_msr_tsc_adjust },
+	{ "msr_passthrough", t_msr_passthrough },
+	{ "io_test_port", t_io_test_port },
+	{ "io_unclaimed_port", t_io_unclaimed_port },
+	{ "io_serial", t_io_serial },
+	{ "mmio_device", t_mmio },
+	{ "hlt", t_hlt },
+	{ "wbinvd", t_wbinvd },
+	{ "db_reinjected", t_db_reinjected },
+	{ "virt_insn_ud", t_virt_insn_ud },
+	{ "hypercall_errors", t_hypercall_errors },
+	{ "exit_counts", t_exit_counts },
+};
+
+static void triple_fault(void)
+{
+	gprintf("loading an empty IDT, then #UD: expect a triple fault\n");
+	guest_idt_clear();
+	asm volatile("ud2");
+}
+
+static void touch_unbacked(void)
+{
+	gprintf("reading guest-physical 0x%llx: expect the VM to be stopped\n",
+		(unsigned long long)GUEST_UNBACKED_GPA);
+	(void)*(volatile u32 *)(uintptr_t)GUEST_UNBACKED_GPA;
+}
+
+u64 guest_main(u64 variant)
+{
+	unsigned i;
+
+	guest_rt_init();
+	if (variant == 1)
+		triple_fault();
+	else if (variant == 2)
+		touch_unbacked();
+	if (variant) {
+		gprintf("still running after variant %llu: mhv did not stop this VM\n",
+			(unsigned long long)variant);
+		return 1;
+	}
+	gprintf("smoke guest: %u checks\n", (unsigned)ARRAY_SIZE(smoke_tests));
+	for (i = 0; i < ARRAY_SIZE(smoke_tests); i++)
+		if (test_wanted(smoke_tests[i].name))
+			smoke_tests[i].fn(smoke_tests[i].name);
+	return 0;
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/* Just enough ACPI to find a table by signature (ACPI 6.5 §5.2). */
+#include "acpi.h"
+
+struct acpi_rsdp {
+	char signature[8];
+	u8 checksum;
+	char oem_id[6];
+	u8 revision;
+	u32 rsdt_address;
+	u32 length;
+	u64 xsdt_address;
+	u8 extended_checksum;
+	u8 reserved[3];
+} __packed;
+
+struct acpi_header {
+	char signature[4];
+	u32 length;
+	u8 revision;
+	u8 checksum;
+	char oem_id[6];
+	char oem_table_id[8];
+	u32 oem_revision;
+	u32 creator_id;
+	u32 creator_revision;
+} __packed;
+_Static_assert(sizeof(struct acpi_header) == 36, "ACPI 6.5 §5.2.6");
+
+/* Serial Port Console Redirection table (Microsoft SPCR spec, rev 2) */
+struct acpi_spcr {
+	struct acpi_header header;
+	u8 interface_type;
+	u8 reserved[3];
+	u8 gas_space_id; /* Generic Address Structure, ACPI 6.5 §5.2.3.2 */
+	u8 gas_bit_width;
+	u8 gas_bit_offset;
+	u8 gas_access_size;
+	u64 gas_address;
+	u8 interrupt_type;
+	u8 irq;
+	u32 gsi;
+	u8 baud_rate;
+} __packed;
+_Static_assert(__builtin_offsetof(struct acpi_spcr, gas_address) == 44, "SPCR base address");
+_Static_assert(__builtin_offsetof(struct acpi_spcr, baud_rate) == 58, "SPCR baud rate");
+
+#define GAS_SYSTEM_MEMORY 0
+#define GAS_SYSTEM_IO 1
+
+static bool checksum_ok(const void *p, u32 len)
+{
+	const u8 *b = p;
+	u8 sum = 0;
+
+	while (len--)
+		sum += *b++;
+	return sum == 0;
+}
+
+static bool sig_eq(const char *a, const char *b)
+{
+	return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
+}
+
+const void *acpi_find_table(u64 rsdp_pa, const char sig[4])
+{
+	const struct acpi_rsdp *rsdp = (const void *)(uintptr_t)rsdp_pa;
+	const struct acpi_header *sdt;
+	bool xsdt;
+	u32 i, n;
+
+	if (!rsdp || !checksum_ok(rsdp, 20))
+		return NULL;
+	xsdt = rsdp->revision >= 2 && rsdp->xsdt_address;
+	sdt = (const void *)(uintptr_t)(xsdt ? rsdp->xsdt_address : rsdp->rsdt_address);
+	if (!sdt || !checksum_ok(sdt, sdt->length))
+		return NULL;
+	n = (sdt->length - sizeof(*sdt)) / (xsdt ? 8 : 4);
+	for (i = 0; i < n; i++) {
+		const u8 *entries = (const u8 *)(sdt + 1);
+		u64 pa;
+		const struct acpi_header *t;
+
+		if (xsdt)
+			__builtin_memcpy(&pa, entries + 8 * i, 8);
+		else {
+			u32 pa32;
+
+			__builtin_memcpy(&pa32, entries + 4 * i, 4);
+			pa = pa32;
+		}
+		t = (const void *)(uintptr_t)pa;
+		if (t && sig_eq(t->signature, sig) && checksum_ok(t, t->length))
+			return t;
+	}
+	return NULL;
+}
+
+int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out)
+{
+	const struct acpi_spcr *spcr = acpi_find_table(rsdp, "SPCR");
+
+	if (!spcr || spcr->header.length < sizeof(*spcr))
+		return -1;
+	out->io_port = 0;
+	out->mmio_base = 0;
+	out->baud_code = spcr->baud_rate;
+	if (spcr->gas_space_id == GAS_SYSTEM_IO)
+		out->io_port = (u16)spcr->gas_address;
+	else if (spcr->gas_space_id == GAS_SYSTEM_MEMORY)
+		out->mmio_base = spcr->gas_address;
+	else
+		return -1;
+	return 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The virtualization backend, chosen once at init from CPUID so that one
+ * binary boots on AMD and Intel.  Common code calls through these
+ * pointers and never asks which vendor it runs on.
+ */
+#ifndef MHV_BACKEND_H
+#define MHV_BACKEND_H
+
+#include "exit.h"
+#include "types.h"
+
+struct vcpu;
+struct vm;
+
+struct backend_ops {
+	const char *name;
+	const char *hypercall_insn; /* "vmmcall" or "vmcall" */
+	/* Prepare the VM's nested page table and the vCPU's control state;
+	 * the guest starts in 64-bit mode at regs.rip with the given CR3. */
+	int (*vcpu_create)(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit);
+	/* Enter the guest, return with *exit decoded. */
+	void (*vcpu_run)(struct vcpu *vcpu, struct vm_exit *exit);
+	void (*vcpu_destroy)(struct vcpu *vcpu);
+	/* Map [gpa, gpa + size) of the VM's nested page table to host memory. */
+	int (*map_ram)(struct vm *vm, u64 gpa, u64 hpa, u64 size);
+	void (*inject_exception)(struct vcpu *vcpu, u8 vector, bool has_error, u32 error);
+	u64 (*guest_cr3)(struct vcpu *vcpu);
+	u64 (*guest_efer)(struct vcpu *vcpu);
+	u64 (*guest_cr4)(struct vcpu *vcpu);
+	/* Let a pending host interrupt or NMI be taken (it caused an exit). */
+	void (*host_interrupt_window)(void);
+	/* Features the environment header prints, e.g. "NRIP save: no". */
+	void (*describe)(void);
+};
+
+extern const struct backend_ops *backend;
+
+/* Pick SVM or VMX, enable it, or stop with a clear "no virtualization" line. */
+void backend_select(void);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What boot/ hands to the hypervisor core.  After ExitBootServices this
+ * is the only view of the firmware's world that hv/ has.
+ */
+#ifndef MHV_BOOT_INFO_H
+#define MHV_BOOT_INFO_H
+
+#include "types.h"
+
+enum mem_kind {
+	MEM_USABLE,   /* free RAM after ExitBootServices (conventional, boot services) */
+	MEM_IN_USE,   /* loader code/data: our image, the pool, boot_info */
+	MEM_ACPI,     /* ACPI tables and NVS */
+	MEM_RESERVED, /* runtime services, reserved, MMIO */
+};
+
+struct mem_range {
+	u64 base;
+	u64 pages;
+	u32 kind; /* enum mem_kind */
+	u32 efi_type;
+};
+
+#define BOOT_MAX_MEM_RANGES 512
+
+struct boot_info {
+	u64 image_base;
+	u64 image_size;
+	u64 pool_base; /* pages reserved for the hypervisor before ExitBootServices */
+	u64 pool_pages;
+	u64 rsdp;      /* ACPI RSDP physical address, 0 if none */
+	const char *config_text; /* contents of \mhv.cfg, NULL if absent */
+	u64 config_len;
+	char config_error[96];   /* why \mhv.cfg could not be read, "" if fine */
+	u32 exit_boot_services_tries;
+	u32 nr_mem_ranges;
+	struct mem_range mem[BOOT_MAX_MEM_RANGES];
+};
+
+void hv_main(const struct boot_info *bi) __noreturn;
+
+#endif

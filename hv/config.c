@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+#include "config.h"
+#include "fmt.h"
+
+struct slice {
+	const char *p;
+	size_t len;
+};
+
+struct name_value {
+	const char *name;
+	u32 value;
+};
+
+struct parser {
+	struct mhv_config *cfg;
+	char *err;
+	size_t err_size;
+	unsigned int line;
+};
+
+struct config_key {
+	const char *name;
+	int (*parse)(struct parser *ps, const struct config_key *key, struct slice val);
+	const char *desc;
+	/* Only numeric keys use these, so one parser serves all of them. */
+	size_t field;
+	u32 min, max;
+};
+
+/* A new suite needs only a SUITE_* bit and one line here. */
+static const struct name_value suite_names[] = {
+	{ "smoke", SUITE_SMOKE },
+	{ "vmexit", SUITE_VMEXIT },
+};
+
+static const struct name_value exit_action_names[] = {
+	{ "halt", EXIT_ACTION_HALT },
+	{ "reboot", EXIT_ACTION_REBOOT },
+	{ "qemu-exit", EXIT_ACTION_QEMU_EXIT },
+};
+
+static const struct name_value on_off_names[] = {
+	{ "on", 1 },
+	{ "off", 0 },
+};
+
+void config_defaults(struct mhv_config *cfg)
+{
+	__builtin_memset(cfg, 0, sizeof(*cfg));
+	cfg->suites = SUITE_SMOKE | SUITE_VMEXIT;
+	cfg->iterations = 1000;
+	cfg->batches = 20;
+	cfg->warmup = 1000;
+	cfg->exit_action = EXIT_ACTION_HALT;
+	cfg->debugcon = false;
+}
+
+const char *exit_action_name(enum exit_action a)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(exit_action_names); i++) {
+		if (exit_action_names[i].value == (u32)a)
+			return exit_action_names[i].name;
+	}
+	return "unknown";
+}
+
+static __printf(2, 3) int fail(struct parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!ps->err || !ps->err_size)
+		return -1;
+	n = fmt_snprintf(ps->err, ps->err_size, "mhv.cfg:%u: ", ps->line);
+	if (n < 0 || (size_t)n >= ps->err_size)
+		return -1;
+	va_start(ap, fmt);
+	fmt_vsnprintf(ps->err + n, ps->err_size - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static struct slice trim(struct slice s)
+{
+	while (s.len && is_space(s.p[0])) {
+		s.p++;
+		s.len--;
+	}
+	while (s.len && is_space(s.p[s.len - 1]))
+		s.len--;
+	return s;
+}
+
+static bool slice_eq(struct slice s, const char *str)
+{
+	size_t n = __builtin_strlen(str);
+
+	return s.len == n && !__builtin_memcmp(s.p, str, n);
+}
+
+/* Splits off the text before the next ',' (or all of it) and trims it. */
+static struct slice next_item(struct slice *rest)
+{
+	struct slice item = { rest->p, 0 };
+
+	while (item.len < rest->len && rest->p[item.len] != ',')
+		item.len++;
+	if (item.len < rest->len) {
+		rest->p += item.len + 1;
+		rest->len -= item.len + 1;
+	} else {
+		/* NULL rather than an empty slice, so "a," still yields a (bad) empty item. */
+		rest->p = NULL;
+		rest->len = 0;
+	}
+	return trim(item);
+}
+
+static bool lookup(const struct name_value *tab, size_t n, struct slice s, u32 *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (slice_eq(s, tab[i].name)) {
+			*out = tab[i].value;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Renders "a, b or c" (or "a, b, c" without last_sep) for error messages. */
+static void join_names(const struct name_value *tab, size_t n, const char *last_sep, char *buf,
+		       size_t size)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && pos < size; i++) {
+		const char *sep = i == 0 ? "" : (i == n - 1 && last_sep) ? last_sep : ", ";
+
+		pos += fmt_snprintf(buf + pos, size - pos, "%s%s", sep, tab[i].name);
+	}
+}
+
+static int bad_choice(struct parser *ps, const struct config_key *key, struct slice val,
+		      const struct name_value *tab, size_t n)
+{
+	char names[96];
+
+	join_names(tab, n, " or ", names, sizeof(names));
+	return fail(ps, "bad value '%.*s' for '%s': expected %s", (int)val.len, val.p, key->name,
+		    names);
+}
+
+static int parse_number(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u64 v = 0;
+
+	for (size_t i = 0; i < val.len; i++) {
+		char c = val.p[i];
+
+		/* Bailing out as soon as v passes max keeps the u64 from overflowing. */
+		if (c < '0' || c > '9' || (v = v * 10 + (c - '0')) > key->max)
+			goto bad;
+	}
+	if (v < key->min)
+		goto bad;
+	*(u32 *)((char *)ps->cfg + key->field) = (u32)v;
+	return 0;
+bad:
+	return fail(ps, "bad value '%.*s' for '%s': expected a number from %u to %u", (int)val.len,
+		    val.p, key->name, key->min, key->max);
+}
+
+static int parse_exit_action(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 v;
+
+	if (!lookup(exit_action_names, ARRAY_SIZE(exit_action_names), val, &v))
+		return bad_choice(ps, key, val, exit_action_names, ARRAY_SIZE(exit_action_names));
+	ps->cfg->exit_action = (enum exit_action)v;
+	return 0;
+}
+
+static int parse_debugcon(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 v;
+
+	if (!lookup(on_off_names, ARRAY_SIZE(on_off_names), val, &v))
+		return bad_choice(ps, key, val, on_off_names, ARRAY_SIZE(on_off_names));
+	ps->cfg->debugcon = v;
+	return 0;
+}
+
+static int parse_suites(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	struct slice rest = val;
+	u32 suites = 0, bit;
+	char names[96];
+
+	while (rest.p) {
+		struct slice item = next_item(&rest);
+
+		if (!item.len)
+			return fail(ps, "empty name in list for '%s'", key->name);
+		if (!lookup(suite_names, ARRAY_SIZE(suite_names), item, &bit)) {
+			join_names(suite_names, ARRAY_SIZE(suite_names), NULL, names,
+				   sizeof(names));
+			return fail(ps, "unknown suite '%.*s' (known: %s)", (int)item.len, item.p,
+				    names);
+		}
+		suites |= bit;
+	}
+	ps->cfg->suites = suites;
+	return 0;
+}
+
+static bool valid_test_name(struct slice s)
+{
+	if (!s.len || s.len >= CONFIG_NAME_LEN)
+		return false;
+	for (size_t i = 0; i < s.len; i++) {
+		char c = s.p[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+static int parse_tests(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	struct mhv_config *cfg = ps->cfg;
+	struct slice rest = val;
+
+	cfg->nr_tests = 0;
+	while (rest.p) {
+		struct slice item = next_item(&rest);
+
+		if (!item.len)
+			return fail(ps, "empty name in list for '%s'", key->name);
+		if (!valid_test_name(item))
+			return fail(ps,
+				    "bad test name '%.*s' for '%s': expected 1 to %d characters "
+				    "of a-z, 0-9, _ and -",
+				    (int)item.len, item.p, key->name, CONFIG_NAME_LEN - 1);
+		if (cfg->nr_tests == CONFIG_MAX_TESTS)
+			return fail(ps, "too many names for '%s' (at most %d)", key->name,
+				    CONFIG_MAX_TESTS);
+		__builtin_memcpy(cfg->tests[cfg->nr_tests], item.p, item.len);
+		cfg->tests[cfg->nr_tests][item.len] = '\0';
+		cfg->nr_tests++;
+	}
+	return 0;
+}
+
+#define NUMBER_KEY(k, lo, hi, d)                                                        \
+	{                                                                               \
+		.name = #k, .parse = parse_number, .desc = d,                           \
+		.field = __builtin_offsetof(struct mhv_config, k), .min = lo, .max = hi \
+	}
+
+static const struct config_key config_keys[] = {
+	{ .name = "suites", .parse = parse_suites, .desc = "comma-separated suites to run" },
+	NUMBER_KEY(iterations, 1, 10000000, "iterations per batch"),
+	NUMBER_KEY(batches, 1, 10000, "batches per test"),
+	NUMBER_KEY(warmup, 0, 10000000, "warm-up iterations before measuring"),
+	{ .name = "exit_action", .parse = parse_exit_action, .desc = "what to do when done" },
+	{ .name = "debugcon", .parse = parse_debugcon, .desc = "mirror console to port 0xE9" },
+	{ .name = "tests", .parse = parse_tests, .desc = "comma-separated test filter" },
+};
+
+static int parse_line(struct parser *ps, struct slice line)
+{
+	struct slice key, val;
+	size_t eq;
+
+	for (size_t i = 0; i < line.len; i++) {
+		if (line.p[i] == '#') {
+			line.len = i;
+			break;
+		}
+	}
+	line = trim(line);
+	if (!line.len)
+		return 0;
+
+	for (eq = 0; eq < line.len && line.p[eq] != '='; eq++)
+		;
+	key = trim((struct slice){ line.p, eq });
+	if (eq == line.len || !key.len)
+		return fail(ps, "expected 'key = value'");
+	val = trim((struct slice){ line.p + eq + 1, line.len - eq - 1 });
+
+	for (size_t i = 0; i < ARRAY_SIZE(config_keys); i++) {
+		const struct config_key *k = &config_keys[i];
+
+		if (!slice_eq(key, k->name))
+			continue;
+		if (!val.len)
+			return fail(ps, "empty value for '%s'", k->name);
+		return k->parse(ps, k, val);
+	}
+	return fail(ps, "unknown key '%.*s'", (int)key.len, key.p);
+}
+
+int config_parse(struct mhv_config *cfg, const char *text, size_t len, char *err, size_t err_size)
+{
+	struct parser ps = { .cfg = cfg, .err = err, .err_size = err_size };
+	size_t pos = 0;
+
+	if (err && err_size)
+		err[0] = '\0';
+	while (pos < len) {
+		struct slice line = { text + pos, 0 };
+
+		ps.line++;
+		/* Checked before anything else: a NUL would silently cut C strings later. */
+		while (pos + line.len < len && line.p[line.len] != '\n') {
+			if (line.p[line.len] == '\0')
+				return fail(&ps, "NUL byte in file");
+			line.len++;
+		}
+		pos += line.len + 1;
+		if (line.len && line.p[line.len - 1] == '\r')
+			line.len--;
+		if (line.len > CONFIG_LINE_MAX)
+			return fail(&ps, "line too long (over %d characters)", CONFIG_LINE_MAX);
+		if (parse_line(&ps, line))
+			return -1;
+	}
+	return 0;
+}
+
+bool config_test_wanted(const struct mhv_config *cfg, const char *name)
+{
+	size_t n;
+
+	if (!cfg->nr_tests)
+		return true;
+	if (!name)
+		return false;
+	n = __builtin_strlen(name);
+	if (n >= CONFIG_NAME_LEN)
+		return false;
+	/* Comparing the terminator too rules out prefix matches. */
+	for (u32 i = 0; i < cfg->nr_tests && i < CONFIG_MAX_TESTS; i++) {
+		if (!__builtin_memcmp(cfg->tests[i], name, n + 1))
+			return true;
+	}
+	return false;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Parser for mhv.cfg, the boot-time configuration read from the ESP.
+ *
+ * Format: "key = value" lines, '#' starts a comment anywhere, blank lines and
+ * surrounding whitespace are ignored, CRLF is accepted, and a later duplicate
+ * key overrides an earlier one.
+ */
+#ifndef MHV_CONFIG_H
+#define MHV_CONFIG_H
+
+#include "types.h"
+
+enum exit_action {
+	EXIT_ACTION_HALT,
+	EXIT_ACTION_REBOOT,
+	EXIT_ACTION_QEMU_EXIT,
+};
+
+enum suite_bits {
+	SUITE_SMOKE = 1u << 0,
+	SUITE_VMEXIT = 1u << 1,
+};
+
+#define CONFIG_MAX_TESTS 16
+#define CONFIG_NAME_LEN 32
+#define CONFIG_LINE_MAX 160
+
+struct mhv_config {
+	u32 suites;		      /* SUITE_* bits; default SUITE_SMOKE | SUITE_VMEXIT */
+	u32 iterations;		      /* iterations per batch; default 1000, allowed 1..10000000 */
+	u32 batches;		      /* batches per test; default 20, allowed 1..10000 */
+	u32 warmup;		      /* warm-up iterations; default 1000, allowed 0..10000000 */
+	enum exit_action exit_action; /* default EXIT_ACTION_HALT */
+	bool debugcon;		      /* mirror console to port 0xE9; default false */
+	u32 nr_tests;		      /* 'tests =' filter; 0 = run all */
+	char tests[CONFIG_MAX_TESTS][CONFIG_NAME_LEN];
+};
+
+void config_defaults(struct mhv_config *cfg);
+
+/*
+ * Parses len bytes of text (no NUL terminator needed) on top of whatever cfg
+ * already holds, so call config_defaults() first.  Returns 0 on success, or -1
+ * with a one-line message "mhv.cfg:LINE: what is wrong" in err (truncated to
+ * err_size; err may be NULL when err_size is 0).  On failure the contents of
+ * cfg are unspecified.
+ */
+int config_parse(struct mhv_config *cfg, const char *text, size_t len, char *err, size_t err_size);
+
+/* True when no 'tests' filter is set or name is listed in it. */
+bool config_test_wanted(const struct mhv_config *cfg, const char *name);
+
+/* The spelling used in mhv.cfg, e.g. "qemu-exit". */
+const char *exit_action_name(enum exit_action a);
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_CONSOLE_H
+#define MHV_CONSOLE_H
+
+#include "types.h"
+
+struct boot_info;
+
+/* Serial console: a polled 16550 at an I/O port (SPCR when present, else COM1). */
+void console_init(const struct boot_info *bi);
+void console_set_debugcon(bool on);
+void console_putc(char c);
+void console_write(const char *s, size_t len);
+int console_printf(const char *fmt, ...) __printf(1, 2);
+int console_vprintf(const char *fmt, va_list ap);
+/* Where the console is, for the environment header ("COM1 0x3f8 (default)") */
+const char *console_describe(void);
+
+#endif

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest CPUID, answered from the init-time cache (never host CPUID on an
+ * exit).  The guest sees the host's leaves minus what mhv does not
+ * virtualize, plus the hypervisor bit and mhv's own leaves.
+ */
+#include "cpu.h"
+#include "exit_dispatch.h"
+#include "vcpu.h"
+
+#define HV_LEAF_BASE 0x40000000u
+#define HV_LEAF_MAX 0x40000001u
+#define HV_ABI_VERSION 1
+#define CR4_OSXSAVE BIT(18)
+#define CPUID1_ECX_OSXSAVE BIT(27)
+
+enum { R_EAX, R_EBX, R_ECX, R_EDX };
+
+struct cpuid_edit {
+	u32 leaf;
+	u8 reg;
+	u32 clear, set;
+};
+
+/* Bit positions: SDM Vol 2A CPUID; APM Vol 3 Appendix E */
+static const struct cpuid_edit cpuid_edits[] = {
+	{ 0x1, R_ECX, BIT(5), BIT(31) },         /* no VMX; hypervisor present */
+	{ 0x1, R_EBX, 0xff000000u, 0 },          /* initial APIC ID 0 */
+	{ 0xa, R_EAX, 0xffffffffu, 0 },          /* no architectural PMU (PMU off) */
+	{ 0xa, R_EBX, 0xffffffffu, 0 },
+	{ 0xa, R_ECX, 0xffffffffu, 0 },
+	{ 0xa, R_EDX, 0xffffffffu, 0 },
+	{ 0x80000001, R_ECX, BIT(2) | BIT(23), 0 }, /* no SVM, no PerfCtrExtCore */
+	{ 0x8000000a, R_EAX, 0xffffffffu, 0 },   /* no SVM features */
+	{ 0x8000000a, R_EBX, 0xffffffffu, 0 },
+	{ 0x8000000a, R_ECX, 0xffffffffu, 0 },
+	{ 0x8000000a, R_EDX, 0xffffffffu, 0 },
+};
+
+/* "mhvmhvmhvmhv" in EBX, ECX, EDX, as hypervisor signatures go. */
+static const struct cpuid_regs hv_leaves[] = {
+	{ HV_LEAF_MAX, 0x6d76686d, 0x686d7668, 0x76686d76 },
+	{ HV_ABI_VERSION, 0, 0, 0 },
+};
+
+static void apply_edits(u32 leaf, struct cpuid_regs *r)
+{
+	u32 *regs[] = { &r->eax, &r->ebx, &r->ecx, &r->edx };
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(cpuid_edits); i++) {
+		const struct cpuid_edit *e = &cpuid_edits[i];
+
+		if (e->leaf == leaf)
+			*regs[e->reg] = (*regs[e->reg] & ~e->clear) | e->set;
+	}
+}
+
+void guest_cpuid(struct vcpu *vcpu, u32 leaf, u32 subleaf, struct cpuid_regs *r)
+{
+	if (leaf - HV_LEAF_BASE <= HV_LEAF_MAX - HV_LEAF_BASE) {
+		*r = hv_leaves[leaf - HV_LEAF_BASE];
+		return;
+	}
+	if (!cpuid_cached(leaf, subleaf, r)) {
+		*r = (struct cpuid_regs){ 0, 0, 0, 0 };
+		return;
+	}
+	apply_edits(leaf, r);
+	/* OSXSAVE mirrors the guest's own CR4 (SDM Vol 2A CPUID.01H:ECX[27]) */
+	if (leaf == 1) {
+		r->ecx &= ~CPUID1_ECX_OSXSAVE;
+		if (backend->guest_cr4(vcpu) & CR4_OSXSAVE)
+			r->ecx |= CPUID1_ECX_OSXSAVE;
+	}
+}
+
+void handle_cpuid(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	u64 *g = vcpu->regs.gpr;
+	struct cpuid_regs r;
+
+	guest_cpuid(vcpu, (u32)g[GPR_RAX], (u32)g[GPR_RCX], &r);
+	g[GPR_RAX] = r.eax;
+	g[GPR_RBX] = r.ebx;
+	g[GPR_RCX] = r.ecx;
+	g[GPR_RDX] = r.edx;
+	vcpu_skip_insn(vcpu, exit);
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The exit dispatch table and the handlers small enough to live beside
+ * it.  Handlers resume the guest by returning; they stop it through
+ * vm_stop().
+ */
+#include "exit_dispatch.h"
+#include "vcpu.h"
+
+static const char *const exit_kind_names[EXIT_KIND_COUNT] = {
+	[EXIT_HYPERCALL] = "hypercall", [EXIT_CPUID] = "cpuid",
+	[EXIT_MSR_READ] = "msr_read",   [EXIT_MSR_WRITE] = "msr_write",
+	[EXIT_IO] = "io",               [EXIT_HLT] = "hlt",
+	[EXIT_CACHE_FLUSH] = "cache_flush", [EXIT_NPF] = "npf",
+	[EXIT_EXCEPTION] = "exception", [EXIT_INTR] = "intr",
+	[EXIT_NMI] = "nmi",             [EXIT_VIRT_INSN] = "virt_insn",
+	[EXIT_SHUTDOWN] = "shutdown",   [EXIT_INVALID] = "invalid",
+	[EXIT_UNHANDLED] = "unhandled",
+};
+
+const char *exit_kind_name(enum exit_kind kind)
+{
+	return kind < EXIT_KIND_COUNT ? exit_kind_names[kind] : "?";
+}
+
+/* No interrupt can wake the guest yet: HLT is a no-op that costs an exit. */
+static void handle_hlt(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	vcpu_skip_insn(vcpu, exit);
+}
+
+/* WBINVD/INVD are never run on the host's caches: INVD would throw away
+ * the host's dirty lines. With no device DMA there is nothing to flush. */
+static void handle_cache_flush(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	vcpu_skip_insn(vcpu, exit);
+}
+
+/* Exceptions are intercepted only to stop endless delivery loops; the
+ * guest gets them back as they were. */
+static void handle_exception(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	backend->inject_exception(vcpu, exit->exc.vector, exit->exc.has_error,
+				  exit->exc.error_code);
+}
+
+static void handle_host_event(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	backend->host_interrupt_window();
+}
+
+/* mhv offers no nested virtualization: its instructions raise #UD. */
+static void handle_virt_insn(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	vcpu_inject_ud(vcpu);
+}
+
+static void handle_shutdown(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	vm_stop(vcpu->vm, VM_STOP_TRIPLE_FAULT, "triple fault (shutdown) at rip 0x%llx",
+		vcpu->regs.rip);
+}
+
+static void handle_invalid(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED,
+		"the CPU refused the guest state (exit code 0x%llx)", exit->vendor_code);
+}
+
+static void handle_unhandled(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	vm_stop(vcpu->vm, VM_STOP_UNHANDLED,
+		"unhandled exit code 0x%llx (info 0x%llx 0x%llx) at rip 0x%llx",
+		exit->vendor_code, exit->info1, exit->info2, vcpu->regs.rip);
+}
+
+exit_handler_fn *const exit_handlers[EXIT_KIND_COUNT] = {
+	[EXIT_HYPERCALL] = handle_hypercall,
+	[EXIT_CPUID] = handle_cpuid,
+	[EXIT_MSR_READ] = handle_msr_read,
+	[EXIT_MSR_WRITE] = handle_msr_write,
+	[EXIT_IO] = handle_io,
+	[EXIT_HLT] = handle_hlt,
+	[EXIT_CACHE_FLUSH] = handle_cache_flush,
+	[EXIT_NPF] = handle_npf,
+	[EXIT_EXCEPTION] = handle_exception,
+	[EXIT_INTR] = handle_host_event,
+	[EXIT_NMI] = handle_host_event,
+	[EXIT_VIRT_INSN] = handle_virt_insn,
+	[EXIT_SHUTDOWN] = handle_shutdown,
+	[EXIT_INVALID] = handle_invalid,
+	[EXIT_UNHANDLED] = handle_unhandled,
+};

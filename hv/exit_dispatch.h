@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_EXIT_DISPATCH_H
+#define MHV_EXIT_DISPATCH_H
+
+#include "vm.h"
+
+typedef void exit_handler_fn(struct vcpu *vcpu, const struct vm_exit *exit);
+
+/* Indexed by enum exit_kind; every kind has a handler. */
+extern exit_handler_fn *const exit_handlers[EXIT_KIND_COUNT];
+
+exit_handler_fn handle_hypercall;
+exit_handler_fn handle_cpuid;
+exit_handler_fn handle_msr_read;
+exit_handler_fn handle_msr_write;
+exit_handler_fn handle_io;
+exit_handler_fn handle_npf;
+
+#endif

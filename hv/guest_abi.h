@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The contract between mhv and its test guests: memory layout, the
+ * hypercall ABI and the emulated devices.  Shared by hv/ and guest-tests/.
+ *
+ * Hypercalls: VMMCALL (AMD) or VMCALL (Intel) with the function number in
+ * RAX and arguments in RDI, RSI, RDX, RCX; the result comes back in RAX.
+ * Pointers are guest-physical (guests run on an identity map).
+ */
+#ifndef MHV_GUEST_ABI_H
+#define MHV_GUEST_ABI_H
+
+#include "types.h"
+
+enum hypercall_nr {
+	HC_NULL = 0,        /* nothing but the round trip: the benchmark floor */
+	HC_PRINT = 1,       /* (str, len) */
+	HC_TEST_RESULT = 2, /* (struct hc_test_result *) */
+	HC_BENCH_RESULT = 3,/* (struct hc_bench_result *) */
+	HC_EXIT = 4,        /* (code): the guest is done */
+	HC_TEST_WANTED = 5, /* (name): 1 if the config selects this test, else 0 */
+	HC_EXIT_COUNT = 6,  /* (exit kind): exits of that kind so far on this vCPU */
+	HC_PARAMS = 7,      /* (struct hc_params *): run parameters from the config */
+	HC_COUNT
+};
+
+#define HC_ERROR ((u64)-1) /* bad number or bad pointer */
+
+enum test_status { TEST_PASS = 0, TEST_FAIL = 1, TEST_SKIP = 2 };
+
+#define HC_NAME_LEN 32
+#define HC_REASON_LEN 96
+
+struct hc_test_result {
+	char name[HC_NAME_LEN];
+	u32 status; /* enum test_status */
+	u32 reserved;
+	char reason[HC_REASON_LEN];
+};
+
+#define HC_BENCH_MAX_SAMPLES 4096
+
+struct hc_bench_result {
+	char name[HC_NAME_LEN];
+	u32 nr_samples;  /* batches */
+	u32 iterations;  /* per batch */
+	u64 samples_gpa; /* u64[nr_samples]: TSC ticks per iteration, one per batch */
+	char unit[8];    /* "cycles" */
+	char skip_reason[HC_REASON_LEN]; /* non-empty: the test could not run */
+};
+
+struct hc_params {
+	u32 iterations, batches, warmup, variant;
+};
+
+/* Guest-physical layout built by mhv (all inside guest RAM) */
+#define GUEST_RAM_SIZE (4ull << 20)
+#define GUEST_PML4 0x1000ull
+#define GUEST_PDPT 0x2000ull
+#define GUEST_PD 0x3000ull /* four pages: 4 GiB with 2 MiB pages */
+#define GUEST_GDT 0x7000ull
+#define GUEST_LOAD 0x100000ull
+#define GUEST_STACK_TOP (GUEST_RAM_SIZE - 0x1000ull)
+#define GUEST_IDENTITY_MAP (4ull << 30)
+
+/* Emulated devices */
+#define GUEST_SERIAL_PORT 0x3f8
+#define GUEST_TEST_PORT 0xe0     /* 32-bit register: reads return ~(last value written) */
+#define GUEST_MMIO_BASE 0xc0000000ull /* MMIO test device, outside RAM: reached through NPF */
+#define GUEST_MMIO_SIZE 0x1000ull
+#define MMIO_REG_ID 0x0          /* read-only: MMIO_DEVICE_ID */
+#define MMIO_REG_SCRATCH 0x8     /* read/write, 1/2/4/8 bytes */
+#define MMIO_DEVICE_ID 0x44564d4d /* "MMVD" */
+#define GUEST_UNBACKED_GPA 0x80000000ull /* neither RAM nor device */
+
+/* Entry: RDI = variant (which program of the blob), RSI = GUEST_RAM_SIZE */
+
+#endif

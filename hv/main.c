@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hv_main: from here on no firmware call.  Bring up the host (console,
+ * descriptor tables, memory, page tables, CPU facts), read the config,
+ * pick the virtualization backend, run the plan, and end with the
+ * configured exit action.
+ */
+#include "boot_info.h"
+#include "config.h"
+#include "console.h"
+#include "cpu.h"
+#include "cpu_tables.h"
+#include "host_paging.h"
+#include "page_alloc.h"
+#include "platform.h"
+#include "runner.h"
+#include "status.h"
+#include "backend.h"
+
+static struct mhv_config config;
+
+static void load_config(const struct boot_info *bi)
+{
+	char err[128];
+
+	config_defaults(&config);
+	if (bi->config_error[0])
+		hv_fatal(MHV_CONFIG_ERROR, "mhv.cfg: cannot read: %s", bi->config_error);
+	if (!bi->config_text) {
+		console_printf("mhv: no \\mhv.cfg on the boot volume: defaults\n");
+		return;
+	}
+	if (config_parse(&config, bi->config_text, bi->config_len, err, sizeof(err)) < 0) {
+		/* The error is still reported with the file's exit action when
+		 * the line that sets it was read before the bad one. */
+		finish_set_action(config.exit_action);
+		console_set_debugcon(config.debugcon);
+		hv_fatal(MHV_CONFIG_ERROR, "%s", err);
+	}
+	finish_set_action(config.exit_action);
+	console_set_debugcon(config.debugcon);
+	console_printf("mhv: config: \\mhv.cfg, %llu bytes\n", (unsigned long long)bi->config_len);
+}
+
+void hv_main(const struct boot_info *bi)
+{
+	cli();
+	console_init(bi);
+	console_printf("\nmhv: hypervisor core started (ExitBootServices after %u tries)\n",
+		       bi->exit_boot_services_tries);
+	cpu_tables_init();
+	platform_quiesce_interrupts();
+	load_config(bi);
+	page_alloc_init(&hv_pages, bi->pool_base, bi->pool_pages, bi->mem, bi->nr_mem_ranges);
+	cpu_probe();
+	host_paging_init();
+	console_printf("mhv: memory: pool %llu MiB at 0x%llx, %llu MiB allocatable in all\n",
+		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);
+	platform_describe(bi);
+	backend_select();
+	hv_finish(runner_run_plan(&config));
+}

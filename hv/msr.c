@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest RDMSR/WRMSR that exit.  An explicit allow list; any other MSR
+ * gets #GP, as on a CPU that does not have it.
+ */
+#include "exit_dispatch.h"
+#include "vcpu.h"
+#include "x86.h"
+
+#define MSR_IA32_APIC_BASE 0x1b
+/* BSP, xAPIC enabled, at the architectural default base (SDM Vol 3 §11.4.4) */
+#define GUEST_APIC_BASE (0xfee00000ull | BIT(11) | BIT(8))
+
+struct msr_handler {
+	u32 index;
+	/* return false to raise #GP */
+	bool (*read)(struct vcpu *vcpu, u64 *val);
+	bool (*write)(struct vcpu *vcpu, u64 val);
+};
+
+static bool tsc_adjust_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = vcpu->tsc_adjust;
+	return true;
+}
+
+static bool tsc_adjust_write(struct vcpu *vcpu, u64 val)
+{
+	vcpu->tsc_adjust = val;
+	return true;
+}
+
+static bool apic_base_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = GUEST_APIC_BASE;
+	return true;
+}
+
+static bool apic_base_write(struct vcpu *vcpu, u64 val)
+{
+	return val == GUEST_APIC_BASE; /* moving or disabling the APIC: not offered */
+}
+
+static bool efer_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = backend->guest_efer(vcpu);
+	return true;
+}
+
+static bool efer_write(struct vcpu *vcpu, u64 val)
+{
+	/* Only a write that changes nothing is accepted for now. */
+	return val == backend->guest_efer(vcpu);
+}
+
+static const struct msr_handler msr_handlers[] = {
+	{ MSR_IA32_TSC_ADJUST, tsc_adjust_read, tsc_adjust_write },
+	{ MSR_IA32_APIC_BASE, apic_base_read, apic_base_write },
+	{ MSR_EFER, efer_read, efer_write },
+};
+
+static const struct msr_handler *find_msr(u32 index)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(msr_handlers); i++)
+		if (msr_handlers[i].index == index)
+			return &msr_handlers[i];
+	return NULL;
+}
+
+void handle_msr_read(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	const struct msr_handler *h = find_msr(exit->msr.index);
+	u64 val;
+
+	if (!h || !h->read(vcpu, &val)) {
+		vcpu_inject_gp(vcpu);
+		return;
+	}
+	vcpu->regs.gpr[GPR_RAX] = (u32)val;
+	vcpu->regs.gpr[GPR_RDX] = val >> 32;
+	vcpu_skip_insn(vcpu, exit);
+}
+
+void handle_msr_write(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	const struct msr_handler *h = find_msr(exit->msr.index);
+	u64 val = (vcpu->regs.gpr[GPR_RDX] << 32) | (u32)vcpu->regs.gpr[GPR_RAX];
+
+	if (!h || !h->write(vcpu, val)) {
+		vcpu_inject_gp(vcpu);
+		return;
+	}
+	vcpu_skip_insn(vcpu, exit);
+}

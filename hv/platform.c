@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/* What machine this is, said once at start so every number has a context. */
+#include "platform.h"
+#include "boot_info.h"
+#include "console.h"
+#include "cpu.h"
+#include "fmt.h"
+#include "x86.h"
+
+#define PIC1_DATA 0x21
+#define PIC2_DATA 0xa1
+#define MSR_IA32_APIC_BASE 0x1b
+#define APIC_BASE_X2APIC BIT(10) /* SDM Vol 3 §11.12.1 */
+#define APIC_BASE_ENABLE BIT(11)
+#define APIC_LVT_TIMER 0x320     /* xAPIC offsets, SDM Vol 3 Table 11-1 */
+#define APIC_TIMER_INITIAL 0x380
+#define APIC_LVT_MASKED BIT(16)
+#define X2APIC_MSR(off) (0x800 + ((off) >> 4))
+#define DEBUGCON_PORT 0xe9
+
+static char env_name[16] = "hardware";
+static char env_detail[96] = "no hypervisor signature: bare metal";
+static bool emulated; /* TSC ticks are not hardware cycles */
+
+void platform_quiesce_interrupts(void)
+{
+	u64 apic = rdmsr(MSR_IA32_APIC_BASE);
+
+	outb(PIC1_DATA, 0xff);
+	outb(PIC2_DATA, 0xff);
+	if (!(apic & APIC_BASE_ENABLE))
+		return;
+	if (apic & APIC_BASE_X2APIC) {
+		wrmsr(X2APIC_MSR(APIC_LVT_TIMER), APIC_LVT_MASKED);
+		wrmsr(X2APIC_MSR(APIC_TIMER_INITIAL), 0);
+	} else {
+		volatile u32 *regs = (volatile u32 *)(uintptr_t)(apic & ~0xfffull);
+
+		regs[APIC_LVT_TIMER / 4] = APIC_LVT_MASKED;
+		regs[APIC_TIMER_INITIAL / 4] = 0;
+	}
+}
+
+static void detect_environment(void)
+{
+	struct cpuid_regs r;
+	char sig[13];
+
+	if (host_cpu.has.hypervisor) {
+		cpuid_raw(0x40000000, 0, &r);
+		__builtin_memcpy(sig, &r.ebx, 4);
+		__builtin_memcpy(sig + 4, &r.ecx, 4);
+		__builtin_memcpy(sig + 8, &r.edx, 4);
+		sig[12] = 0;
+		emulated = !__builtin_memcmp(sig, "TCGTCGTCGTCG", 12);
+		if (emulated)
+			fmt_snprintf(env_name, sizeof(env_name), "qemu-tcg");
+		else if (!__builtin_memcmp(sig, "KVMKVMKVM", 9))
+			fmt_snprintf(env_name, sizeof(env_name), "kvm");
+		else
+			fmt_snprintf(env_name, sizeof(env_name), "hypervisor");
+		fmt_snprintf(env_detail, sizeof(env_detail), "hypervisor signature \"%s\"", sig);
+		return;
+	}
+	/* Bochs (port_e9_hack) echoes 0xE9 from its debug port; on a PC an
+	 * unclaimed port reads 0xFF. */
+	if (inb(DEBUGCON_PORT) == DEBUGCON_PORT) {
+		emulated = true;
+		fmt_snprintf(env_name, sizeof(env_name), "bochs");
+		fmt_snprintf(env_detail, sizeof(env_detail),
+			     "no hypervisor signature, port 0xE9 answers: Bochs; "
+			     "RDTSC counts retired instructions");
+	}
+}
+
+const char *platform_env(void)
+{
+	return env_name;
+}
+
+void platform_describe(const struct boot_info *bi)
+{
+	char features[256];
+
+	detect_environment();
+	cpu_features_describe(features, sizeof(features));
+	console_printf("mhv: cpu: %s family 0x%x model 0x%x stepping %u \"%s\"\n",
+		       host_cpu.vendor_id, host_cpu.family, host_cpu.model, host_cpu.stepping,
+		       host_cpu.brand);
+	console_printf("mhv: cpu features: %s\n", features);
+	console_printf("mhv: environment: %s (%s)\n", env_name, env_detail);
+	if (emulated)
+		console_printf("mhv: note: emulator timings are not hardware cycle counts\n");
+	console_printf("mhv: console: %s\n", console_describe());
+}

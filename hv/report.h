@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_REPORT_H
+#define MHV_REPORT_H
+
+#include "runner.h"
+
+#define REPORT_JSON_PREFIX "MHV-JSON "
+
+/* One human-readable row of the benchmark table into buf. */
+int report_format_row(char *buf, size_t size, const struct bench_row *row);
+/* One machine-readable line: REPORT_JSON_PREFIX then a JSON object. */
+int report_format_json(char *buf, size_t size, const struct bench_row *row, const char *env,
+		       const char *backend_name);
+/* The benchmark tables and JSON lines of a run, on the console. */
+void report_bench_tables(const struct run_results *r);
+
+#endif

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The run plan: for every suite the config selects, the VMs it needs, one
+ * after another; then the results tables and the summary.
+ */
+#include "runner.h"
+#include "backend.h"
+#include "console.h"
+#include "fmt.h"
+#include "guest_console.h"
+#include "platform.h"
+#include "report.h"
+#include "vm_run.h"
+
+extern const u8 guest_blob_smoke_start[], guest_blob_smoke_end[];
+extern const u8 guest_blob_vmexit_start[], guest_blob_vmexit_end[];
+
+/* A VM of a suite: which program of the blob, and how it must end. */
+struct suite_vm {
+	const char *name;
+	u32 variant;
+	enum vm_stop expect;
+	const char *test; /* host-side test judging an expected stop, or NULL */
+	/* Why this machine cannot run the VM, or NULL when it can. */
+	const char *(*unsupported)(void);
+};
+
+/*
+ * Bochs 2.7 resets the whole machine on a guest triple fault instead of
+ * taking the SHUTDOWN intercept (seen with reset_on_triple_fault=1; with 0
+ * it panics), so the VM would take mhv down with it there.
+ */
+static const char *triple_fault_unsupported(void)
+{
+	return __builtin_strcmp(platform_env(), "bochs") ? NULL
+		: "Bochs 2.7 resets the machine instead of the SVM/VMX shutdown exit";
+}
+
+struct suite {
+	const char *name;
+	u32 bit;
+	const u8 *blob, *blob_end;
+	const struct suite_vm *vms;
+	unsigned nr_vms;
+};
+
+static const struct suite_vm smoke_vms[] = {
+	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL },
+	{ "smoke-triple", 1, VM_STOP_TRIPLE_FAULT, "triple_fault_contained",
+	  triple_fault_unsupported },
+	{ "smoke-badgpa", 2, VM_STOP_BAD_ACCESS, "unbacked_gpa_stops_vm", NULL },
+};
+
+static const struct suite_vm vmexit_vms[] = {
+	{ "vmexit", 0, VM_STOP_EXIT, NULL, NULL },
+};
+
+static const struct suite suites[] = {
+	{ "smoke", SUITE_SMOKE, guest_blob_smoke_start, guest_blob_smoke_end, smoke_vms,
+	  ARRAY_SIZE(smoke_vms) },
+	{ "vmexit", SUITE_VMEXIT, guest_blob_vmexit_start, guest_blob_vmexit_end, vmexit_vms,
+	  ARRAY_SIZE(vmexit_vms) },
+};
+
+static struct run_results results;
+static struct vm vm;
+
+void results_test(struct run_results *r, const char *suite, const char *name,
+		  enum test_status st, const char *reason)
+{
+	static const char *const words[] = { "PASS", "FAIL", "SKIP" };
+
+	if (st == TEST_PASS)
+		r->passed++;
+	else if (st == TEST_FAIL)
+		r->failed++;
+	else
+		r->skipped++;
+	console_printf("mhv: %s %s/%s%s%s\n", words[st], suite, name, reason[0] ? ": " : "",
+		       reason);
+}
+
+struct bench_row *results_bench_row(struct run_results *r)
+{
+	if (r->nr_bench == MAX_BENCH_ROWS)
+		return NULL;
+	return &r->bench[r->nr_bench++];
+}
+
+static void print_exit_counts(const struct vm *v)
+{
+	char line[256];
+	size_t used = 0;
+	unsigned k;
+
+	for (k = 0; k < EXIT_KIND_COUNT && used < sizeof(line); k++)
+		if (v->vcpu.exits[k])
+			used += fmt_snprintf(line + used, sizeof(line) - used, " %s=%llu",
+					     exit_kind_name(k), v->vcpu.exits[k]);
+	console_printf("mhv: vm %s: exits:%s\n", v->name, used ? line : " none");
+}
+
+/* Judge how the VM ended against how it had to end. */
+static void judge_stop(const struct suite *s, const struct suite_vm *sv, const struct vm *v)
+{
+	const char *test = sv->test ? sv->test : sv->name;
+	char why[200];
+
+	console_printf("mhv: vm %s stopped: %s: %s\n", v->name, vm_stop_name(v->stop),
+		       v->stop_reason);
+	print_exit_counts(v);
+	if (v->stop == sv->expect && (v->stop != VM_STOP_EXIT || v->exit_code == 0)) {
+		if (sv->test)
+			results_test(&results, s->name, test, TEST_PASS, v->stop_reason);
+		return;
+	}
+	fmt_snprintf(why, sizeof(why), "VM %s ended with %s (%s), expected %s", v->name,
+		     vm_stop_name(v->stop), v->stop_reason, vm_stop_name(sv->expect));
+	results_test(&results, s->name, test, TEST_FAIL, why);
+}
+
+static void run_suite_vm(const struct suite *s, const struct suite_vm *sv, u32 id)
+{
+	struct vm_spec spec = {
+		.suite = s->name,
+		.name = sv->name,
+		.blob = s->blob,
+		.blob_size = s->blob_end - s->blob,
+		.variant = sv->variant,
+	};
+	const char *test = sv->test ? sv->test : sv->name;
+	const char *why_not = sv->unsupported ? sv->unsupported() : NULL;
+	int err;
+
+	/* The suite's main VM filters its own tests; host-judged ones here. */
+	if (sv->test && !config_test_wanted(results.cfg, test))
+		return;
+	if (why_not) {
+		results_test(&results, s->name, test, TEST_SKIP, why_not);
+		return;
+	}
+	err = vm_create(&vm, &spec, id, &results);
+	if (err) {
+		console_printf("mhv: vm %s: cannot create (%s)\n", sv->name,
+			       err == -2 ? "guest image too large" : "out of memory");
+		results_test(&results, s->name, sv->name, TEST_FAIL, "VM creation failed");
+	} else {
+		console_printf("mhv: vm %s: start (%s, %llu KiB RAM)\n", vm.name, backend->name,
+			       vm.ram_size >> 10);
+		vm_run(&vm);
+		guest_console_flush(&vm);
+		judge_stop(s, sv, &vm);
+	}
+	vm_destroy(&vm);
+}
+
+enum mhv_status runner_run_plan(const struct mhv_config *cfg)
+{
+	unsigned i, j;
+	u32 id = 0;
+
+	results.cfg = cfg;
+	for (i = 0; i < ARRAY_SIZE(suites); i++) {
+		if (!(cfg->suites & suites[i].bit))
+			continue;
+		console_printf("mhv: suite %s\n", suites[i].name);
+		for (j = 0; j < suites[i].nr_vms; j++)
+			run_suite_vm(&suites[i], &suites[i].vms[j], id++);
+	}
+	report_bench_tables(&results);
+	console_printf("mhv: summary: %u passed, %u failed, %u skipped\n", results.passed,
+		       results.failed, results.skipped);
+	return results.failed ? MHV_TEST_FAILED : MHV_PASS;
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/* SVM detection and enabling (APM Vol 2 §15.4). */
+#include "svm.h"
+#include "console.h"
+#include "cpu.h"
+#include "page_alloc.h"
+#include "status.h"
+#include "x86.h"
+
+#define VM_CR_SVMDIS BIT(4) /* APM Vol 2 §15.30.1 */
+#define SVM_FEATURE_LOCK 2  /* CPUID 8000_000A EDX[2] SVML */
+
+bool svm_has_nrips;
+
+const struct backend_ops *svm_probe(const char **why, int *status)
+{
+	const struct cpuid_regs *svm_leaf = &host_cpu.cpuid.ext[0xa];
+	void *hsave;
+
+	*status = MHV_NO_VIRT;
+	if (!host_cpu.has.svm) {
+		*why = "no SVM: CPUID 8000_0001 ECX[2] is 0";
+		return NULL;
+	}
+	if (rdmsr(MSR_VM_CR) & VM_CR_SVMDIS) {
+		*why = (svm_leaf->edx >> SVM_FEATURE_LOCK) & 1
+			       ? "SVM disabled by firmware (VM_CR.SVMDIS=1, locked with a key): "
+				 "enable SVM/virtualization in the BIOS setup"
+			       : "SVM disabled by firmware (VM_CR.SVMDIS=1): enable SVM/"
+				 "virtualization in the BIOS setup";
+		return NULL;
+	}
+	if (!host_cpu.has.npt) {
+		*why = "SVM without nested paging (CPUID 8000_000A EDX[0]=0): mhv needs NPT";
+		return NULL;
+	}
+	hsave = alloc_page_zeroed();
+	if (!hsave) {
+		*status = MHV_FATAL;
+		*why = "out of memory for the SVM host save area";
+		return NULL;
+	}
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SVME);
+	wrmsr(MSR_VM_HSAVE_PA, (u64)(uintptr_t)hsave);
+	svm_has_nrips = host_cpu.has.nrips;
+	svm_exit_table_init();
+	/* The host keeps GIF clear; it opens it only in short interrupt
+	 * windows (APM Vol 2 §15.17). */
+	asm volatile("clgi");
+	return &svm_backend;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_SVM_H
+#define MHV_SVM_H
+
+#include "backend.h"
+#include "vmcb.h"
+
+struct guest_regs;
+
+struct svm_vcpu {
+	struct vmcb *vmcb;
+	u64 vmcb_pa;
+	u8 *msrpm; /* 8 KiB MSR permission map, APM Vol 2 §15.11 */
+	u8 *iopm;  /* 12 KiB I/O permission map, APM Vol 2 §15.10.1 */
+	bool launched;
+};
+
+extern const struct backend_ops svm_backend;
+extern bool svm_has_nrips;
+
+/* Returns NULL with *why set when this CPU cannot run the SVM backend. */
+const struct backend_ops *svm_probe(const char **why, int *status);
+void svm_vmrun(struct guest_regs *regs, u64 vmcb_pa);
+void svm_decode_exit(struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit);
+void svm_exit_table_init(void);
+
+#endif

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/* #VMEXIT decoding into struct vm_exit (exit codes: APM Vol 2 Appendix C). */
+#include "svm.h"
+#include "vm.h"
+
+struct svm_exit_desc {
+	u8 kind; /* enum exit_kind */
+	u8 insn; /* enum insn_op, for RIP advance without NRIP save */
+	void (*decode)(const struct vmcb *vmcb, const struct guest_regs *regs,
+		       struct vm_exit *exit);
+};
+
+static void decode_msr(const struct vmcb *vmcb, const struct guest_regs *regs,
+		       struct vm_exit *exit)
+{
+	/* EXITINFO1: 0 = RDMSR, 1 = WRMSR (APM Vol 2 §15.11) */
+	bool write = vmcb->control.exit_info_1 & 1;
+
+	exit->kind = write ? EXIT_MSR_WRITE : EXIT_MSR_READ;
+	exit->insn = write ? INSN_WRMSR : INSN_RDMSR;
+	exit->msr.index = (u32)regs->gpr[GPR_RCX];
+}
+
+static void decode_ioio(const struct vmcb *vmcb, const struct guest_regs *regs,
+			struct vm_exit *exit)
+{
+	/* EXITINFO1 layout: APM Vol 2 §15.10.2, Figure 15-2 */
+	u64 info = vmcb->control.exit_info_1;
+
+	exit->io.in = info & BIT(0);
+	exit->io.string = info & BIT(2);
+	exit->io.rep = info & BIT(3);
+	exit->io.size = info & BIT(4) ? 1 : info & BIT(5) ? 2 : 4;
+	exit->io.port = info >> 16;
+	/* EXITINFO2 holds the next RIP for IOIO even without NRIP save */
+	exit->next_rip = vmcb->control.exit_info_2;
+}
+
+static void decode_npf(const struct vmcb *vmcb, const struct guest_regs *regs,
+		       struct vm_exit *exit)
+{
+	/* EXITINFO1 is a #PF-style error code, EXITINFO2 the GPA (APM Vol 2 §15.25.6) */
+	u64 err = vmcb->control.exit_info_1;
+
+	exit->npf.gpa = vmcb->control.exit_info_2;
+	exit->npf.present = err & BIT(0);
+	exit->npf.write = err & BIT(1);
+	exit->npf.fetch = err & BIT(4);
+}
+
+static void decode_exception(const struct vmcb *vmcb, const struct guest_regs *regs,
+			     struct vm_exit *exit)
+{
+	u8 vector = vmcb->control.exit_code - SVM_EXIT_EXCP_BASE;
+
+	exit->exc.vector = vector;
+	/* Vectors with an error code: SDM Vol 3 §6.15 */
+	exit->exc.has_error = vector == 8 || (vector >= 10 && vector <= 14) || vector == 17;
+	exit->exc.error_code = vmcb->control.exit_info_1;
+}
+
+static struct svm_exit_desc exit_table[256];
+
+static const struct {
+	u16 code;
+	struct svm_exit_desc desc;
+} exit_codes[] = {
+	{ SVM_EXIT_VMMCALL, { EXIT_HYPERCALL, INSN_VMMCALL, NULL } },
+	{ SVM_EXIT_CPUID, { EXIT_CPUID, INSN_CPUID, NULL } },
+	{ SVM_EXIT_MSR, { EXIT_MSR_READ, INSN_RDMSR, decode_msr } },
+	{ SVM_EXIT_IOIO, { EXIT_IO, INSN_OP_COUNT, decode_ioio } },
+	{ SVM_EXIT_HLT, { EXIT_HLT, INSN_HLT, NULL } },
+	{ SVM_EXIT_WBINVD, { EXIT_CACHE_FLUSH, INSN_WBINVD, NULL } },
+	{ SVM_EXIT_INVD, { EXIT_CACHE_FLUSH, INSN_INVD, NULL } },
+	{ SVM_EXIT_INTR, { EXIT_INTR, INSN_OP_COUNT, NULL } },
+	{ SVM_EXIT_NMI, { EXIT_NMI, INSN_OP_COUNT, NULL } },
+	{ SVM_EXIT_SHUTDOWN, { EXIT_SHUTDOWN, INSN_OP_COUNT, NULL } },
+	{ SVM_EXIT_VMRUN, { EXIT_VIRT_INSN, INSN_OP_COUNT, NULL } },
+	{ SVM_EXIT_VMLOAD, { EXIT_VIRT_INSN, INSN_OP_COUNT, NULL } },
+	{ SVM_EXIT_VMSAVE, { EXIT_VIRT_INSN, INSN_OP_COUNT, NULL } },
+	{ SVM_EXIT_STGI, { EXIT_VIRT_INSN, INSN_OP_COUNT, NULL } },
+	{ SVM_EXIT_CLGI, { EXIT_VIRT_INSN, INSN_OP_COUNT, NULL } },
+	{ SVM_EXIT_SKINIT, { EXIT_VIRT_INSN, INSN_OP_COUNT, NULL } },
+	{ SVM_EXIT_INVLPGA, { EXIT_VIRT_INSN, INSN_OP_COUNT, NULL } },
+};
+
+void svm_exit_table_init(void)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(exit_table); i++)
+		exit_table[i] = (struct svm_exit_desc){ EXIT_UNHANDLED, INSN_OP_COUNT, NULL };
+	for (i = 0; i < 32; i++)
+		exit_table[SVM_EXIT_EXCP_BASE + i] =
+			(struct svm_exit_desc){ EXIT_EXCEPTION, INSN_OP_COUNT, decode_exception };
+	for (i = 0; i < ARRAY_SIZE(exit_codes); i++)
+		exit_table[exit_codes[i].code] = exit_codes[i].desc;
+}
+
+void svm_decode_exit(struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit)
+{
+	u64 code = vmcb->control.exit_code;
+	const struct svm_exit_desc *d;
+
+	exit->vendor_code = code;
+	exit->info1 = vmcb->control.exit_info_1;
+	exit->info2 = vmcb->control.exit_info_2;
+	exit->next_rip = svm_has_nrips ? vmcb->control.next_rip : 0;
+	if (likely(code < ARRAY_SIZE(exit_table))) {
+		d = &exit_table[code];
+		exit->kind = d->kind;
+		exit->insn = d->insn;
+		if (d->decode)
+			d->decode(vmcb, regs, exit);
+		return;
+	}
+	exit->insn = INSN_OP_COUNT;
+	if (code == SVM_EXIT_NPF) {
+		exit->kind = EXIT_NPF;
+		decode_npf(vmcb, regs, exit);
+	} else if ((u32)code == SVM_EXIT_INVALID) {
+		exit->kind = EXIT_INVALID;
+	} else {
+		exit->kind = EXIT_UNHANDLED;
+	}
+}

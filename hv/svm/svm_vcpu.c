@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/* SVM vCPUs: VMCB set-up, nested page table, permission maps, VMRUN. */
+#include "svm.h"
+#include "console.h"
+#include "cpu.h"
+#include "page_alloc.h"
+#include "pagetable.h"
+#include "vm.h"
+#include "x86.h"
+
+#define MSRPM_PAGES 2 /* 8 KiB, APM Vol 2 §15.11 */
+#define IOPM_PAGES 3  /* 12 KiB, APM Vol 2 §15.10.1 */
+#define PAT_POWER_ON_DEFAULT 0x0007040600070406ull /* SDM Vol 3 §13.12.4 */
+#define DR6_INIT 0xffff0ff0ull
+#define DR7_INIT 0x400ull
+#define RFLAGS_FIXED BIT(1)
+
+/* Host state the CPU does not touch before the first VMRUN: none needed. */
+
+static void *npt_alloc_page(struct pt_ctx *ctx, u64 *phys)
+{
+	void *p = alloc_page_zeroed();
+
+	(void)ctx;
+	*phys = (u64)(uintptr_t)p;
+	return p;
+}
+
+static void *npt_phys_to_virt(struct pt_ctx *ctx, u64 phys)
+{
+	(void)ctx;
+	return (void *)(uintptr_t)phys;
+}
+
+/* NPT walks are user accesses: every level needs U/S (APM Vol 2 §15.25.5). */
+static struct pt_ctx npt_ctx = {
+	.alloc_page = npt_alloc_page,
+	.phys_to_virt = npt_phys_to_virt,
+	.table_flags = PTE_P | PTE_RW | PTE_US,
+};
+
+static int svm_map_ram(struct vm *vm, u64 gpa, u64 hpa, u64 size)
+{
+	if (!vm->npt_root) {
+		void *root = alloc_page_zeroed();
+
+		if (!root)
+			return -1;
+		vm->npt_root = (u64)(uintptr_t)root;
+	}
+	return pt_map_range(&npt_ctx, vm->npt_root, gpa, hpa, size, PTE_P | PTE_RW | PTE_US,
+			    PAGE_SHIFT);
+}
+
+/* MSRs the guest reads and writes without an exit: host code never uses them. */
+static const u32 msr_passthrough[] = {
+	MSR_KERNEL_GS_BASE,
+};
+
+static void msrpm_allow(u8 *msrpm, u32 msr)
+{
+	/* Three 2 KiB blocks, two bits per MSR: read, then write (APM Vol 2 §15.11) */
+	static const struct {
+		u32 base, offset;
+	} blocks[] = { { 0x00000000, 0x000 }, { 0xc0000000, 0x800 }, { 0xc0010000, 0x1000 } };
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(blocks); i++) {
+		u32 n = msr - blocks[i].base;
+
+		if (msr >= blocks[i].base && n < 0x2000) {
+			msrpm[blocks[i].offset + n / 4] &= ~(3u << ((n % 4) * 2));
+			return;
+		}
+	}
+}
+
+static void set_segment(struct vmcb_segment *s, u16 sel, u16 attr, u32 limit, u64 base)
+{
+	s->selector = sel;
+	s->attrib = attr;
+	s->limit = limit;
+	s->base = base;
+}
+
+static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit)
+{
+	struct svm_vcpu *s = alloc_page_zeroed();
+	struct vmcb *vmcb = alloc_page_zeroed();
+	struct vmcb_control_area *c;
+	struct vmcb_save_area *g;
+	unsigned i;
+
+	if (!s || !vmcb)
+		return -1;
+	s->vmcb = vmcb;
+	s->vmcb_pa = (u64)(uintptr_t)vmcb;
+	s->msrpm = alloc_pages_zeroed(MSRPM_PAGES);
+	s->iopm = alloc_pages_zeroed(IOPM_PAGES);
+	if (!s->msrpm || !s->iopm)
+		return -1;
+	__builtin_memset(s->msrpm, 0xff, MSRPM_PAGES * PAGE_SIZE);
+	__builtin_memset(s->iopm, 0xff, IOPM_PAGES * PAGE_SIZE);
+	for (i = 0; i < ARRAY_SIZE(msr_passthrough); i++)
+		msrpm_allow(s->msrpm, msr_passthrough[i]);
+	vcpu->vendor = s;
+
+	c = &vmcb->control;
+	c->intercept_misc1 = INTERCEPT_INTR | INTERCEPT_NMI | INTERCEPT_CPUID | INTERCEPT_INVD |
+			     INTERCEPT_HLT | INTERCEPT_INVLPGA | INTERCEPT_IOIO_PROT |
+			     INTERCEPT_MSR_PROT | INTERCEPT_SHUTDOWN;
+	c->intercept_misc2 = INTERCEPT_VMRUN | INTERCEPT_VMMCALL | INTERCEPT_VMLOAD |
+			     INTERCEPT_VMSAVE | INTERCEPT_STGI | INTERCEPT_CLGI |
+			     INTERCEPT_SKINIT | INTERCEPT_WBINVD;
+	/* #DB and #AC always: a guest can otherwise wedge the CPU in an
+	 * endless chain of them (CVE-2015-5307, CVE-2015-8104). */
+	c->intercept_exceptions = BIT(1) | BIT(17);
+	c->iopm_base_pa = (u64)(uintptr_t)s->iopm;
+	c->msrpm_base_pa = (u64)(uintptr_t)s->msrpm;
+	c->guest_asid = 1 + vcpu->vm->id % (host_cpu.nr_asids > 1 ? host_cpu.nr_asids - 1 : 1);
+	c->tlb_control = TLB_CONTROL_FLUSH_ALL;
+	c->int_ctl = INT_CTL_V_INTR_MASKING; /* host IF governs physical interrupts */
+	c->nested_ctl = NESTED_CTL_NP_ENABLE;
+	c->nested_cr3 = vcpu->vm->npt_root;
+
+	g = &vmcb->save;
+	set_segment(&g->cs, 0x08, SEG_ATTR_CODE64, 0xffffffff, 0);
+	set_segment(&g->ds, 0x10, SEG_ATTR_DATA, 0xffffffff, 0);
+	set_segment(&g->es, 0x10, SEG_ATTR_DATA, 0xffffffff, 0);
+	set_segment(&g->ss, 0x10, SEG_ATTR_DATA, 0xffffffff, 0);
+	set_segment(&g->fs, 0x10, SEG_ATTR_DATA, 0xffffffff, 0);
+	set_segment(&g->gs, 0x10, SEG_ATTR_DATA, 0xffffffff, 0);
+	set_segment(&g->gdtr, 0, 0, gdt_limit, guest_gdt);
+	set_segment(&g->tr, 0, SEG_ATTR_TSS64, 0x67, 0);
+	g->efer = EFER_LME | EFER_LMA | EFER_SVME | (host_cpu.has.nx ? EFER_NXE : 0);
+	g->cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG;
+	g->cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
+	g->cr3 = guest_cr3;
+	g->rflags = RFLAGS_FIXED;
+	g->dr6 = DR6_INIT;
+	g->dr7 = DR7_INIT;
+	g->g_pat = PAT_POWER_ON_DEFAULT;
+	return 0;
+}
+
+static void svm_vcpu_destroy(struct vcpu *vcpu)
+{
+	/* Pages go back with the VM's allocator mark; nothing cached on the CPU. */
+	vcpu->vendor = NULL;
+}
+
+static void svm_vcpu_run(struct vcpu *vcpu, struct vm_exit *exit)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+	struct vmcb *vmcb = s->vmcb;
+
+	vmcb->save.rip = vcpu->regs.rip;
+	vmcb->save.rax = vcpu->regs.gpr[GPR_RAX];
+	vmcb->save.rsp = vcpu->regs.gpr[GPR_RSP];
+	svm_vmrun(&vcpu->regs, s->vmcb_pa);
+	vcpu->regs.rip = vmcb->save.rip;
+	vcpu->regs.gpr[GPR_RAX] = vmcb->save.rax;
+	vcpu->regs.gpr[GPR_RSP] = vmcb->save.rsp;
+	vmcb->control.tlb_control = 0;
+	vmcb->control.event_inj = 0;
+	/* An event whose delivery the exit interrupted is delivered again. */
+	if (unlikely(vmcb->control.exit_int_info & EVENT_VALID))
+		vmcb->control.event_inj = vmcb->control.exit_int_info;
+	svm_decode_exit(vmcb, &vcpu->regs, exit);
+}
+
+static void svm_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u32 error)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+
+	s->vmcb->control.event_inj = vector | EVENT_TYPE_EXCEPTION | EVENT_VALID |
+				     (has_error ? EVENT_ERROR_VALID | ((u64)error << 32) : 0);
+}
+
+static u64 svm_guest_cr3(struct vcpu *vcpu)
+{
+	return ((struct svm_vcpu *)vcpu->vendor)->vmcb->save.cr3;
+}
+
+static u64 svm_guest_cr4(struct vcpu *vcpu)
+{
+	return ((struct svm_vcpu *)vcpu->vendor)->vmcb->save.cr4;
+}
+
+static u64 svm_guest_efer(struct vcpu *vcpu)
+{
+	/* SVME is set for VMRUN's sake (APM Vol 2 §15.5.1); the guest has no SVM. */
+	return ((struct svm_vcpu *)vcpu->vendor)->vmcb->save.efer & ~EFER_SVME;
+}
+
+/*
+ * The host runs with GIF clear; a physical interrupt or NMI that made the
+ * guest exit is taken here, through the host IDT (APM Vol 2 §15.17).
+ */
+static void svm_host_interrupt_window(void)
+{
+	asm volatile("sti; stgi; nop; cli; clgi" ::: "memory");
+}
+
+static void svm_describe(void)
+{
+	console_printf("mhv: backend: AMD SVM, nested paging, %u ASIDs, NRIP save %s, "
+		       "decode assists %s, VMCB clean bits %s\n",
+		       host_cpu.nr_asids, svm_has_nrips ? "yes" : "no (RIP advanced from opcode bytes)",
+		       host_cpu.has.decode_assists ? "yes (unused)" : "no",
+		       host_cpu.has.vmcb_clean ? "yes (unused)" : "no");
+}
+
+const struct backend_ops svm_backend = {
+	.name = "svm",
+	.hypercall_insn = "vmmcall",
+	.vcpu_create = svm_vcpu_create,
+	.vcpu_run = svm_vcpu_run,
+	.vcpu_destroy = svm_vcpu_destroy,
+	.map_ram = svm_map_ram,
+	.inject_exception = svm_inject_exception,
+	.guest_cr3 = svm_guest_cr3,
+	.guest_efer = svm_guest_efer,
+	.guest_cr4 = svm_guest_cr4,
+	.host_interrupt_window = svm_host_interrupt_window,
+	.describe = svm_describe,
+};

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Virtual Machine Control Block: APM Vol 2 Appendix B (Table B-1,
+ * control area; Table B-2, state save area).  Offsets are asserted below.
+ */
+#ifndef MHV_SVM_VMCB_H
+#define MHV_SVM_VMCB_H
+
+#include "types.h"
+
+struct vmcb_control_area {
+	u16 intercept_cr_read;   /* 0x000 */
+	u16 intercept_cr_write;  /* 0x002 */
+	u16 intercept_dr_read;   /* 0x004 */
+	u16 intercept_dr_write;  /* 0x006 */
+	u32 intercept_exceptions; /* 0x008 */
+	u32 intercept_misc1;     /* 0x00c */
+	u32 intercept_misc2;     /* 0x010 */
+	u32 intercept_misc3;     /* 0x014 */
+	u8 reserved_018[0x03c - 0x018];
+	u16 pause_filter_threshold; /* 0x03c */
+	u16 pause_filter_count;  /* 0x03e */
+	u64 iopm_base_pa;        /* 0x040 */
+	u64 msrpm_base_pa;       /* 0x048 */
+	u64 tsc_offset;          /* 0x050 */
+	u32 guest_asid;          /* 0x058 */
+	u8 tlb_control;          /* 0x05c */
+	u8 reserved_05d[3];
+	u64 int_ctl;             /* 0x060: V_TPR, V_IRQ, V_INTR_MASKING ... */
+	u64 int_shadow;          /* 0x068 */
+	u64 exit_code;           /* 0x070 */
+	u64 exit_info_1;         /* 0x078 */
+	u64 exit_info_2;         /* 0x080 */
+	u64 exit_int_info;       /* 0x088 */
+	u64 nested_ctl;          /* 0x090: bit 0 NP_ENABLE */
+	u64 avic_vapic_bar;      /* 0x098 */
+	u64 ghcb_pa;             /* 0x0a0 */
+	u64 event_inj;           /* 0x0a8 */
+	u64 nested_cr3;          /* 0x0b0 */
+	u64 virt_ext;            /* 0x0b8: LBR virtualization, virtual VMLOAD/VMSAVE, PMC virt */
+	u32 clean_bits;          /* 0x0c0 */
+	u32 reserved_0c4;
+	u64 next_rip;            /* 0x0c8 */
+	u8 insn_len;             /* 0x0d0 */
+	u8 insn_bytes[15];       /* 0x0d1 */
+	u8 reserved_0e0[0x400 - 0x0e0];
+} __packed;
+
+struct vmcb_segment {
+	u16 selector;
+	u16 attrib; /* descriptor bits 47:40 and 55:52, packed (APM Vol 2 §15.5.1) */
+	u32 limit;
+	u64 base;
+} __packed;
+
+struct vmcb_save_area {
+	struct vmcb_segment es, cs, ss, ds, fs, gs; /* 0x400 .. 0x45f */
+	struct vmcb_segment gdtr, ldtr, idtr, tr;   /* 0x460 .. 0x49f */
+	u8 reserved_4a0[0x4cb - 0x4a0];
+	u8 cpl;                  /* 0x4cb */
+	u32 reserved_4cc;
+	u64 efer;                /* 0x4d0 */
+	u8 reserved_4d8[0x548 - 0x4d8];
+	u64 cr4;                 /* 0x548 */
+	u64 cr3;                 /* 0x550 */
+	u64 cr0;                 /* 0x558 */
+	u64 dr7;                 /* 0x560 */
+	u64 dr6;                 /* 0x568 */
+	u64 rflags;              /* 0x570 */
+	u64 rip;                 /* 0x578 */
+	u8 reserved_580[0x5d8 - 0x580];
+	u64 rsp;                 /* 0x5d8 */
+	u64 s_cet, ssp, isst_addr; /* 0x5e0 */
+	u64 rax;                 /* 0x5f8 */
+	u64 star, lstar, cstar, sfmask; /* 0x600 */
+	u64 kernel_gs_base;      /* 0x620 */
+	u64 sysenter_cs, sysenter_esp, sysenter_eip; /* 0x628 */
+	u64 cr2;                 /* 0x640 */
+	u8 reserved_648[0x668 - 0x648];
+	u64 g_pat;               /* 0x668 */
+	u64 dbgctl;              /* 0x670 */
+	u8 reserved_678[0x1000 - 0x678];
+} __packed;
+
+struct vmcb {
+	struct vmcb_control_area control;
+	struct vmcb_save_area save;
+} __packed;
+
+#define VMCB_OFF(f) __builtin_offsetof(struct vmcb, f)
+_Static_assert(VMCB_OFF(control.pause_filter_threshold) == 0x03c, "APM B-1");
+_Static_assert(VMCB_OFF(control.iopm_base_pa) == 0x040, "APM B-1");
+_Static_assert(VMCB_OFF(control.guest_asid) == 0x058, "APM B-1");
+_Static_assert(VMCB_OFF(control.int_ctl) == 0x060, "APM B-1");
+_Static_assert(VMCB_OFF(control.exit_code) == 0x070, "APM B-1");
+_Static_assert(VMCB_OFF(control.exit_int_info) == 0x088, "APM B-1");
+_Static_assert(VMCB_OFF(control.nested_ctl) == 0x090, "APM B-1");
+_Static_assert(VMCB_OFF(control.event_inj) == 0x0a8, "APM B-1");
+_Static_assert(VMCB_OFF(control.nested_cr3) == 0x0b0, "APM B-1");
+_Static_assert(VMCB_OFF(control.virt_ext) == 0x0b8, "APM B-1");
+_Static_assert(VMCB_OFF(control.clean_bits) == 0x0c0, "APM B-1");
+_Static_assert(VMCB_OFF(control.next_rip) == 0x0c8, "APM B-1");
+_Static_assert(VMCB_OFF(control.insn_len) == 0x0d0, "APM B-1");
+_Static_assert(VMCB_OFF(save.es) == 0x400, "APM B-2");
+_Static_assert(VMCB_OFF(save.tr) == 0x490, "APM B-2");
+_Static_assert(VMCB_OFF(save.cpl) == 0x4cb, "APM B-2");
+_Static_assert(VMCB_OFF(save.efer) == 0x4d0, "APM B-2");
+_Static_assert(VMCB_OFF(save.cr4) == 0x548, "APM B-2");
+_Static_assert(VMCB_OFF(save.rip) == 0x578, "APM B-2");
+_Static_assert(VMCB_OFF(save.rsp) == 0x5d8, "APM B-2");
+_Static_assert(VMCB_OFF(save.rax) == 0x5f8, "APM B-2");
+_Static_assert(VMCB_OFF(save.kernel_gs_base) == 0x620, "APM B-2");
+_Static_assert(VMCB_OFF(save.cr2) == 0x640, "APM B-2");
+_Static_assert(VMCB_OFF(save.g_pat) == 0x668, "APM B-2");
+_Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
+
+/* Intercept vector 3 (misc1) and 4 (misc2) bits: APM Vol 2 Table B-1 */
+#define INTERCEPT_INTR BIT(0)
+#define INTERCEPT_NMI BIT(1)
+#define INTERCEPT_SMI BIT(2)
+#define INTERCEPT_INIT BIT(3)
+#define INTERCEPT_CPUID BIT(18)
+#define INTERCEPT_INVD BIT(22)
+#define INTERCEPT_HLT BIT(24)
+#define INTERCEPT_INVLPGA BIT(26)
+#define INTERCEPT_IOIO_PROT BIT(27)
+#define INTERCEPT_MSR_PROT BIT(28)
+#define INTERCEPT_SHUTDOWN BIT(31)
+#define INTERCEPT_VMRUN BIT(0)
+#define INTERCEPT_VMMCALL BIT(1)
+#define INTERCEPT_VMLOAD BIT(2)
+#define INTERCEPT_VMSAVE BIT(3)
+#define INTERCEPT_STGI BIT(4)
+#define INTERCEPT_CLGI BIT(5)
+#define INTERCEPT_SKINIT BIT(6)
+#define INTERCEPT_WBINVD BIT(9)
+#define INTERCEPT_XSETBV BIT(13)
+
+#define NESTED_CTL_NP_ENABLE BIT(0)
+#define TLB_CONTROL_FLUSH_ALL 1
+#define INT_CTL_V_INTR_MASKING BIT(24)
+
+/* EVENTINJ / EXITINTINFO (APM Vol 2 §15.20) */
+#define EVENT_VECTOR_MASK 0xffull
+#define EVENT_TYPE_EXCEPTION (3ull << 8)
+#define EVENT_ERROR_VALID BIT(11)
+#define EVENT_VALID BIT(31)
+
+/* #VMEXIT codes (APM Vol 2 Appendix C) */
+#define SVM_EXIT_EXCP_BASE 0x040
+#define SVM_EXIT_INTR 0x060
+#define SVM_EXIT_NMI 0x061
+#define SVM_EXIT_CPUID 0x072
+#define SVM_EXIT_INVD 0x076
+#define SVM_EXIT_HLT 0x078
+#define SVM_EXIT_INVLPGA 0x07a
+#define SVM_EXIT_IOIO 0x07b
+#define SVM_EXIT_MSR 0x07c
+#define SVM_EXIT_SHUTDOWN 0x07f
+#define SVM_EXIT_VMRUN 0x080
+#define SVM_EXIT_VMMCALL 0x081
+#define SVM_EXIT_VMLOAD 0x082
+#define SVM_EXIT_VMSAVE 0x083
+#define SVM_EXIT_STGI 0x084
+#define SVM_EXIT_CLGI 0x085
+#define SVM_EXIT_SKINIT 0x086
+#define SVM_EXIT_WBINVD 0x089
+#define SVM_EXIT_NPF 0x400
+#define SVM_EXIT_INVALID 0xffffffffu /* QEMU reports only the low 32 bits of -1 */
+
+/* Segment attributes in the VMCB's packed form */
+#define SEG_ATTR_CODE64 0x029b /* P, DPL0, S, type 0xb, L */
+#define SEG_ATTR_DATA 0x0c93   /* P, DPL0, S, type 0x3, D/B, G */
+#define SEG_ATTR_TSS64 0x008b  /* P, busy 64-bit TSS */
+#define SEG_ATTR_LDT 0x0082
+
+#endif

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_VCPU_H
+#define MHV_VCPU_H
+
+#include "backend.h"
+#include "vm.h"
+
+bool vcpu_skip_decoded(struct vcpu *vcpu, enum insn_op op);
+
+/*
+ * Advance past the intercepted instruction: from the CPU's next RIP when
+ * it gave one, else from the opcode bytes at RIP, checked to be the
+ * instruction the exit names.  False when the VM was stopped instead.
+ */
+static inline bool vcpu_skip_insn(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	if (likely(exit->next_rip)) {
+		vcpu->regs.rip = exit->next_rip;
+		return true;
+	}
+	return vcpu_skip_decoded(vcpu, exit->insn);
+}
+
+static inline void vcpu_inject_gp(struct vcpu *vcpu)
+{
+	backend->inject_exception(vcpu, 13, true, 0);
+}
+
+static inline void vcpu_inject_ud(struct vcpu *vcpu)
+{
+	backend->inject_exception(vcpu, 6, false, 0);
+}
+
+/* Copy len bytes at guest-virtual gva into buf; number of bytes copied. */
+size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len);
+
+#endif

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A VM's life: guest RAM and its nested mapping, the page tables and GDT
+ * that let the guest start in 64-bit mode, the run loop, and teardown.
+ */
+#include "vm_run.h"
+#include "backend.h"
+#include "console.h"
+#include "exit_dispatch.h"
+#include "fmt.h"
+#include "guest_abi.h"
+#include "pagetable.h"
+#include "vcpu.h"
+
+static const char *const stop_names[] = {
+	[VM_RUNNING] = "running",
+	[VM_STOP_EXIT] = "exit",
+	[VM_STOP_TRIPLE_FAULT] = "triple-fault",
+	[VM_STOP_BAD_ACCESS] = "bad-access",
+	[VM_STOP_ENTRY_FAILED] = "entry-failed",
+	[VM_STOP_UNHANDLED] = "unhandled-exit",
+	[VM_STOP_INSN_DECODE] = "instruction-mismatch",
+};
+
+const char *vm_stop_name(enum vm_stop why)
+{
+	return why < ARRAY_SIZE(stop_names) ? stop_names[why] : "unknown";
+}
+
+void vm_stop(struct vm *vm, enum vm_stop why, const char *fmt, ...)
+{
+	va_list ap;
+
+	vm->stop = why;
+	va_start(ap, fmt);
+	fmt_vsnprintf(vm->stop_reason, sizeof(vm->stop_reason), fmt, ap);
+	va_end(ap);
+}
+
+struct guest_alloc_ctx {
+	struct pt_ctx pt;
+	struct vm *vm;
+	u64 next, end;
+};
+
+static void *guest_alloc_table(struct pt_ctx *ctx, u64 *gpa)
+{
+	struct guest_alloc_ctx *g = (struct guest_alloc_ctx *)ctx;
+
+	if (g->next >= g->end)
+		return NULL;
+	*gpa = g->next;
+	g->next += PAGE_SIZE;
+	return gpa_to_hva(g->vm, *gpa, PAGE_SIZE);
+}
+
+static void *guest_table(struct pt_ctx *ctx, u64 gpa)
+{
+	return gpa_to_hva(((struct guest_alloc_ctx *)ctx)->vm, gpa, PAGE_SIZE);
+}
+
+/* Identity map of the low 4 GiB in 2 MiB pages, and a flat GDT. */
+static int build_guest_tables(struct vm *vm)
+{
+	struct guest_alloc_ctx ctx = {
+		.pt = { .alloc_page = guest_alloc_table, .phys_to_virt = guest_table,
+			.table_flags = PTE_P | PTE_RW },
+		.vm = vm,
+		.next = GUEST_PDPT,
+		.end = GUEST_GDT,
+	};
+	/* Segment descriptors (SDM Vol 3 §3.4.5): null, 64-bit code, data */
+	static const u64 gdt[] = { 0, 0x00af9a000000ffffull, 0x00cf92000000ffffull };
+
+	if (pt_map_range(&ctx.pt, GUEST_PML4, 0, 0, GUEST_IDENTITY_MAP, PTE_P | PTE_RW, 21))
+		return -1;
+	__builtin_memcpy(gpa_to_hva(vm, GUEST_GDT, sizeof(gdt)), gdt, sizeof(gdt));
+	return 0;
+}
+
+int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_results *results)
+{
+	void *ram;
+
+	__builtin_memset(vm, 0, sizeof(*vm));
+	page_alloc_get_mark(&hv_pages, &vm->mark);
+	fmt_snprintf(vm->name, sizeof(vm->name), "%s", spec->name);
+	vm->id = id;
+	vm->results = results;
+	vm->suite = spec->suite;
+	vm->ram_size = GUEST_RAM_SIZE;
+	vm->vcpu.vm = vm;
+	ram = alloc_pages_zeroed(vm->ram_size / PAGE_SIZE);
+	if (!ram)
+		return -1;
+	vm->ram_hpa = (u64)(uintptr_t)ram;
+	if (spec->blob_size > GUEST_STACK_TOP - GUEST_LOAD - 0x10000)
+		return -2;
+	__builtin_memcpy((u8 *)ram + GUEST_LOAD, spec->blob, spec->blob_size);
+	if (build_guest_tables(vm))
+		return -1;
+	if (backend->map_ram(vm, 0, vm->ram_hpa, vm->ram_size))
+		return -1;
+	vm->vcpu.regs.rip = GUEST_LOAD;
+	vm->vcpu.regs.gpr[GPR_RSP] = GUEST_STACK_TOP;
+	vm->vcpu.regs.gpr[GPR_RDI] = spec->variant;
+	vm->vcpu.regs.gpr[GPR_RSI] = vm->ram_size;
+	if (backend->vcpu_create(&vm->vcpu, GUEST_PML4, GUEST_GDT, 3 * 8 - 1))
+		return -1;
+	return 0;
+}
+
+void vm_run(struct vm *vm)
+{
+	struct vcpu *vcpu = &vm->vcpu;
+	struct vm_exit exit;
+
+	while (likely(vm->stop == VM_RUNNING)) {
+		backend->vcpu_run(vcpu, &exit);
+		vcpu->exits[exit.kind]++;
+		exit_handlers[exit.kind](vcpu, &exit);
+	}
+}
+
+void vm_destroy(struct vm *vm)
+{
+	backend->vcpu_destroy(&vm->vcpu);
+	page_alloc_release(&hv_pages, &vm->mark);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_VM_H
+#define MHV_VM_H
+
+#include "exit.h"
+#include "page_alloc.h"
+#include "types.h"
+
+/* Guest GPRs in hardware encoding order: index = ModRM register number. */
+enum gpr {
+	GPR_RAX, GPR_RCX, GPR_RDX, GPR_RBX, GPR_RSP, GPR_RBP, GPR_RSI, GPR_RDI,
+	GPR_R8, GPR_R9, GPR_R10, GPR_R11, GPR_R12, GPR_R13, GPR_R14, GPR_R15,
+	GPR_COUNT
+};
+
+struct guest_regs {
+	u64 gpr[GPR_COUNT];
+	u64 rip; /* kept here so that skipping an instruction is one store */
+};
+
+/* Why a VM stopped. */
+enum vm_stop {
+	VM_RUNNING,
+	VM_STOP_EXIT,        /* the guest asked to exit (hypercall) */
+	VM_STOP_TRIPLE_FAULT,
+	VM_STOP_BAD_ACCESS,  /* guest-physical access outside RAM and devices */
+	VM_STOP_ENTRY_FAILED,
+	VM_STOP_UNHANDLED,
+	VM_STOP_INSN_DECODE, /* bytes at RIP are not the instruction the exit names */
+};
+
+struct vm;
+struct run_results;
+
+struct vcpu {
+	struct guest_regs regs;
+	struct vm *vm;
+	void *vendor;        /* struct svm_vcpu or struct vmx_vcpu */
+	u64 tsc_adjust;
+	u64 exits[EXIT_KIND_COUNT];
+	u64 hypercalls;
+};
+
+#define VM_NAME_LEN 32
+#define VM_CONSOLE_LINE 160
+
+struct vm {
+	char name[VM_NAME_LEN];
+	u32 id;
+	u64 ram_hpa;  /* guest RAM: one host-contiguous block at GPA 0 */
+	u64 ram_size;
+	u64 npt_root; /* nested page table root (host physical) */
+	enum vm_stop stop;
+	char stop_reason[160];
+	s64 exit_code;
+	struct vcpu vcpu;
+	struct page_alloc_mark mark;
+	/* emulated devices */
+	char console_line[VM_CONSOLE_LINE];
+	u32 console_len;
+	u32 test_port_value;
+	u64 mmio_scratch;
+	/* where results go */
+	struct run_results *results;
+	const char *suite;
+};
+
+/* Host pointer to [gpa, gpa + len) in guest RAM, or NULL if any byte is outside. */
+static inline void *gpa_to_hva(struct vm *vm, u64 gpa, u64 len)
+{
+	if (gpa >= vm->ram_size || len > vm->ram_size - gpa)
+		return NULL;
+	return (void *)(uintptr_t)(vm->ram_hpa + gpa);
+}
+
+void vm_stop(struct vm *vm, enum vm_stop why, const char *fmt, ...) __printf(3, 4);
+const char *vm_stop_name(enum vm_stop why);
+
+#endif

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_VM_RUN_H
+#define MHV_VM_RUN_H
+
+#include "runner.h"
+#include "vm.h"
+
+/* One guest program: which blob, and which of its programs (variant). */
+struct vm_spec {
+	const char *suite;
+	const char *name;
+	const u8 *blob;
+	size_t blob_size;
+	u32 variant;
+};
+
+/* 0, or negative when memory ran out or the blob does not fit. */
+int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_results *results);
+/* Run until the guest exits or is stopped; vm->stop says which. */
+void vm_run(struct vm *vm);
+void vm_destroy(struct vm *vm);
+
+#endif

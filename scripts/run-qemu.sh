@@ -1,0 +1,58 @@
+#!/bin/sh
+# Boot BOOTX64.EFI under QEMU + OVMF from a throw-away ESP directory.
+#   run-qemu.sh [--accel tcg|kvm] [--cpu MODEL] [--config FILE] [--timeout S]
+#               [--serial-log FILE] [--smp N] [--extra "QEMU ARGS"] BOOTX64.EFI
+# Exits with QEMU's status: (code << 1) | 1 from mhv's qemu-exit action,
+# 0 for a triple fault or reset, 124 on timeout.
+set -u
+accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra=""
+while [ $# -gt 1 ]; do
+	case "$1" in
+	--accel) accel=$2; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
+	--config) config=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--serial-log) log=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--extra) extra=$2; shift 2 ;;
+	*) echo "run-qemu: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+efi=$1
+[ -f "$efi" ] || { echo "run-qemu: $efi not found (run make first)" >&2; exit 2; }
+ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
+ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+[ -f "$ovmf_code" ] || { echo "run-qemu: $ovmf_code missing: apt-get install ovmf" >&2; exit 2; }
+
+if [ "$accel" = kvm ]; then
+	if [ ! -w /dev/kvm ]; then
+		echo "run-qemu: ACCEL=kvm needs a usable /dev/kvm (none here, or no permission)" >&2
+		exit 2
+	fi
+	nested=$(cat /sys/module/kvm_amd/parameters/nested /sys/module/kvm_intel/parameters/nested 2>/dev/null | head -n 1)
+	case "$nested" in
+	1|Y|y) ;;
+	*) echo "run-qemu: KVM does not offer nested virtualization here (kvm_amd/kvm_intel nested=${nested:-absent}); mhv needs SVM or VMX inside the VM" >&2
+	   exit 2 ;;
+	esac
+	cpu=host
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+mkdir -p "$work/esp/EFI/BOOT"
+cp "$efi" "$work/esp/EFI/BOOT/BOOTX64.EFI"
+[ -n "$config" ] && cp "$config" "$work/esp/mhv.cfg"
+cp "$ovmf_vars" "$work/vars.fd"
+serial="-serial stdio"
+[ -n "$log" ] && serial="-serial file:$log"
+
+# shellcheck disable=SC2086
+timeout "$timeout" qemu-system-x86_64 -machine q35 -accel "$accel" -cpu "$cpu" -m 256M \
+	-smp "$smp" \
+	-drive if=pflash,format=raw,readonly=on,file="$ovmf_code" \
+	-drive if=pflash,format=raw,file="$work/vars.fd" \
+	-drive format=raw,file=fat:rw:"$work/esp" \
+	-nic none -display none $serial -no-reboot -monitor none \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 $extra </dev/null
+exit $?

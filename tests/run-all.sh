@@ -1,0 +1,83 @@
+#!/bin/sh
+# make test: host unit tests, then emulator boots of the real BOOTX64.EFI,
+# then the exit-path instruction budget.  Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+EFI=build/esp/EFI/BOOT/BOOTX64.EFI
+LOGS=build/test-logs
+mkdir -p "$LOGS"
+passed=0 failed=0
+failures=""
+
+ok() { passed=$((passed + 1)); echo "  PASS  $1"; }
+bad() { failed=$((failed + 1)); failures="$failures
+  $1: $2"; echo "  FAIL  $1: $2"; }
+
+echo "== host unit tests (cmocka, ASan + UBSan) =="
+for t in build/unit/test_*; do
+	[ -x "$t" ] || continue
+	name=unit/${t##*/test_}
+	if out=$("$t" 2>&1); then
+		n=$(printf '%s\n' "$out" | sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+		ok "$name (${n:-?} cases)"
+	else
+		printf '%s\n' "$out" >"$LOGS/${t##*/}.log"
+		bad "$name" "$(printf '%s\n' "$out" | grep -E 'FAILED|ERROR|runtime error' | head -n 3 | tr '\n' ' ')"
+	fi
+done
+
+echo "== emulator boots =="
+grep -v '^#' tests/emu/cases.txt | grep -v '^ *$' >"$LOGS/cases"
+while IFS='|' read -r name emu cpu cfg want patterns; do
+	name=$(echo $name) emu=$(echo $emu) cpu=$(echo $cpu) cfg=$(echo $cfg) want=$(echo $want)
+	patterns=$(echo "$patterns" | sed 's/^ *//; s/ *$//')
+	log=$LOGS/$name.log
+	start=$(date +%s)
+	if [ "$emu" = qemu ]; then
+		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout 120 \
+			--serial-log "$log" "$EFI" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null
+	else
+		sh scripts/run-bochs.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout 300 \
+			--log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
+	fi
+	st=$?
+	secs=$(($(date +%s) - start))
+	if [ "$st" != "$want" ]; then
+		bad "$name" "exit status $st, want $want (0: triple fault/reset, 124: timeout); log $log"
+		continue
+	fi
+	if grep -aq 'mhv: FAIL' "$log"; then
+		bad "$name" "$(grep -a 'mhv: FAIL' "$log" | head -n 1)"
+		continue
+	fi
+	missing=""
+	IFS=';'
+	for p in $patterns; do
+		grep -aEq -- "$p" "$log" || missing="$missing [$p]"
+	done
+	unset IFS
+	if [ -n "$missing" ]; then
+		bad "$name" "log lacks:$missing; log $log"
+	else
+		ok "$name (${secs}s)"
+	fi
+done <"$LOGS/cases"
+
+echo "== exit-path instruction budget (Bochs: RDTSC = retired instructions) =="
+grep -v '^#' tests/emu/exit-budget.txt | grep -v '^ *$' >"$LOGS/budget"
+while read -r case test max; do
+	log=$LOGS/$case.log
+	got=$(grep -a "^MHV-JSON .*\"test\":\"$test\"" "$log" 2>/dev/null | sed -n 's/.*"min":\([0-9]*\).*/\1/p' | head -n 1)
+	if [ -z "$got" ]; then
+		bad "budget/$case/$test" "no measurement in $log"
+	elif [ "$got" -gt "$max" ]; then
+		bad "budget/$case/$test" "$got instructions per round trip, budget $max"
+	else
+		ok "budget/$case/$test ($got instructions, budget $max)"
+	fi
+done <"$LOGS/budget"
+
+echo
+[ "$failed" -gt 0 ] && printf 'failures:%s\n\n' "$failures"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

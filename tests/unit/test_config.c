@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "config.h"
+
+static struct mhv_config cfg;
+static char err[256];
+
+/*
+ * Copies into an exactly sized heap buffer so ASan catches any read past len:
+ * the parser must never rely on a terminator.
+ */
+static int parse_len(const char *text, size_t len)
+{
+	char *copy = malloc(len ? len : 1);
+	int ret;
+
+	assert_non_null(copy);
+	memcpy(copy, text, len);
+	config_defaults(&cfg);
+	memset(err, 'X', sizeof(err));
+	ret = config_parse(&cfg, copy, len, err, sizeof(err));
+	free(copy);
+	return ret;
+}
+
+static int parse(const char *text)
+{
+	return parse_len(text, strlen(text));
+}
+
+#define PARSE_OK(text)                                         \
+	do {                                                   \
+		int r_ = parse(text);                          \
+		if (r_)                                        \
+			fail_msg("unexpected error: %s", err); \
+		assert_string_equal(err, "");                  \
+	} while (0)
+
+#define PARSE_ERR(text, msg)                       \
+	do {                                       \
+		assert_int_equal(parse(text), -1); \
+		assert_string_equal(err, msg);     \
+	} while (0)
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	PARSE_OK("");
+	assert_int_equal(cfg.suites, SUITE_SMOKE | SUITE_VMEXIT);
+	assert_int_equal(cfg.iterations, 1000);
+	assert_int_equal(cfg.batches, 20);
+	assert_int_equal(cfg.warmup, 1000);
+	assert_int_equal(cfg.exit_action, EXIT_ACTION_HALT);
+	assert_false(cfg.debugcon);
+	assert_int_equal(cfg.nr_tests, 0);
+	assert_true(config_test_wanted(&cfg, "anything"));
+
+	/* NULL text is fine when there is nothing to read. */
+	config_defaults(&cfg);
+	assert_int_equal(config_parse(&cfg, NULL, 0, NULL, 0), 0);
+}
+
+static void test_all_keys(void **state)
+{
+	(void)state;
+	PARSE_OK("# mhv benchmark config\n"
+		 "suites = vmexit\n"
+		 "iterations = 5000\n"
+		 "batches = 7\n"
+		 "warmup = 0\n"
+		 "exit_action = qemu-exit\n"
+		 "debugcon = on\n"
+		 "tests = cpuid, rdmsr_tsc,vmcall-nop\n");
+	assert_int_equal(cfg.suites, SUITE_VMEXIT);
+	assert_int_equal(cfg.iterations, 5000);
+	assert_int_equal(cfg.batches, 7);
+	assert_int_equal(cfg.warmup, 0);
+	assert_int_equal(cfg.exit_action, EXIT_ACTION_QEMU_EXIT);
+	assert_true(cfg.debugcon);
+	assert_int_equal(cfg.nr_tests, 3);
+	assert_string_equal(cfg.tests[0], "cpuid");
+	assert_string_equal(cfg.tests[1], "rdmsr_tsc");
+	assert_string_equal(cfg.tests[2], "vmcall-nop");
+	assert_true(config_test_wanted(&cfg, "cpuid"));
+	assert_true(config_test_wanted(&cfg, "vmcall-nop"));
+	assert_false(config_test_wanted(&cfg, "cpu"));
+	assert_false(config_test_wanted(&cfg, "cpuidx"));
+	assert_false(config_test_wanted(&cfg, NULL));
+	assert_false(config_test_wanted(&cfg, "a_name_much_longer_than_thirty_one_chars"));
+}
+
+static void test_syntax(void **state)
+{
+	(void)state;
+	/* Comments anywhere, blank lines, odd spacing, CRLF, no final newline. */
+	PARSE_OK("\r\n"
+		 "   \t\n"
+		 "  iterations=42   # trailing comment\r\n"
+		 "#batches = 0\n"
+		 "\tsuites =smoke ,  vmexit,smoke\t\r\n"
+		 "debugcon = off#no space\n"
+		 "exit_action = reboot");
+	assert_int_equal(cfg.iterations, 42);
+	assert_int_equal(cfg.batches, 20);
+	assert_int_equal(cfg.suites, SUITE_SMOKE | SUITE_VMEXIT);
+	assert_false(cfg.debugcon);
+	assert_int_equal(cfg.exit_action, EXIT_ACTION_REBOOT);
+
+	/* Later duplicates win, including list keys which are replaced, not merged. */
+	PARSE_OK("warmup = 5\nwarmup = 6\nsuites = smoke\nsuites = vmexit\n"
+		 "tests = a,b,c\ntests = d\nexit_action = reboot\nexit_action = halt\n");
+	assert_int_equal(cfg.warmup, 6);
+	assert_int_equal(cfg.suites, SUITE_VMEXIT);
+	assert_int_equal(cfg.nr_tests, 1);
+	assert_string_equal(cfg.tests[0], "d");
+	assert_int_equal(cfg.exit_action, EXIT_ACTION_HALT);
+
+	PARSE_OK("iterations = 0010\n");
+	assert_int_equal(cfg.iterations, 10);
+	PARSE_OK("# only a comment");
+	PARSE_OK("\n\n\n");
+}
+
+static void test_limits(void **state)
+{
+	char line[CONFIG_LINE_MAX + 8];
+
+	(void)state;
+	PARSE_OK("iterations = 1\nbatches = 1\nwarmup = 0\n");
+	assert_int_equal(cfg.iterations, 1);
+	PARSE_OK("iterations = 10000000\nbatches = 10000\nwarmup = 10000000\n");
+	assert_int_equal(cfg.iterations, 10000000);
+	assert_int_equal(cfg.batches, 10000);
+	assert_int_equal(cfg.warmup, 10000000);
+
+	PARSE_OK("tests = 0123456789012345678901234567890\n");
+	assert_string_equal(cfg.tests[0], "0123456789012345678901234567890");
+	PARSE_OK("tests = a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p\n");
+	assert_int_equal(cfg.nr_tests, CONFIG_MAX_TESTS);
+	assert_string_equal(cfg.tests[15], "p");
+
+	/* Exactly CONFIG_LINE_MAX characters (excluding CRLF) is still fine. */
+	memset(line, ' ', sizeof(line));
+	memcpy(line, "warmup = 3", 10);
+	memcpy(line + CONFIG_LINE_MAX, "\r\n", 3);
+	PARSE_OK(line);
+	assert_int_equal(cfg.warmup, 3);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	PARSE_ERR("iterations = 5\n\nfoo = 1\n", "mhv.cfg:3: unknown key 'foo'");
+	PARSE_ERR(
+	    "#\n#\n#\niterations = abc\n",
+	    "mhv.cfg:4: bad value 'abc' for 'iterations': expected a number from 1 to 10000000");
+	PARSE_ERR("iterations = 0", "mhv.cfg:1: bad value '0' for 'iterations': expected a number "
+				    "from 1 to 10000000");
+	PARSE_ERR("iterations = 10000001", "mhv.cfg:1: bad value '10000001' for 'iterations': "
+					   "expected a number from 1 to 10000000");
+	PARSE_ERR("iterations = 99999999999999999999999999",
+		  "mhv.cfg:1: bad value '99999999999999999999999999' for 'iterations': "
+		  "expected a number from 1 to 10000000");
+	PARSE_ERR("iterations = -1", "mhv.cfg:1: bad value '-1' for 'iterations': expected a "
+				     "number from 1 to 10000000");
+	PARSE_ERR("iterations = 1 2", "mhv.cfg:1: bad value '1 2' for 'iterations': expected a "
+				      "number from 1 to 10000000");
+	PARSE_ERR("batches = 10001",
+		  "mhv.cfg:1: bad value '10001' for 'batches': expected a number from 1 to 10000");
+	PARSE_ERR("warmup = 0x10",
+		  "mhv.cfg:1: bad value '0x10' for 'warmup': expected a number from 0 to 10000000");
+	PARSE_ERR("\n\n\n\njust words\n", "mhv.cfg:5: expected 'key = value'");
+	PARSE_ERR("= 5\n", "mhv.cfg:1: expected 'key = value'");
+	PARSE_ERR("foo bar = 1\n", "mhv.cfg:1: unknown key 'foo bar'");
+	PARSE_ERR("suites = smoke\nsuites = smoke, x\n",
+		  "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit)");
+	PARSE_ERR("suites = smoke,,vmexit\n", "mhv.cfg:1: empty name in list for 'suites'");
+	PARSE_ERR("suites = smoke,\n", "mhv.cfg:1: empty name in list for 'suites'");
+	PARSE_ERR("\n\n\n\n\n\nexit_action = maybe\n",
+		  "mhv.cfg:7: bad value 'maybe' for 'exit_action': expected halt, reboot or "
+		  "qemu-exit");
+	PARSE_ERR("debugcon = yes\n",
+		  "mhv.cfg:1: bad value 'yes' for 'debugcon': expected on or off");
+	PARSE_ERR("iterations = 5\r\nwarmup =   # nothing\r\n",
+		  "mhv.cfg:2: empty value for 'warmup'");
+	PARSE_ERR("tests =\n", "mhv.cfg:1: empty value for 'tests'");
+	PARSE_ERR("tests = Cpuid\n", "mhv.cfg:1: bad test name 'Cpuid' for 'tests': expected 1 "
+				     "to 31 characters of a-z, 0-9, _ and -");
+	PARSE_ERR("tests = 01234567890123456789012345678901\n",
+		  "mhv.cfg:1: bad test name '01234567890123456789012345678901' for 'tests': "
+		  "expected 1 to 31 characters of a-z, 0-9, _ and -");
+	PARSE_ERR("tests = a b\n", "mhv.cfg:1: bad test name 'a b' for 'tests': expected 1 to 31 "
+				   "characters of a-z, 0-9, _ and -");
+	PARSE_ERR("tests = a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q\n",
+		  "mhv.cfg:1: too many names for 'tests' (at most 16)");
+	PARSE_ERR("tests = a,,b\n", "mhv.cfg:1: empty name in list for 'tests'");
+}
+
+static void test_long_line(void **state)
+{
+	char text[2 * CONFIG_LINE_MAX];
+
+	(void)state;
+	memset(text, ' ', sizeof(text));
+	memcpy(text, "warmup = 1\n", 11);
+	memcpy(text + 11, "# ", 2);
+	/* Line 2 is CONFIG_LINE_MAX + 1 characters; comments count too. */
+	text[11 + CONFIG_LINE_MAX + 1] = '\n';
+	assert_int_equal(parse_len(text, 11 + CONFIG_LINE_MAX + 2), -1);
+	assert_string_equal(err, "mhv.cfg:2: line too long (over 160 characters)");
+
+	/* Same without the final newline. */
+	assert_int_equal(parse_len(text, 11 + CONFIG_LINE_MAX + 1), -1);
+	assert_string_equal(err, "mhv.cfg:2: line too long (over 160 characters)");
+}
+
+static void test_nul(void **state)
+{
+	static const char text[] = "warmup = 1\nbatches = 2\nwarm\0up = 3\n";
+
+	(void)state;
+	assert_int_equal(parse_len(text, sizeof(text) - 1), -1);
+	assert_string_equal(err, "mhv.cfg:3: NUL byte in file");
+	/* Also inside a comment, and as the very last byte. */
+	assert_int_equal(parse_len("# a\0b\n", 6), -1);
+	assert_string_equal(err, "mhv.cfg:1: NUL byte in file");
+	assert_int_equal(parse_len("warmup = 1\n\0", 12), -1);
+	assert_string_equal(err, "mhv.cfg:2: NUL byte in file");
+}
+
+static void test_small_err(void **state)
+{
+	static const char text[] = "nosuchkey = 1\n";
+	const char *full = "mhv.cfg:1: unknown key 'nosuchkey'";
+	char small[40];
+
+	(void)state;
+	for (size_t size = 0; size <= strlen(full) + 1; size++) {
+		char *buf = malloc(size ? size : 1);
+
+		assert_non_null(buf);
+		config_defaults(&cfg);
+		assert_int_equal(
+		    config_parse(&cfg, text, sizeof(text) - 1, size ? buf : NULL, size), -1);
+		if (size) {
+			assert_int_equal(strlen(buf),
+					 size - 1 < strlen(full) ? size - 1 : strlen(full));
+			assert_memory_equal(buf, full, strlen(buf));
+		}
+		free(buf);
+	}
+	config_defaults(&cfg);
+	assert_int_equal(config_parse(&cfg, text, sizeof(text) - 1, small, sizeof(small)), -1);
+	assert_string_equal(small, full);
+}
+
+static void test_exit_action_name(void **state)
+{
+	(void)state;
+	assert_string_equal(exit_action_name(EXIT_ACTION_HALT), "halt");
+	assert_string_equal(exit_action_name(EXIT_ACTION_REBOOT), "reboot");
+	assert_string_equal(exit_action_name(EXIT_ACTION_QEMU_EXIT), "qemu-exit");
+	assert_string_equal(exit_action_name((enum exit_action)42), "unknown");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_all_keys),
+		cmocka_unit_test(test_syntax),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_nul),
+		cmocka_unit_test(test_small_err),
+		cmocka_unit_test(test_exit_action_name),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
