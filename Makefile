@@ -106,7 +106,7 @@ $(B)/guest/%.bin: $(B)/guest/%.elf
 	@$(OBJCOPY) -O binary $< $@
 
 # ---- host unit tests (cmocka, ASan + UBSan) ----
-UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
+UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer -Ihv -I. -DHOST_TEST
 UNIT_TESTS :=
 include $(wildcard tests/unit/*.mk)

@@ -15,12 +15,12 @@
 
 typedef void smoke_fn(const char *name);
 
-#define expect(name, ok, ...)                                                      \
-	do {                                                                       \
-		if (ok)                                                            \
-			test_report(name, TEST_PASS, "%s", "");                    \
-		else                                                               \
-			test_report(name, TEST_FAIL, __VA_ARGS__);                 \
+#define expect(name, ok, ...)                                      \
+	do {                                                       \
+		if (ok)                                            \
+			test_report(name, TEST_PASS, "%s", "");    \
+		else                                               \
+			test_report(name, TEST_FAIL, __VA_ARGS__); \
 	} while (0)
 
 static void t_cpuid_signature(const char *name)
@@ -57,8 +57,8 @@ static void t_msr_unknown_gp(const char *name)
 	int wr = wrmsr_safe(UNKNOWN_MSR, 1);
 
 	/* The #GP is injected by mhv: this checks event injection end to end. */
-	expect(name, rd == VECTOR_GP && wr == VECTOR_GP,
-	       "rdmsr gave vector %d, wrmsr %d (want 13)", rd, wr);
+	expect(name, rd == VECTOR_GP && wr == VECTOR_GP, "rdmsr gave vector %d, wrmsr %d (want 13)",
+	       rd, wr);
 }
 
 static void t_msr_tsc_adjust(const char *name)
@@ -67,8 +67,8 @@ static void t_msr_tsc_adjust(const char *name)
 	int w = wrmsr_safe(MSR_IA32_TSC_ADJUST, 0x1234);
 	int r = rdmsr_safe(MSR_IA32_TSC_ADJUST, &v);
 
-	expect(name, w < 0 && r < 0 && v == 0x1234, "write fault %d, read fault %d, read back 0x%llx", w, r,
-	       (unsigned long long)v);
+	expect(name, w < 0 && r < 0 && v == 0x1234,
+	       "write fault %d, read fault %d, read back 0x%llx", w, r, (unsigned long long)v);
 }
 
 static void t_msr_passthrough(const char *name)
@@ -77,10 +77,10 @@ static void t_msr_passthrough(const char *name)
 
 	wrmsr_safe(MSR_KERNEL_GS_BASE, 0xdead0000);
 	rdmsr_safe(MSR_KERNEL_GS_BASE, &v);
-	expect(name, v == 0xdead0000 &&
-			     exit_count(EXIT_MSR_READ) + exit_count(EXIT_MSR_WRITE) == before,
-	       "KERNEL_GS_BASE read 0x%llx, MSR exits %llu (want none)",
-	       (unsigned long long)v, (unsigned long long)exit_count(EXIT_MSR_READ) + exit_count(EXIT_MSR_WRITE) - before);
+	expect(name,
+	       v == 0xdead0000 && exit_count(EXIT_MSR_READ) + exit_count(EXIT_MSR_WRITE) == before,
+	       "KERNEL_GS_BASE read 0x%llx, MSR exits %llu (want none)", (unsigned long long)v,
+	       (unsigned long long)exit_count(EXIT_MSR_READ) + exit_count(EXIT_MSR_WRITE) - before);
 }
 
 static void t_io_test_port(const char *name)
@@ -122,10 +122,11 @@ static void t_mmio(const char *name)
 	*scratch = 0x1122334455667788ull;
 	scratch8[1] = 0xab;
 	v = *scratch;
-	expect(name, got_id == MMIO_DEVICE_ID && v == 0x112233445566ab88ull &&
-			     exit_count(EXIT_NPF) - npf == 4,
-	       "id 0x%x scratch 0x%llx, %llu NPF exits (want 4)", got_id,
-	       (unsigned long long)v, (unsigned long long)(exit_count(EXIT_NPF) - npf));
+	expect(name,
+	       got_id == MMIO_DEVICE_ID && v == 0x112233445566ab88ull &&
+		   exit_count(EXIT_NPF) - npf == 4,
+	       "id 0x%x scratch 0x%llx, %llu NPF exits (want 4)", got_id, (unsigned long long)v,
+	       (unsigned long long)(exit_count(EXIT_NPF) - npf));
 }
 
 static void t_hlt(const char *name)
@@ -186,13 +187,15 @@ static void t_hypercall_errors(const char *name)
 
 	expect(name, bad_nr == HC_ERROR && bad_ptr == HC_ERROR && bad_res == HC_ERROR,
 	       "unknown number gave 0x%llx, bad pointer 0x%llx, bad struct 0x%llx",
-	       (unsigned long long)bad_nr, (unsigned long long)bad_ptr, (unsigned long long)bad_res);
+	       (unsigned long long)bad_nr, (unsigned long long)bad_ptr,
+	       (unsigned long long)bad_res);
 }
 
 static void t_exit_counts(const char *name)
 {
-	expect(name, exit_count(EXIT_HYPERCALL) > 0 && exit_count(EXIT_CPUID) >= 3 &&
-			     exit_count(EXIT_KIND_COUNT) == HC_ERROR,
+	expect(name,
+	       exit_count(EXIT_HYPERCALL) > 0 && exit_count(EXIT_CPUID) >= 3 &&
+		   exit_count(EXIT_KIND_COUNT) == HC_ERROR,
 	       "hypercall exits %llu, cpuid exits %llu",
 	       (unsigned long long)exit_count(EXIT_HYPERCALL),
 	       (unsigned long long)exit_count(EXIT_CPUID));

@@ -2,6 +2,7 @@
 /* Backend selection: once, at init, from the CPUID cache. */
 #include "backend.h"
 #include "cpu.h"
+#include "exit_dispatch.h"
 #include "status.h"
 #include "svm/svm.h"
 #include "vmx/vmx.h"
@@ -21,4 +22,5 @@ void backend_select(void)
 	if (!backend)
 		hv_fatal(status, "%s", why);
 	backend->describe();
+	guest_cpuid_init();
 }

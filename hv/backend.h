@@ -19,8 +19,10 @@ struct backend_ops {
 	/* Prepare the VM's nested page table and the vCPU's control state;
 	 * the guest starts in 64-bit mode at regs.rip with the given CR3. */
 	int (*vcpu_create)(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit);
-	/* Enter the guest, return with *exit decoded. */
-	void (*vcpu_run)(struct vcpu *vcpu, struct vm_exit *exit);
+	/* Run the guest until an exit handler stops the VM.  The backend
+	 * loops in its own entry code and hands each decoded exit to
+	 * vcpu_dispatch_exit(). */
+	void (*vcpu_run)(struct vcpu *vcpu);
 	void (*vcpu_destroy)(struct vcpu *vcpu);
 	/* Map [gpa, gpa + size) of the VM's nested page table to host memory. */
 	int (*map_ram)(struct vm *vm, u64 gpa, u64 hpa, u64 size);

@@ -29,10 +29,10 @@ struct boot_info {
 	u64 image_size;
 	u64 pool_base; /* pages reserved for the hypervisor before ExitBootServices */
 	u64 pool_pages;
-	u64 rsdp;      /* ACPI RSDP physical address, 0 if none */
+	u64 rsdp;		 /* ACPI RSDP physical address, 0 if none */
 	const char *config_text; /* contents of \mhv.cfg, NULL if absent */
 	u64 config_len;
-	char config_error[96];   /* why \mhv.cfg could not be read, "" if fine */
+	char config_error[96]; /* why \mhv.cfg could not be read, "" if fine */
 	u32 exit_boot_services_tries;
 	u32 nr_mem_ranges;
 	struct mem_range mem[BOOT_MAX_MEM_RANGES];

@@ -5,7 +5,12 @@
 
 struct host_cpu host_cpu;
 
-enum cpuid_reg { REG_EAX, REG_EBX, REG_ECX, REG_EDX };
+enum cpuid_reg {
+	REG_EAX,
+	REG_EBX,
+	REG_ECX,
+	REG_EDX
+};
 
 struct feature_bit {
 	const char *name;
@@ -15,7 +20,10 @@ struct feature_bit {
 	u8 bit;
 };
 
-#define FEATURE(field, l, r, b) { #field, __builtin_offsetof(struct cpu_features, field), l, r, b }
+#define FEATURE(field, l, r, b)                                                 \
+	{                                                                       \
+#field, __builtin_offsetof(struct cpu_features, field), l, r, b \
+	}
 
 /* Bit positions: SDM Vol 2A CPUID; APM Vol 3 Appendix E (CPUID Fn8000_000A: APM Vol 2 §15.4) */
 static const struct feature_bit feature_bits[] = {
@@ -152,7 +160,8 @@ void cpu_features_describe(char *buf, size_t size)
 
 	buf[0] = 0;
 	for (i = 0; i < ARRAY_SIZE(feature_bits) && used < size; i++) {
-		const bool *flag = (const bool *)((const u8 *)&host_cpu.has + feature_bits[i].offset);
+		const bool *flag =
+		    (const bool *)((const u8 *)&host_cpu.has + feature_bits[i].offset);
 
 		if (*flag)
 			used += fmt_snprintf(buf + used, size - used, "%s%s", used ? " " : "",

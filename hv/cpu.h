@@ -9,7 +9,11 @@
 #define CPUID_EXT_BASE 0x80000000u
 #define CPUID_EXT_CACHED 0x29 /* leaves 0x80000000..0x80000028 */
 
-enum cpu_vendor { VENDOR_OTHER, VENDOR_AMD, VENDOR_INTEL };
+enum cpu_vendor {
+	VENDOR_OTHER,
+	VENDOR_AMD,
+	VENDOR_INTEL
+};
 
 /*
  * Host CPUID, read once at init.  Nothing on an exit path executes host

@@ -14,7 +14,12 @@
 #define CR4_OSXSAVE BIT(18)
 #define CPUID1_ECX_OSXSAVE BIT(27)
 
-enum { R_EAX, R_EBX, R_ECX, R_EDX };
+enum {
+	R_EAX,
+	R_EBX,
+	R_ECX,
+	R_EDX
+};
 
 struct cpuid_edit {
 	u32 leaf;
@@ -24,14 +29,14 @@ struct cpuid_edit {
 
 /* Bit positions: SDM Vol 2A CPUID; APM Vol 3 Appendix E */
 static const struct cpuid_edit cpuid_edits[] = {
-	{ 0x1, R_ECX, BIT(5), BIT(31) },         /* no VMX; hypervisor present */
-	{ 0x1, R_EBX, 0xff000000u, 0 },          /* initial APIC ID 0 */
-	{ 0xa, R_EAX, 0xffffffffu, 0 },          /* no architectural PMU (PMU off) */
+	{ 0x1, R_ECX, BIT(5) | CPUID1_ECX_OSXSAVE, BIT(31) }, /* no VMX; hypervisor */
+	{ 0x1, R_EBX, 0xff000000u, 0 },			      /* initial APIC ID 0 */
+	{ 0xa, R_EAX, 0xffffffffu, 0 },			      /* no architectural PMU (PMU off) */
 	{ 0xa, R_EBX, 0xffffffffu, 0 },
 	{ 0xa, R_ECX, 0xffffffffu, 0 },
 	{ 0xa, R_EDX, 0xffffffffu, 0 },
 	{ 0x80000001, R_ECX, BIT(2) | BIT(23), 0 }, /* no SVM, no PerfCtrExtCore */
-	{ 0x8000000a, R_EAX, 0xffffffffu, 0 },   /* no SVM features */
+	{ 0x8000000a, R_EAX, 0xffffffffu, 0 },	    /* no SVM features */
 	{ 0x8000000a, R_EBX, 0xffffffffu, 0 },
 	{ 0x8000000a, R_ECX, 0xffffffffu, 0 },
 	{ 0x8000000a, R_EDX, 0xffffffffu, 0 },
@@ -42,6 +47,12 @@ static const struct cpuid_regs hv_leaves[] = {
 	{ HV_LEAF_MAX, 0x6d76686d, 0x686d7668, 0x76686d76 },
 	{ HV_ABI_VERSION, 0, 0, 0 },
 };
+
+/*
+ * The guest's view, computed once from the host cache: an exit only
+ * indexes it (and patches the one bit that follows the guest's CR4).
+ */
+static struct cpuid_cache guest_view;
 
 static void apply_edits(u32 leaf, struct cpuid_regs *r)
 {
@@ -56,22 +67,32 @@ static void apply_edits(u32 leaf, struct cpuid_regs *r)
 	}
 }
 
+void guest_cpuid_init(void)
+{
+	u32 i;
+
+	guest_view = host_cpu.cpuid;
+	for (i = 0; i < CPUID_STD_CACHED; i++)
+		apply_edits(i, &guest_view.std[i]);
+	for (i = 0; i < CPUID_EXT_CACHED; i++)
+		apply_edits(CPUID_EXT_BASE + i, &guest_view.ext[i]);
+}
+
 void guest_cpuid(struct vcpu *vcpu, u32 leaf, u32 subleaf, struct cpuid_regs *r)
 {
-	if (leaf - HV_LEAF_BASE <= HV_LEAF_MAX - HV_LEAF_BASE) {
-		*r = hv_leaves[leaf - HV_LEAF_BASE];
-		return;
-	}
-	if (!cpuid_cached(leaf, subleaf, r)) {
-		*r = (struct cpuid_regs){ 0, 0, 0, 0 };
-		return;
-	}
-	apply_edits(leaf, r);
-	/* OSXSAVE mirrors the guest's own CR4 (SDM Vol 2A CPUID.01H:ECX[27]) */
-	if (leaf == 1) {
-		r->ecx &= ~CPUID1_ECX_OSXSAVE;
-		if (backend->guest_cr4(vcpu) & CR4_OSXSAVE)
+	const struct cpuid_cache *v = &guest_view;
+
+	if (leaf < CPUID_STD_CACHED && leaf <= v->max_std) {
+		*r = leaf == 7 && subleaf == 1 ? v->leaf7_1 : v->std[leaf];
+		/* OSXSAVE mirrors the guest's own CR4 (SDM Vol 2A CPUID.01H:ECX[27]) */
+		if (leaf == 1 && (backend->guest_cr4(vcpu) & CR4_OSXSAVE))
 			r->ecx |= CPUID1_ECX_OSXSAVE;
+	} else if (leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED && leaf <= v->max_ext) {
+		*r = v->ext[leaf - CPUID_EXT_BASE];
+	} else if (leaf - HV_LEAF_BASE <= HV_LEAF_MAX - HV_LEAF_BASE) {
+		*r = hv_leaves[leaf - HV_LEAF_BASE];
+	} else {
+		*r = (struct cpuid_regs){ 0, 0, 0, 0 };
 	}
 }
 

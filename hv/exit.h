@@ -14,23 +14,23 @@ enum exit_kind {
 	EXIT_IO,
 	EXIT_HLT,
 	EXIT_CACHE_FLUSH, /* WBINVD, INVD: never executed for real on the host's caches */
-	EXIT_NPF,        /* nested page fault / EPT violation */
-	EXIT_EXCEPTION,  /* an intercepted guest exception */
-	EXIT_INTR,       /* physical interrupt */
+	EXIT_NPF,	  /* nested page fault / EPT violation */
+	EXIT_EXCEPTION,	  /* an intercepted guest exception */
+	EXIT_INTR,	  /* physical interrupt */
 	EXIT_NMI,
-	EXIT_VIRT_INSN,  /* SVM/VMX instruction in the guest: no nested virtualization */
-	EXIT_SHUTDOWN,   /* triple fault */
-	EXIT_INVALID,    /* the CPU refused the guest state */
-	EXIT_UNHANDLED,  /* an exit the core has no handler for */
+	EXIT_VIRT_INSN, /* SVM/VMX instruction in the guest: no nested virtualization */
+	EXIT_SHUTDOWN,	/* triple fault */
+	EXIT_INVALID,	/* the CPU refused the guest state */
+	EXIT_UNHANDLED, /* an exit the core has no handler for */
 	EXIT_KIND_COUNT
 };
 
 struct vm_exit {
 	enum exit_kind kind;
-	enum insn_op insn;  /* the intercepted instruction, for length checks */
-	u64 next_rip;       /* 0 when the CPU did not say (no NRIP save) */
-	u64 vendor_code;    /* raw exit code, for messages */
-	u64 info1, info2;   /* raw exit qualification, for messages */
+	enum insn_op insn; /* the intercepted instruction, for length checks */
+	u64 next_rip;	   /* 0 when the CPU did not say (no NRIP save) */
+	u64 vendor_code;   /* raw exit code, for messages */
+	u64 info1, info2;  /* raw exit qualification, for messages */
 	union {
 		struct {
 			u32 index;
@@ -56,7 +56,10 @@ struct vm_exit {
 	};
 };
 
-enum exit_result { EXIT_RESUME, EXIT_STOP };
+enum exit_result {
+	EXIT_RESUME,
+	EXIT_STOP
+};
 
 const char *exit_kind_name(enum exit_kind kind);
 

@@ -8,13 +8,20 @@
 #include "vcpu.h"
 
 static const char *const exit_kind_names[EXIT_KIND_COUNT] = {
-	[EXIT_HYPERCALL] = "hypercall", [EXIT_CPUID] = "cpuid",
-	[EXIT_MSR_READ] = "msr_read",   [EXIT_MSR_WRITE] = "msr_write",
-	[EXIT_IO] = "io",               [EXIT_HLT] = "hlt",
-	[EXIT_CACHE_FLUSH] = "cache_flush", [EXIT_NPF] = "npf",
-	[EXIT_EXCEPTION] = "exception", [EXIT_INTR] = "intr",
-	[EXIT_NMI] = "nmi",             [EXIT_VIRT_INSN] = "virt_insn",
-	[EXIT_SHUTDOWN] = "shutdown",   [EXIT_INVALID] = "invalid",
+	[EXIT_HYPERCALL] = "hypercall",
+	[EXIT_CPUID] = "cpuid",
+	[EXIT_MSR_READ] = "msr_read",
+	[EXIT_MSR_WRITE] = "msr_write",
+	[EXIT_IO] = "io",
+	[EXIT_HLT] = "hlt",
+	[EXIT_CACHE_FLUSH] = "cache_flush",
+	[EXIT_NPF] = "npf",
+	[EXIT_EXCEPTION] = "exception",
+	[EXIT_INTR] = "intr",
+	[EXIT_NMI] = "nmi",
+	[EXIT_VIRT_INSN] = "virt_insn",
+	[EXIT_SHUTDOWN] = "shutdown",
+	[EXIT_INVALID] = "invalid",
 	[EXIT_UNHANDLED] = "unhandled",
 };
 
@@ -70,8 +77,8 @@ static void handle_invalid(struct vcpu *vcpu, const struct vm_exit *exit)
 static void handle_unhandled(struct vcpu *vcpu, const struct vm_exit *exit)
 {
 	vm_stop(vcpu->vm, VM_STOP_UNHANDLED,
-		"unhandled exit code 0x%llx (info 0x%llx 0x%llx) at rip 0x%llx",
-		exit->vendor_code, exit->info1, exit->info2, vcpu->regs.rip);
+		"unhandled exit code 0x%llx (info 0x%llx 0x%llx) at rip 0x%llx", exit->vendor_code,
+		exit->info1, exit->info2, vcpu->regs.rip);
 }
 
 exit_handler_fn *const exit_handlers[EXIT_KIND_COUNT] = {

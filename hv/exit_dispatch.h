@@ -16,4 +16,7 @@ exit_handler_fn handle_msr_write;
 exit_handler_fn handle_io;
 exit_handler_fn handle_npf;
 
+/* Build the guest's CPUID view from the host cache (once, at init). */
+void guest_cpuid_init(void);
+
 #endif

@@ -35,8 +35,8 @@ void hv_finish(enum mhv_status st)
 	const char *s = "Shutdown";
 
 	cli();
-	console_printf("mhv: finished: status %s (0x%x), exit action %s\n", mhv_status_name(st),
-		       st, exit_action_name(exit_action));
+	console_printf("mhv: finished: status %s (0x%x), exit action %s\n", mhv_status_name(st), st,
+		       exit_action_name(exit_action));
 	switch (exit_action) {
 	case EXIT_ACTION_QEMU_EXIT:
 		outl(QEMU_DEBUG_EXIT_PORT, st);

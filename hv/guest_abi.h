@@ -13,20 +13,24 @@
 #include "types.h"
 
 enum hypercall_nr {
-	HC_NULL = 0,        /* nothing but the round trip: the benchmark floor */
-	HC_PRINT = 1,       /* (str, len) */
-	HC_TEST_RESULT = 2, /* (struct hc_test_result *) */
-	HC_BENCH_RESULT = 3,/* (struct hc_bench_result *) */
-	HC_EXIT = 4,        /* (code): the guest is done */
-	HC_TEST_WANTED = 5, /* (name): 1 if the config selects this test, else 0 */
-	HC_EXIT_COUNT = 6,  /* (exit kind): exits of that kind so far on this vCPU */
-	HC_PARAMS = 7,      /* (struct hc_params *): run parameters from the config */
+	HC_NULL = 0,	     /* nothing but the round trip: the benchmark floor */
+	HC_PRINT = 1,	     /* (str, len) */
+	HC_TEST_RESULT = 2,  /* (struct hc_test_result *) */
+	HC_BENCH_RESULT = 3, /* (struct hc_bench_result *) */
+	HC_EXIT = 4,	     /* (code): the guest is done */
+	HC_TEST_WANTED = 5,  /* (name): 1 if the config selects this test, else 0 */
+	HC_EXIT_COUNT = 6,   /* (exit kind): exits of that kind so far on this vCPU */
+	HC_PARAMS = 7,	     /* (struct hc_params *): run parameters from the config */
 	HC_COUNT
 };
 
 #define HC_ERROR ((u64)-1) /* bad number or bad pointer */
 
-enum test_status { TEST_PASS = 0, TEST_FAIL = 1, TEST_SKIP = 2 };
+enum test_status {
+	TEST_PASS = 0,
+	TEST_FAIL = 1,
+	TEST_SKIP = 2
+};
 
 #define HC_NAME_LEN 32
 #define HC_REASON_LEN 96
@@ -42,10 +46,10 @@ struct hc_test_result {
 
 struct hc_bench_result {
 	char name[HC_NAME_LEN];
-	u32 nr_samples;  /* batches */
-	u32 iterations;  /* per batch */
+	u32 nr_samples;	 /* batches */
+	u32 iterations;	 /* per batch */
 	u64 samples_gpa; /* u64[nr_samples]: TSC ticks per iteration, one per batch */
-	char unit[8];    /* "cycles" */
+	char unit[8];	 /* "cycles" */
 	char skip_reason[HC_REASON_LEN]; /* non-empty: the test could not run */
 };
 
@@ -65,12 +69,12 @@ struct hc_params {
 
 /* Emulated devices */
 #define GUEST_SERIAL_PORT 0x3f8
-#define GUEST_TEST_PORT 0xe0     /* 32-bit register: reads return ~(last value written) */
+#define GUEST_TEST_PORT 0xe0	      /* 32-bit register: reads return ~(last value written) */
 #define GUEST_MMIO_BASE 0xc0000000ull /* MMIO test device, outside RAM: reached through NPF */
 #define GUEST_MMIO_SIZE 0x1000ull
-#define MMIO_REG_ID 0x0          /* read-only: MMIO_DEVICE_ID */
-#define MMIO_REG_SCRATCH 0x8     /* read/write, 1/2/4/8 bytes */
-#define MMIO_DEVICE_ID 0x44564d4d /* "MMVD" */
+#define MMIO_REG_ID 0x0			 /* read-only: MMIO_DEVICE_ID */
+#define MMIO_REG_SCRATCH 0x8		 /* read/write, 1/2/4/8 bytes */
+#define MMIO_DEVICE_ID 0x44564d4d	 /* "MMVD" */
 #define GUEST_UNBACKED_GPA 0x80000000ull /* neither RAM nor device */
 
 /* Entry: RDI = variant (which program of the blob), RSI = GUEST_RAM_SIZE */

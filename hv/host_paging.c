@@ -46,8 +46,8 @@ u64 host_paging_init(void)
 	 * tables: map the first 512 GiB (one PML4 entry) and say so. */
 	if (!host_cpu.has.gbpages && bits > 39)
 		bits = 39;
-	pages = pt_build_identity(&host_pt_ctx, (u64)(uintptr_t)root, bits,
-				  host_cpu.has.gbpages, PTE_P | PTE_RW);
+	pages = pt_build_identity(&host_pt_ctx, (u64)(uintptr_t)root, bits, host_cpu.has.gbpages,
+				  PTE_P | PTE_RW);
 	if (pages < 0)
 		hv_fatal(MHV_FATAL, "cannot build the host identity map (error %ld)", pages);
 	console_printf("mhv: host page tables: identity map of %u-bit physical space, %s pages, "

@@ -142,7 +142,7 @@ void handle_hypercall(struct vcpu *vcpu, const struct vm_exit *exit)
 	u64 *regs = vcpu->regs.gpr;
 	u64 nr = regs[GPR_RAX];
 
-	regs[GPR_RAX] = likely(nr < HC_COUNT) ? hypercalls[nr](vcpu, regs[GPR_RDI], regs[GPR_RSI])
-					      : HC_ERROR;
+	regs[GPR_RAX] =
+	    likely(nr < HC_COUNT) ? hypercalls[nr](vcpu, regs[GPR_RDI], regs[GPR_RSI]) : HC_ERROR;
 	vcpu_skip_insn(vcpu, exit);
 }

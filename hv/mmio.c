@@ -33,7 +33,9 @@ void handle_npf(struct vcpu *vcpu, const struct vm_exit *exit)
 	if (offset >= GUEST_MMIO_SIZE || exit->npf.fetch) {
 		vm_stop(vm, VM_STOP_BAD_ACCESS,
 			"%s of guest-physical 0x%llx, outside RAM and devices (rip 0x%llx)",
-			exit->npf.fetch ? "instruction fetch" : exit->npf.write ? "write" : "read",
+			exit->npf.fetch	  ? "instruction fetch"
+			: exit->npf.write ? "write"
+					  : "read",
 			gpa, vcpu->regs.rip);
 		return;
 	}
@@ -54,7 +56,8 @@ void handle_npf(struct vcpu *vcpu, const struct vm_exit *exit)
 		 * into it, the ID register ignores writes. */
 		if (offset >= MMIO_REG_SCRATCH && offset + insn.size <= MMIO_REG_SCRATCH + 8) {
 			unsigned shift = (offset - MMIO_REG_SCRATCH) * 8;
-			u64 field = insn.size == 8 ? ~0ull : ((1ull << (insn.size * 8)) - 1) << shift;
+			u64 field =
+			    insn.size == 8 ? ~0ull : ((1ull << (insn.size * 8)) - 1) << shift;
 
 			vm->mmio_scratch = (vm->mmio_scratch & ~field) | ((val << shift) & field);
 		}

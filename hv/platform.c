@@ -12,7 +12,7 @@
 #define MSR_IA32_APIC_BASE 0x1b
 #define APIC_BASE_X2APIC BIT(10) /* SDM Vol 3 §11.12.1 */
 #define APIC_BASE_ENABLE BIT(11)
-#define APIC_LVT_TIMER 0x320     /* xAPIC offsets, SDM Vol 3 Table 11-1 */
+#define APIC_LVT_TIMER 0x320 /* xAPIC offsets, SDM Vol 3 Table 11-1 */
 #define APIC_TIMER_INITIAL 0x380
 #define APIC_LVT_MASKED BIT(16)
 #define X2APIC_MSR(off) (0x800 + ((off) >> 4))

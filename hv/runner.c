@@ -32,8 +32,9 @@ struct suite_vm {
  */
 static const char *triple_fault_unsupported(void)
 {
-	return __builtin_strcmp(platform_env(), "bochs") ? NULL
-		: "Bochs 2.7 resets the machine instead of the SVM/VMX shutdown exit";
+	return __builtin_strcmp(platform_env(), "bochs")
+		   ? NULL
+		   : "Bochs 2.7 resets the machine instead of the SVM/VMX shutdown exit";
 }
 
 struct suite {
@@ -65,8 +66,8 @@ static const struct suite suites[] = {
 static struct run_results results;
 static struct vm vm;
 
-void results_test(struct run_results *r, const char *suite, const char *name,
-		  enum test_status st, const char *reason)
+void results_test(struct run_results *r, const char *suite, const char *name, enum test_status st,
+		  const char *reason)
 {
 	static const char *const words[] = { "PASS", "FAIL", "SKIP" };
 

@@ -28,8 +28,8 @@ struct run_results {
 /* Run every suite the config selects; the status to finish with. */
 enum mhv_status runner_run_plan(const struct mhv_config *cfg);
 /* Record and print one test outcome ("mhv: PASS smoke/cpuid_signature"). */
-void results_test(struct run_results *r, const char *suite, const char *name,
-		  enum test_status st, const char *reason);
+void results_test(struct run_results *r, const char *suite, const char *name, enum test_status st,
+		  const char *reason);
 struct bench_row *results_bench_row(struct run_results *r);
 
 #endif

@@ -12,11 +12,11 @@
  * timeout (124).  The README lists them.
  */
 enum mhv_status {
-	MHV_PASS = 0x10,         /* QEMU exit status 33 */
-	MHV_TEST_FAILED = 0x11,  /* 35 */
+	MHV_PASS = 0x10,	 /* QEMU exit status 33 */
+	MHV_TEST_FAILED = 0x11,	 /* 35 */
 	MHV_CONFIG_ERROR = 0x12, /* 37 */
-	MHV_NO_VIRT = 0x13,      /* 39: no SVM/VMX, or disabled by firmware */
-	MHV_FATAL = 0x14,        /* 41: unexpected host exception or internal error */
+	MHV_NO_VIRT = 0x13,	 /* 39: no SVM/VMX, or disabled by firmware */
+	MHV_FATAL = 0x14,	 /* 41: unexpected host exception or internal error */
 };
 
 void finish_set_action(enum exit_action action);

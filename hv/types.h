@@ -19,7 +19,7 @@ typedef long long s64;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT(n) (1ull << (n))
-#define ALIGN_UP(x, a) (((x) + (a) - 1) & ~((u64)(a) - 1))
+#define ALIGN_UP(x, a) (((x) + (a)-1) & ~((u64)(a)-1))
 #define PAGE_SIZE 4096ull
 #define PAGE_SHIFT 12
 

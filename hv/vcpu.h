@@ -3,7 +3,16 @@
 #define MHV_VCPU_H
 
 #include "backend.h"
+#include "exit_dispatch.h"
 #include "vm.h"
+
+/* Count and handle one exit; false once the VM has been stopped. */
+static inline bool vcpu_dispatch_exit(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	vcpu->exits[exit->kind]++;
+	exit_handlers[exit->kind](vcpu, exit);
+	return likely(vcpu->vm->stop == VM_RUNNING);
+}
 
 bool vcpu_skip_decoded(struct vcpu *vcpu, enum insn_op op);
 

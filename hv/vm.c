@@ -63,7 +63,8 @@ static void *guest_table(struct pt_ctx *ctx, u64 gpa)
 static int build_guest_tables(struct vm *vm)
 {
 	struct guest_alloc_ctx ctx = {
-		.pt = { .alloc_page = guest_alloc_table, .phys_to_virt = guest_table,
+		.pt = { .alloc_page = guest_alloc_table,
+			.phys_to_virt = guest_table,
 			.table_flags = PTE_P | PTE_RW },
 		.vm = vm,
 		.next = GUEST_PDPT,
@@ -112,14 +113,7 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 
 void vm_run(struct vm *vm)
 {
-	struct vcpu *vcpu = &vm->vcpu;
-	struct vm_exit exit;
-
-	while (likely(vm->stop == VM_RUNNING)) {
-		backend->vcpu_run(vcpu, &exit);
-		vcpu->exits[exit.kind]++;
-		exit_handlers[exit.kind](vcpu, &exit);
-	}
+	backend->vcpu_run(&vm->vcpu);
 }
 
 void vm_destroy(struct vm *vm)

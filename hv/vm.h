@@ -8,8 +8,22 @@
 
 /* Guest GPRs in hardware encoding order: index = ModRM register number. */
 enum gpr {
-	GPR_RAX, GPR_RCX, GPR_RDX, GPR_RBX, GPR_RSP, GPR_RBP, GPR_RSI, GPR_RDI,
-	GPR_R8, GPR_R9, GPR_R10, GPR_R11, GPR_R12, GPR_R13, GPR_R14, GPR_R15,
+	GPR_RAX,
+	GPR_RCX,
+	GPR_RDX,
+	GPR_RBX,
+	GPR_RSP,
+	GPR_RBP,
+	GPR_RSI,
+	GPR_RDI,
+	GPR_R8,
+	GPR_R9,
+	GPR_R10,
+	GPR_R11,
+	GPR_R12,
+	GPR_R13,
+	GPR_R14,
+	GPR_R15,
 	GPR_COUNT
 };
 
@@ -21,9 +35,9 @@ struct guest_regs {
 /* Why a VM stopped. */
 enum vm_stop {
 	VM_RUNNING,
-	VM_STOP_EXIT,        /* the guest asked to exit (hypercall) */
+	VM_STOP_EXIT, /* the guest asked to exit (hypercall) */
 	VM_STOP_TRIPLE_FAULT,
-	VM_STOP_BAD_ACCESS,  /* guest-physical access outside RAM and devices */
+	VM_STOP_BAD_ACCESS, /* guest-physical access outside RAM and devices */
 	VM_STOP_ENTRY_FAILED,
 	VM_STOP_UNHANDLED,
 	VM_STOP_INSN_DECODE, /* bytes at RIP are not the instruction the exit names */
@@ -35,11 +49,14 @@ struct run_results;
 struct vcpu {
 	struct guest_regs regs;
 	struct vm *vm;
-	void *vendor;        /* struct svm_vcpu or struct vmx_vcpu */
+	void *vendor; /* struct svm_vcpu or struct vmx_vcpu */
 	u64 tsc_adjust;
 	u64 exits[EXIT_KIND_COUNT];
 	u64 hypercalls;
 };
+
+/* The backends' entry code finds the guest GPRs at the start of the vCPU. */
+_Static_assert(__builtin_offsetof(struct vcpu, regs) == 0, "regs first in struct vcpu");
 
 #define VM_NAME_LEN 32
 #define VM_CONSOLE_LINE 160
@@ -47,7 +64,7 @@ struct vcpu {
 struct vm {
 	char name[VM_NAME_LEN];
 	u32 id;
-	u64 ram_hpa;  /* guest RAM: one host-contiguous block at GPA 0 */
+	u64 ram_hpa; /* guest RAM: one host-contiguous block at GPA 0 */
 	u64 ram_size;
 	u64 npt_root; /* nested page table root (host physical) */
 	enum vm_stop stop;

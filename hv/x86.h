@@ -60,16 +60,16 @@ static inline u8 inb(u16 port)
 	return v;
 }
 
-#define DEFINE_CR_ACCESS(n)                                                \
-	static inline u64 read_cr##n(void)                                 \
-	{                                                                  \
-		u64 v;                                                     \
-		asm volatile("mov %%cr" #n ", %0" : "=r"(v));              \
-		return v;                                                  \
-	}                                                                  \
-	static inline void write_cr##n(u64 v)                              \
-	{                                                                  \
-		asm volatile("mov %0, %%cr" #n ::"r"(v) : "memory");       \
+#define DEFINE_CR_ACCESS(n)                                          \
+	static inline u64 read_cr##n(void)                           \
+	{                                                            \
+		u64 v;                                               \
+		asm volatile("mov %%cr" #n ", %0" : "=r"(v));        \
+		return v;                                            \
+	}                                                            \
+	static inline void write_cr##n(u64 v)                        \
+	{                                                            \
+		asm volatile("mov %0, %%cr" #n ::"r"(v) : "memory"); \
 	}
 DEFINE_CR_ACCESS(0)
 DEFINE_CR_ACCESS(2)

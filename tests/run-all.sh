@@ -13,6 +13,15 @@ ok() { passed=$((passed + 1)); echo "  PASS  $1"; }
 bad() { failed=$((failed + 1)); failures="$failures
   $1: $2"; echo "  FAIL  $1: $2"; }
 
+echo "== style =="
+if command -v clang-format >/dev/null 2>&1; then
+	if out=$(clang-format --dry-run --Werror $(git ls-files '*.c' '*.h' 2>/dev/null) 2>&1); then
+		ok "style/clang-format"
+	else
+		bad "style/clang-format" "$(printf '%s\n' "$out" | grep -m 2 'error:' | tr '\n' ' ')(run: make format)"
+	fi
+fi
+
 echo "== host unit tests (cmocka, ASan + UBSan) =="
 for t in build/unit/test_*; do
 	[ -x "$t" ] || continue

@@ -104,7 +104,8 @@ void guest_rt_init(void)
 	for (v = 0; v < 32; v++) {
 		u64 a = (u64)(uintptr_t)(guest_isr_stubs + 16 * v);
 
-		idt[v] = (struct idt_gate){ (u16)a, 0x08, 0, 0x8e, (u16)(a >> 16), (u32)(a >> 32), 0 };
+		idt[v] =
+		    (struct idt_gate){ (u16)a, 0x08, 0, 0x8e, (u16)(a >> 16), (u32)(a >> 32), 0 };
 	}
 	asm volatile("lidt %0" ::"m"(idtr));
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* SVM detection and enabling (APM Vol 2 §15.4). */
 #include "svm.h"
+#include "svm_exit.h"
 #include "console.h"
 #include "cpu.h"
 #include "page_alloc.h"
@@ -24,10 +25,10 @@ const struct backend_ops *svm_probe(const char **why, int *status)
 	}
 	if (rdmsr(MSR_VM_CR) & VM_CR_SVMDIS) {
 		*why = (svm_leaf->edx >> SVM_FEATURE_LOCK) & 1
-			       ? "SVM disabled by firmware (VM_CR.SVMDIS=1, locked with a key): "
-				 "enable SVM/virtualization in the BIOS setup"
-			       : "SVM disabled by firmware (VM_CR.SVMDIS=1): enable SVM/"
-				 "virtualization in the BIOS setup";
+			   ? "SVM disabled by firmware (VM_CR.SVMDIS=1, locked with a key): "
+			     "enable SVM/virtualization in the BIOS setup"
+			   : "SVM disabled by firmware (VM_CR.SVMDIS=1): enable SVM/"
+			     "virtualization in the BIOS setup";
 		return NULL;
 	}
 	if (!host_cpu.has.npt) {

@@ -6,6 +6,7 @@
 #include "vmcb.h"
 
 struct guest_regs;
+struct vcpu;
 
 struct svm_vcpu {
 	struct vmcb *vmcb;
@@ -20,8 +21,7 @@ extern bool svm_has_nrips;
 
 /* Returns NULL with *why set when this CPU cannot run the SVM backend. */
 const struct backend_ops *svm_probe(const char **why, int *status);
-void svm_vmrun(struct guest_regs *regs, u64 vmcb_pa);
-void svm_decode_exit(struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit);
-void svm_exit_table_init(void);
+void svm_run_loop(struct vcpu *vcpu, u64 vmcb_pa);
+int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb);
 
 #endif

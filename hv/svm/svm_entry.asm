@@ -1,13 +1,18 @@
 ; SPDX-License-Identifier: MIT
-; The VMRUN loop body.  Saves and restores the guest's GPRs and nothing
-; else: RAX and RSP live in the VMCB (copied by svm_vcpu_run), and there
-; is no VMLOAD/VMSAVE here: the host never uses the state they switch
-; (FS/GS/TR/LDTR bases, KERNEL_GS_BASE, STAR/LSTAR/CSTAR/SFMASK, SYSENTER).
+; The VMRUN loop.  The host's callee-saved registers are saved once, when
+; the vCPU starts running; per exit, only the guest's GPRs are stored and
+; reloaded, and the C exit handler is called straight from here.  RAX, RSP
+; and RIP live in the VMCB (svm_handle_exit syncs them).  No VMLOAD/VMSAVE:
+; the host never uses the state they switch (FS/GS/TR/LDTR bases,
+; KERNEL_GS_BASE, STAR/LSTAR/CSTAR/SFMASK, SYSENTER_*).
 bits 64
 default rel
 section .text
 
-; Offsets into struct guest_regs: gpr[] in ModRM order
+extern svm_handle_exit
+
+; Offsets into struct guest_regs (gpr[] in ModRM order), the first member
+; of struct vcpu
 %define G_RCX 8
 %define G_RDX 16
 %define G_RBX 24
@@ -23,17 +28,26 @@ section .text
 %define G_R14 112
 %define G_R15 120
 
-global svm_vmrun
-; void svm_vmrun(struct guest_regs *regs, u64 vmcb_pa)
-svm_vmrun:
+; Stack frame while the loop runs
+%define F_VMCB 8		; [rsp + 8]: VMCB physical address
+%define F_VCPU 16		; [rsp + 16]: struct vcpu *
+
+global svm_run_loop
+; void svm_run_loop(struct vcpu *vcpu, u64 vmcb_pa): returns when
+; svm_handle_exit says the VM stopped
+svm_run_loop:
 	push rbx
 	push rbp
 	push r12
 	push r13
 	push r14
 	push r15
-	push rdi			; regs, found again after #VMEXIT
-	mov rax, rsi			; VMRUN takes the VMCB in RAX
+	push rdi
+	push rsi
+	sub rsp, 8			; 16-byte alignment at the call below
+.enter:
+	mov rdi, [rsp + F_VCPU]
+	mov rax, [rsp + F_VMCB]		; VMRUN takes the VMCB in RAX
 	mov rcx, [rdi + G_RCX]
 	mov rdx, [rdi + G_RDX]
 	mov rbx, [rdi + G_RBX]
@@ -51,7 +65,7 @@ svm_vmrun:
 	vmrun
 	; #VMEXIT: host RSP, RAX and RIP are back from the host save area
 	push rdi
-	mov rdi, [rsp + 8]
+	mov rdi, [rsp + 8 + F_VCPU]
 	mov [rdi + G_RCX], rcx
 	mov [rdi + G_RDX], rdx
 	mov [rdi + G_RBX], rbx
@@ -66,7 +80,11 @@ svm_vmrun:
 	mov [rdi + G_R14], r14
 	mov [rdi + G_R15], r15
 	pop qword [rdi + G_RDI]
-	add rsp, 8
+	mov rsi, [rsp + F_VMCB]		; identity-mapped: the VMCB's address
+	call svm_handle_exit		; (vcpu, vmcb); non-zero: enter again
+	test eax, eax
+	jnz .enter
+	add rsp, 24
 	pop r15
 	pop r14
 	pop r13

@@ -1,17 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* #VMEXIT decoding into struct vm_exit (exit codes: APM Vol 2 Appendix C). */
-#include "svm.h"
+#include "svm_exit.h"
 #include "vm.h"
 
-struct svm_exit_desc {
-	u8 kind; /* enum exit_kind */
-	u8 insn; /* enum insn_op, for RIP advance without NRIP save */
-	void (*decode)(const struct vmcb *vmcb, const struct guest_regs *regs,
-		       struct vm_exit *exit);
-};
-
-static void decode_msr(const struct vmcb *vmcb, const struct guest_regs *regs,
-		       struct vm_exit *exit)
+static void decode_msr(const struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit)
 {
 	/* EXITINFO1: 0 = RDMSR, 1 = WRMSR (APM Vol 2 §15.11) */
 	bool write = vmcb->control.exit_info_1 & 1;
@@ -36,8 +28,7 @@ static void decode_ioio(const struct vmcb *vmcb, const struct guest_regs *regs,
 	exit->next_rip = vmcb->control.exit_info_2;
 }
 
-static void decode_npf(const struct vmcb *vmcb, const struct guest_regs *regs,
-		       struct vm_exit *exit)
+void svm_decode_npf(const struct vmcb *vmcb, struct vm_exit *exit)
 {
 	/* EXITINFO1 is a #PF-style error code, EXITINFO2 the GPA (APM Vol 2 §15.25.6) */
 	u64 err = vmcb->control.exit_info_1;
@@ -59,7 +50,13 @@ static void decode_exception(const struct vmcb *vmcb, const struct guest_regs *r
 	exit->exc.error_code = vmcb->control.exit_info_1;
 }
 
-static struct svm_exit_desc exit_table[256];
+static void decode_raw(const struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit)
+{
+	exit->info1 = vmcb->control.exit_info_1;
+	exit->info2 = vmcb->control.exit_info_2;
+}
+
+struct svm_exit_desc svm_exit_table[SVM_EXIT_TABLE_SIZE];
 
 static const struct {
 	u16 code;
@@ -88,39 +85,12 @@ void svm_exit_table_init(void)
 {
 	unsigned i;
 
-	for (i = 0; i < ARRAY_SIZE(exit_table); i++)
-		exit_table[i] = (struct svm_exit_desc){ EXIT_UNHANDLED, INSN_OP_COUNT, NULL };
+	for (i = 0; i < ARRAY_SIZE(svm_exit_table); i++)
+		svm_exit_table[i] =
+		    (struct svm_exit_desc){ EXIT_UNHANDLED, INSN_OP_COUNT, decode_raw };
 	for (i = 0; i < 32; i++)
-		exit_table[SVM_EXIT_EXCP_BASE + i] =
-			(struct svm_exit_desc){ EXIT_EXCEPTION, INSN_OP_COUNT, decode_exception };
+		svm_exit_table[SVM_EXIT_EXCP_BASE + i] =
+		    (struct svm_exit_desc){ EXIT_EXCEPTION, INSN_OP_COUNT, decode_exception };
 	for (i = 0; i < ARRAY_SIZE(exit_codes); i++)
-		exit_table[exit_codes[i].code] = exit_codes[i].desc;
-}
-
-void svm_decode_exit(struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit)
-{
-	u64 code = vmcb->control.exit_code;
-	const struct svm_exit_desc *d;
-
-	exit->vendor_code = code;
-	exit->info1 = vmcb->control.exit_info_1;
-	exit->info2 = vmcb->control.exit_info_2;
-	exit->next_rip = svm_has_nrips ? vmcb->control.next_rip : 0;
-	if (likely(code < ARRAY_SIZE(exit_table))) {
-		d = &exit_table[code];
-		exit->kind = d->kind;
-		exit->insn = d->insn;
-		if (d->decode)
-			d->decode(vmcb, regs, exit);
-		return;
-	}
-	exit->insn = INSN_OP_COUNT;
-	if (code == SVM_EXIT_NPF) {
-		exit->kind = EXIT_NPF;
-		decode_npf(vmcb, regs, exit);
-	} else if ((u32)code == SVM_EXIT_INVALID) {
-		exit->kind = EXIT_INVALID;
-	} else {
-		exit->kind = EXIT_UNHANDLED;
-	}
+		svm_exit_table[exit_codes[i].code] = exit_codes[i].desc;
 }

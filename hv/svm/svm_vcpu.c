@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 /* SVM vCPUs: VMCB set-up, nested page table, permission maps, VMRUN. */
 #include "svm.h"
+#include "svm_exit.h"
 #include "console.h"
 #include "cpu.h"
 #include "page_alloc.h"
 #include "pagetable.h"
+#include "vcpu.h"
 #include "vm.h"
 #include "x86.h"
 
-#define MSRPM_PAGES 2 /* 8 KiB, APM Vol 2 §15.11 */
-#define IOPM_PAGES 3  /* 12 KiB, APM Vol 2 §15.10.1 */
+#define MSRPM_PAGES 2				   /* 8 KiB, APM Vol 2 §15.11 */
+#define IOPM_PAGES 3				   /* 12 KiB, APM Vol 2 §15.10.1 */
 #define PAT_POWER_ON_DEFAULT 0x0007040600070406ull /* SDM Vol 3 §13.12.4 */
 #define DR6_INIT 0xffff0ff0ull
 #define DR7_INIT 0x400ull
@@ -110,8 +112,8 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 			     INTERCEPT_HLT | INTERCEPT_INVLPGA | INTERCEPT_IOIO_PROT |
 			     INTERCEPT_MSR_PROT | INTERCEPT_SHUTDOWN;
 	c->intercept_misc2 = INTERCEPT_VMRUN | INTERCEPT_VMMCALL | INTERCEPT_VMLOAD |
-			     INTERCEPT_VMSAVE | INTERCEPT_STGI | INTERCEPT_CLGI |
-			     INTERCEPT_SKINIT | INTERCEPT_WBINVD;
+			     INTERCEPT_VMSAVE | INTERCEPT_STGI | INTERCEPT_CLGI | INTERCEPT_SKINIT |
+			     INTERCEPT_WBINVD;
 	/* #DB and #AC always: a guest can otherwise wedge the CPU in an
 	 * endless chain of them (CVE-2015-5307, CVE-2015-8104). */
 	c->intercept_exceptions = BIT(1) | BIT(17);
@@ -149,15 +151,18 @@ static void svm_vcpu_destroy(struct vcpu *vcpu)
 	vcpu->vendor = NULL;
 }
 
-static void svm_vcpu_run(struct vcpu *vcpu, struct vm_exit *exit)
+static void sync_regs_to_vmcb(struct vcpu *vcpu, struct vmcb *vmcb)
 {
-	struct svm_vcpu *s = vcpu->vendor;
-	struct vmcb *vmcb = s->vmcb;
-
 	vmcb->save.rip = vcpu->regs.rip;
 	vmcb->save.rax = vcpu->regs.gpr[GPR_RAX];
 	vmcb->save.rsp = vcpu->regs.gpr[GPR_RSP];
-	svm_vmrun(&vcpu->regs, s->vmcb_pa);
+}
+
+/* Called by svm_run_loop after every #VMEXIT; non-zero to enter again. */
+int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	struct vm_exit exit;
+
 	vcpu->regs.rip = vmcb->save.rip;
 	vcpu->regs.gpr[GPR_RAX] = vmcb->save.rax;
 	vcpu->regs.gpr[GPR_RSP] = vmcb->save.rsp;
@@ -166,7 +171,19 @@ static void svm_vcpu_run(struct vcpu *vcpu, struct vm_exit *exit)
 	/* An event whose delivery the exit interrupted is delivered again. */
 	if (unlikely(vmcb->control.exit_int_info & EVENT_VALID))
 		vmcb->control.event_inj = vmcb->control.exit_int_info;
-	svm_decode_exit(vmcb, &vcpu->regs, exit);
+	svm_decode_exit(vmcb, &vcpu->regs, &exit);
+	if (!vcpu_dispatch_exit(vcpu, &exit))
+		return 0;
+	sync_regs_to_vmcb(vcpu, vmcb);
+	return 1;
+}
+
+static void svm_vcpu_run(struct vcpu *vcpu)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+
+	sync_regs_to_vmcb(vcpu, s->vmcb);
+	svm_run_loop(vcpu, s->vmcb_pa);
 }
 
 static void svm_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u32 error)
@@ -206,7 +223,8 @@ static void svm_describe(void)
 {
 	console_printf("mhv: backend: AMD SVM, nested paging, %u ASIDs, NRIP save %s, "
 		       "decode assists %s, VMCB clean bits %s\n",
-		       host_cpu.nr_asids, svm_has_nrips ? "yes" : "no (RIP advanced from opcode bytes)",
+		       host_cpu.nr_asids,
+		       svm_has_nrips ? "yes" : "no (RIP advanced from opcode bytes)",
 		       host_cpu.has.decode_assists ? "yes (unused)" : "no",
 		       host_cpu.has.vmcb_clean ? "yes (unused)" : "no");
 }

@@ -9,40 +9,40 @@
 #include "types.h"
 
 struct vmcb_control_area {
-	u16 intercept_cr_read;   /* 0x000 */
-	u16 intercept_cr_write;  /* 0x002 */
-	u16 intercept_dr_read;   /* 0x004 */
-	u16 intercept_dr_write;  /* 0x006 */
+	u16 intercept_cr_read;	  /* 0x000 */
+	u16 intercept_cr_write;	  /* 0x002 */
+	u16 intercept_dr_read;	  /* 0x004 */
+	u16 intercept_dr_write;	  /* 0x006 */
 	u32 intercept_exceptions; /* 0x008 */
-	u32 intercept_misc1;     /* 0x00c */
-	u32 intercept_misc2;     /* 0x010 */
-	u32 intercept_misc3;     /* 0x014 */
+	u32 intercept_misc1;	  /* 0x00c */
+	u32 intercept_misc2;	  /* 0x010 */
+	u32 intercept_misc3;	  /* 0x014 */
 	u8 reserved_018[0x03c - 0x018];
 	u16 pause_filter_threshold; /* 0x03c */
-	u16 pause_filter_count;  /* 0x03e */
-	u64 iopm_base_pa;        /* 0x040 */
-	u64 msrpm_base_pa;       /* 0x048 */
-	u64 tsc_offset;          /* 0x050 */
-	u32 guest_asid;          /* 0x058 */
-	u8 tlb_control;          /* 0x05c */
+	u16 pause_filter_count;	    /* 0x03e */
+	u64 iopm_base_pa;	    /* 0x040 */
+	u64 msrpm_base_pa;	    /* 0x048 */
+	u64 tsc_offset;		    /* 0x050 */
+	u32 guest_asid;		    /* 0x058 */
+	u8 tlb_control;		    /* 0x05c */
 	u8 reserved_05d[3];
-	u64 int_ctl;             /* 0x060: V_TPR, V_IRQ, V_INTR_MASKING ... */
-	u64 int_shadow;          /* 0x068 */
-	u64 exit_code;           /* 0x070 */
-	u64 exit_info_1;         /* 0x078 */
-	u64 exit_info_2;         /* 0x080 */
-	u64 exit_int_info;       /* 0x088 */
-	u64 nested_ctl;          /* 0x090: bit 0 NP_ENABLE */
-	u64 avic_vapic_bar;      /* 0x098 */
-	u64 ghcb_pa;             /* 0x0a0 */
-	u64 event_inj;           /* 0x0a8 */
-	u64 nested_cr3;          /* 0x0b0 */
-	u64 virt_ext;            /* 0x0b8: LBR virtualization, virtual VMLOAD/VMSAVE, PMC virt */
-	u32 clean_bits;          /* 0x0c0 */
+	u64 int_ctl;	    /* 0x060: V_TPR, V_IRQ, V_INTR_MASKING ... */
+	u64 int_shadow;	    /* 0x068 */
+	u64 exit_code;	    /* 0x070 */
+	u64 exit_info_1;    /* 0x078 */
+	u64 exit_info_2;    /* 0x080 */
+	u64 exit_int_info;  /* 0x088 */
+	u64 nested_ctl;	    /* 0x090: bit 0 NP_ENABLE */
+	u64 avic_vapic_bar; /* 0x098 */
+	u64 ghcb_pa;	    /* 0x0a0 */
+	u64 event_inj;	    /* 0x0a8 */
+	u64 nested_cr3;	    /* 0x0b0 */
+	u64 virt_ext;	    /* 0x0b8: LBR virtualization, virtual VMLOAD/VMSAVE, PMC virt */
+	u32 clean_bits;	    /* 0x0c0 */
 	u32 reserved_0c4;
-	u64 next_rip;            /* 0x0c8 */
-	u8 insn_len;             /* 0x0d0 */
-	u8 insn_bytes[15];       /* 0x0d1 */
+	u64 next_rip;	   /* 0x0c8 */
+	u8 insn_len;	   /* 0x0d0 */
+	u8 insn_bytes[15]; /* 0x0d1 */
 	u8 reserved_0e0[0x400 - 0x0e0];
 } __packed;
 
@@ -57,28 +57,28 @@ struct vmcb_save_area {
 	struct vmcb_segment es, cs, ss, ds, fs, gs; /* 0x400 .. 0x45f */
 	struct vmcb_segment gdtr, ldtr, idtr, tr;   /* 0x460 .. 0x49f */
 	u8 reserved_4a0[0x4cb - 0x4a0];
-	u8 cpl;                  /* 0x4cb */
+	u8 cpl; /* 0x4cb */
 	u32 reserved_4cc;
-	u64 efer;                /* 0x4d0 */
+	u64 efer; /* 0x4d0 */
 	u8 reserved_4d8[0x548 - 0x4d8];
-	u64 cr4;                 /* 0x548 */
-	u64 cr3;                 /* 0x550 */
-	u64 cr0;                 /* 0x558 */
-	u64 dr7;                 /* 0x560 */
-	u64 dr6;                 /* 0x568 */
-	u64 rflags;              /* 0x570 */
-	u64 rip;                 /* 0x578 */
+	u64 cr4;    /* 0x548 */
+	u64 cr3;    /* 0x550 */
+	u64 cr0;    /* 0x558 */
+	u64 dr7;    /* 0x560 */
+	u64 dr6;    /* 0x568 */
+	u64 rflags; /* 0x570 */
+	u64 rip;    /* 0x578 */
 	u8 reserved_580[0x5d8 - 0x580];
-	u64 rsp;                 /* 0x5d8 */
-	u64 s_cet, ssp, isst_addr; /* 0x5e0 */
-	u64 rax;                 /* 0x5f8 */
-	u64 star, lstar, cstar, sfmask; /* 0x600 */
-	u64 kernel_gs_base;      /* 0x620 */
+	u64 rsp;				     /* 0x5d8 */
+	u64 s_cet, ssp, isst_addr;		     /* 0x5e0 */
+	u64 rax;				     /* 0x5f8 */
+	u64 star, lstar, cstar, sfmask;		     /* 0x600 */
+	u64 kernel_gs_base;			     /* 0x620 */
 	u64 sysenter_cs, sysenter_esp, sysenter_eip; /* 0x628 */
-	u64 cr2;                 /* 0x640 */
+	u64 cr2;				     /* 0x640 */
 	u8 reserved_648[0x668 - 0x648];
-	u64 g_pat;               /* 0x668 */
-	u64 dbgctl;              /* 0x670 */
+	u64 g_pat;  /* 0x668 */
+	u64 dbgctl; /* 0x670 */
 	u8 reserved_678[0x1000 - 0x678];
 } __packed;
 

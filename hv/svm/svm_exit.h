@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* #VMEXIT decoding into struct vm_exit (exit codes: APM Vol 2 Appendix C). */
+#ifndef MHV_SVM_EXIT_H
+#define MHV_SVM_EXIT_H
+
+#include "svm.h"
+#include "vm.h"
+
+#define SVM_EXIT_TABLE_SIZE 256
+
+/* How to decode one exit code below 256: a table, filled at init. */
+struct svm_exit_desc {
+	u8 kind; /* enum exit_kind */
+	u8 insn; /* enum insn_op, for RIP advance without NRIP save */
+	void (*decode)(const struct vmcb *vmcb, const struct guest_regs *regs,
+		       struct vm_exit *exit);
+};
+
+extern struct svm_exit_desc svm_exit_table[SVM_EXIT_TABLE_SIZE];
+
+void svm_exit_table_init(void);
+void svm_decode_npf(const struct vmcb *vmcb, struct vm_exit *exit);
+
+/* Inline: it runs on every exit. */
+static inline void svm_decode_exit(const struct vmcb *vmcb, const struct guest_regs *regs,
+				   struct vm_exit *exit)
+{
+	u64 code = vmcb->control.exit_code;
+	const struct svm_exit_desc *d;
+
+	exit->vendor_code = code;
+	exit->next_rip = svm_has_nrips ? vmcb->control.next_rip : 0;
+	if (likely(code < SVM_EXIT_TABLE_SIZE)) {
+		d = &svm_exit_table[code];
+		exit->kind = d->kind;
+		exit->insn = d->insn;
+		if (d->decode)
+			d->decode(vmcb, regs, exit);
+		return;
+	}
+	exit->info1 = vmcb->control.exit_info_1;
+	exit->info2 = vmcb->control.exit_info_2;
+	exit->insn = INSN_OP_COUNT;
+	if (code == SVM_EXIT_NPF) {
+		exit->kind = EXIT_NPF;
+		svm_decode_npf(vmcb, exit);
+	} else if ((u32)code == SVM_EXIT_INVALID) {
+		exit->kind = EXIT_INVALID;
+	} else {
+		exit->kind = EXIT_UNHANDLED;
+	}
+}
+
+#endif
