@@ -35,6 +35,14 @@ for t in build/unit/test_*; do
 	fi
 done
 
+echo "== serial-log report tool (python unittest) =="
+if out=$(python3 -m unittest discover -s tests/report 2>&1); then
+	ok "report/unittest ($(printf '%s\n' "$out" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p') cases)"
+else
+	printf '%s\n' "$out" >"$LOGS/report-unittest.log"
+	bad "report/unittest" "$(printf '%s\n' "$out" | tail -n 1); log $LOGS/report-unittest.log"
+fi
+
 echo "== emulator boots =="
 grep -v '^#' tests/emu/cases.txt | grep -v '^ *$' >"$LOGS/cases"
 while IFS='|' read -r name emu cpu cfg want patterns; do
@@ -71,6 +79,14 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 		ok "$name (${secs}s)"
 	fi
 done <"$LOGS/cases"
+
+echo "== report tool on a real log =="
+if python3 scripts/report.py csv "$LOGS/qemu-max.log" >"$LOGS/qemu-max.csv" 2>"$LOGS/report-real.err" &&
+	grep -q '^.*,vmexit,cpuid,default,qemu-tcg,svm,tsc,' "$LOGS/qemu-max.csv"; then
+	ok "report/qemu-max.csv ($(($(wc -l <"$LOGS/qemu-max.csv") - 1)) rows)"
+else
+	bad "report/qemu-max.csv" "$(cat "$LOGS/report-real.err")"
+fi
 
 echo "== exit-path instruction budget (Bochs: RDTSC = retired instructions) =="
 grep -v '^#' tests/emu/exit-budget.txt | grep -v '^ *$' >"$LOGS/budget"
