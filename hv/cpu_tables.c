@@ -127,6 +127,11 @@ void isr_dispatch(struct isr_frame *f)
 	hv_finish(MHV_FATAL);
 }
 
+u64 host_tss_base(void)
+{
+	return (u64)(uintptr_t)&tss;
+}
+
 u64 host_interrupt_count(void)
 {
 	return interrupts_taken;

@@ -61,8 +61,11 @@ struct hc_params {
 #define GUEST_RAM_SIZE (4ull << 20)
 #define GUEST_PML4 0x1000ull
 #define GUEST_PDPT 0x2000ull
-#define GUEST_PD 0x3000ull /* four pages: 4 GiB with 2 MiB pages */
-#define GUEST_GDT 0x7000ull
+#define GUEST_PD 0x3000ull  /* four pages: 4 GiB with 2 MiB pages */
+#define GUEST_GDT 0x7000ull /* null, code 0x08, data 0x10, TSS 0x18 */
+#define GUEST_GDT_LIMIT (5 * 8 - 1)
+#define GUEST_TSS 0x7100ull
+#define GUEST_TSS_SEL 0x18
 #define GUEST_LOAD 0x100000ull
 #define GUEST_STACK_TOP (GUEST_RAM_SIZE - 0x1000ull)
 #define GUEST_IDENTITY_MAP (4ull << 30)

@@ -4,12 +4,18 @@
  * gets #GP, as on a CPU that does not have it.
  */
 #include "exit_dispatch.h"
+#include "msr_policy.h"
 #include "vcpu.h"
 #include "x86.h"
 
 #define MSR_IA32_APIC_BASE 0x1b
 /* BSP, xAPIC enabled, at the architectural default base (SDM Vol 3 §11.4.4) */
 #define GUEST_APIC_BASE (0xfee00000ull | BIT(11) | BIT(8))
+
+const u32 msr_passthrough[] = {
+	MSR_KERNEL_GS_BASE,
+};
+const unsigned msr_passthrough_count = ARRAY_SIZE(msr_passthrough);
 
 struct msr_handler {
 	u32 index;

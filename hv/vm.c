@@ -70,8 +70,19 @@ static int build_guest_tables(struct vm *vm)
 		.next = GUEST_PDPT,
 		.end = GUEST_GDT,
 	};
-	/* Segment descriptors (SDM Vol 3 §3.4.5): null, 64-bit code, data */
-	static const u64 gdt[] = { 0, 0x00af9a000000ffffull, 0x00cf92000000ffffull };
+	/*
+	 * Segment descriptors (SDM Vol 3 §3.4.5): null, 64-bit code, data,
+	 * and a 16-byte available 64-bit TSS descriptor (§8.2.3), because VMX
+	 * requires a usable TR (§27.3.1.2).
+	 */
+	const u64 gdt[] = {
+		0,
+		0x00af9a000000ffffull,
+		0x00cf92000000ffffull,
+		0x0000890000000067ull | ((GUEST_TSS & 0xffffff) << 16) |
+		    ((GUEST_TSS >> 24 & 0xff) << 56),
+		GUEST_TSS >> 32,
+	};
 
 	if (pt_map_range(&ctx.pt, GUEST_PML4, 0, 0, GUEST_IDENTITY_MAP, PTE_P | PTE_RW, 21))
 		return -1;
@@ -106,14 +117,15 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 	vm->vcpu.regs.gpr[GPR_RSP] = GUEST_STACK_TOP;
 	vm->vcpu.regs.gpr[GPR_RDI] = spec->variant;
 	vm->vcpu.regs.gpr[GPR_RSI] = vm->ram_size;
-	if (backend->vcpu_create(&vm->vcpu, GUEST_PML4, GUEST_GDT, 3 * 8 - 1))
+	if (backend->vcpu_create(&vm->vcpu, GUEST_PML4, GUEST_GDT, GUEST_GDT_LIMIT))
 		return -1;
 	return 0;
 }
 
 void vm_run(struct vm *vm)
 {
-	backend->vcpu_run(&vm->vcpu);
+	if (vm->stop == VM_RUNNING)
+		backend->vcpu_run(&vm->vcpu);
 }
 
 void vm_destroy(struct vm *vm)

@@ -160,8 +160,21 @@ PROBE stgi, stgi
 PROBE clgi, clgi
 PROBE invlpga, invlpga
 PROBE ud2, ud2
+PROBE vmxon, {vmxon [probe_scratch]}
+PROBE vmxoff, vmxoff
+PROBE vmclear, {vmclear [probe_scratch]}
+PROBE vmptrld, {vmptrld [probe_scratch]}
+PROBE vmptrst, {vmptrst [probe_scratch]}
+PROBE vmread, {vmread rax, rcx}
+PROBE vmwrite, {vmwrite rcx, rax}
+PROBE vmlaunch, vmlaunch
+PROBE vmresume, vmresume
+PROBE invept, {invept rax, [probe_scratch]}
+PROBE invvpid, {invvpid rax, [probe_scratch]}
 
 section .data
+align 16
+probe_scratch: dq 0, 0
 fault_fixup: dq 0
 fault_armed: db 0
 fault_vector: db 0

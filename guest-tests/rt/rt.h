@@ -36,6 +36,17 @@ int stgi_probe(void);
 int clgi_probe(void);
 int invlpga_probe(void);
 int ud2_probe(void);
+int vmxon_probe(void);
+int vmxoff_probe(void);
+int vmclear_probe(void);
+int vmptrld_probe(void);
+int vmptrst_probe(void);
+int vmread_probe(void);
+int vmwrite_probe(void);
+int vmlaunch_probe(void);
+int vmresume_probe(void);
+int invept_probe(void);
+int invvpid_probe(void);
 
 static inline void cpuid_count(u32 leaf, u32 sub, struct cpuid_regs *r)
 {

@@ -3,6 +3,8 @@
 #include "svm.h"
 #include "svm_exit.h"
 #include "console.h"
+#include "guest_abi.h"
+#include "msr_policy.h"
 #include "cpu.h"
 #include "page_alloc.h"
 #include "pagetable.h"
@@ -54,11 +56,6 @@ static int svm_map_ram(struct vm *vm, u64 gpa, u64 hpa, u64 size)
 			    PAGE_SHIFT);
 }
 
-/* MSRs the guest reads and writes without an exit: host code never uses them. */
-static const u32 msr_passthrough[] = {
-	MSR_KERNEL_GS_BASE,
-};
-
 static void msrpm_allow(u8 *msrpm, u32 msr)
 {
 	/* Three 2 KiB blocks, two bits per MSR: read, then write (APM Vol 2 §15.11) */
@@ -103,7 +100,7 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 		return -1;
 	__builtin_memset(s->msrpm, 0xff, MSRPM_PAGES * PAGE_SIZE);
 	__builtin_memset(s->iopm, 0xff, IOPM_PAGES * PAGE_SIZE);
-	for (i = 0; i < ARRAY_SIZE(msr_passthrough); i++)
+	for (i = 0; i < msr_passthrough_count; i++)
 		msrpm_allow(s->msrpm, msr_passthrough[i]);
 	vcpu->vendor = s;
 
@@ -133,7 +130,7 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	set_segment(&g->fs, 0x10, SEG_ATTR_DATA, 0xffffffff, 0);
 	set_segment(&g->gs, 0x10, SEG_ATTR_DATA, 0xffffffff, 0);
 	set_segment(&g->gdtr, 0, 0, gdt_limit, guest_gdt);
-	set_segment(&g->tr, 0, SEG_ATTR_TSS64, 0x67, 0);
+	set_segment(&g->tr, GUEST_TSS_SEL, SEG_ATTR_TSS64, 0x67, GUEST_TSS);
 	g->efer = EFER_LME | EFER_LMA | EFER_SVME | (host_cpu.has.nx ? EFER_NXE : 0);
 	g->cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG;
 	g->cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;

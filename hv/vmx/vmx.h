@@ -4,7 +4,31 @@
 
 #include "backend.h"
 
+struct vcpu;
+
+/* What the CPU offers, computed once at init from the capability MSRs. */
+struct vmx_caps {
+	u32 revision;
+	u32 pin, proc, proc2, exit, entry; /* the control values every VMCS gets */
+	u64 cr0_fixed0, cr0_fixed1, cr4_fixed0, cr4_fixed1;
+	u64 ept_vpid_cap;
+	bool vpid, unrestricted_guest;
+};
+
+struct vmx_vcpu {
+	u64 vmcs_pa;
+	u8 *msr_bitmap; /* 4 KiB, SDM Vol 3 §25.6.9 */
+	u8 *io_bitmaps; /* A and B, 8 KiB, §25.6.4 */
+	u64 cr4_mask;
+};
+
+extern struct vmx_caps vmx_caps;
+extern const struct backend_ops vmx_backend;
+
 /* Returns NULL with *why set when this CPU cannot run the VMX backend. */
 const struct backend_ops *vmx_probe(const char **why, int *status);
+void vmx_run_loop(struct vcpu *vcpu);
+int vmx_handle_exit(struct vcpu *vcpu);
+void vmx_entry_failed(struct vcpu *vcpu);
 
 #endif

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* Which MSRs a guest reaches without an exit: one list for both backends. */
+#ifndef MHV_MSR_POLICY_H
+#define MHV_MSR_POLICY_H
+
+#include "types.h"
+
+/* The host code never uses these, so the guest's values can stay loaded. */
+extern const u32 msr_passthrough[];
+extern const unsigned msr_passthrough_count;
+
+#endif

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/* VMX detection and enabling (SDM Vol 3 §24.6-24.8, Appendix A). */
+#include "vmx.h"
+#include "console.h"
+#include "cpu.h"
+#include "fmt.h"
+#include "page_alloc.h"
+#include "status.h"
+#include "vmcs.h"
+#include "vmx_controls.h"
+#include "vmx_exit.h"
+#include "vmx_insn.h"
+#include "x86.h"
+
+/* IA32_FEATURE_CONTROL bits (SDM Vol 3 §24.7, Vol 4 Table 2-2) */
+#define FEATURE_CONTROL_LOCK BIT(0)
+#define FEATURE_CONTROL_VMX_OUTSIDE_SMX BIT(2)
+#define CR4_VMXE BIT(13)
+
+struct vmx_caps vmx_caps;
+
+static char why_buf[160];
+
+/* One control field: its capability MSRs and what mhv needs from it. */
+struct control_request {
+	const char *name;
+	u32 plain_msr, true_msr;
+	u32 required, optional;
+	u32 *out;
+};
+
+static const char *compute_controls(void)
+{
+	bool true_ctls = rdmsr(MSR_IA32_VMX_BASIC) & VMX_BASIC_TRUE_CTLS;
+	struct control_request reqs[] = {
+		{ "pin-based", MSR_IA32_VMX_PINBASED_CTLS, MSR_IA32_VMX_TRUE_PINBASED_CTLS,
+		  PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING, 0, &vmx_caps.pin },
+		{ "processor-based", MSR_IA32_VMX_PROCBASED_CTLS, MSR_IA32_VMX_TRUE_PROCBASED_CTLS,
+		  PROC_HLT_EXITING | PROC_USE_IO_BITMAPS | PROC_USE_MSR_BITMAPS |
+		      PROC_SECONDARY_CONTROLS,
+		  0, &vmx_caps.proc },
+		{ "VM-exit", MSR_IA32_VMX_EXIT_CTLS, MSR_IA32_VMX_TRUE_EXIT_CTLS,
+		  EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_SAVE_EFER | EXIT_LOAD_EFER,
+		  EXIT_SAVE_PAT | EXIT_LOAD_PAT, &vmx_caps.exit },
+		{ "VM-entry", MSR_IA32_VMX_ENTRY_CTLS, MSR_IA32_VMX_TRUE_ENTRY_CTLS,
+		  ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_EFER, ENTRY_LOAD_PAT, &vmx_caps.entry },
+	};
+	u64 proc_cap =
+	    rdmsr(true_ctls ? MSR_IA32_VMX_TRUE_PROCBASED_CTLS : MSR_IA32_VMX_PROCBASED_CTLS);
+	unsigned i;
+	u32 missing;
+
+	/* EPT first: it is what old VMX CPUs lack, and the reason to name. */
+	if (!(proc_cap >> 32 & PROC_SECONDARY_CONTROLS) ||
+	    !(rdmsr(MSR_IA32_VMX_PROCBASED_CTLS2) >> 32 & PROC2_ENABLE_EPT))
+		return "VMX without EPT (secondary control \"enable EPT\" not allowed): "
+		       "mhv needs EPT";
+	for (i = 0; i < ARRAY_SIZE(reqs); i++) {
+		u64 cap = rdmsr(true_ctls ? reqs[i].true_msr : reqs[i].plain_msr);
+
+		if (vmx_adjust_controls(cap, reqs[i].required, reqs[i].optional, reqs[i].out,
+					&missing)) {
+			fmt_snprintf(why_buf, sizeof(why_buf),
+				     "VMX lacks required %s controls 0x%x (capability MSR 0x%llx)",
+				     reqs[i].name, missing, cap);
+			return why_buf;
+		}
+	}
+	/* Secondary controls have no TRUE MSR (Appendix A.3.3) */
+	if (vmx_adjust_controls(
+		rdmsr(MSR_IA32_VMX_PROCBASED_CTLS2), PROC2_ENABLE_EPT | PROC2_WBINVD_EXITING,
+		PROC2_ENABLE_VPID | PROC2_UNRESTRICTED_GUEST, &vmx_caps.proc2, &missing))
+		return missing & PROC2_ENABLE_EPT
+			   ? "VMX without EPT (secondary control \"enable EPT\" not "
+			     "allowed): mhv needs EPT"
+			   : "VMX without WBINVD exiting: mhv needs it";
+	vmx_caps.vpid = vmx_caps.proc2 & PROC2_ENABLE_VPID;
+	vmx_caps.unrestricted_guest = vmx_caps.proc2 & PROC2_UNRESTRICTED_GUEST;
+	/* mhv does not use unrestricted guest yet: its guests start paged. */
+	vmx_caps.proc2 &= ~PROC2_UNRESTRICTED_GUEST;
+	vmx_caps.ept_vpid_cap = rdmsr(MSR_IA32_VMX_EPT_VPID_CAP);
+	if ((vmx_caps.ept_vpid_cap & (EPT_CAP_PAGE_WALK_4 | EPT_CAP_WB)) !=
+	    (EPT_CAP_PAGE_WALK_4 | EPT_CAP_WB))
+		return "EPT without 4-level walks or write-back paging structures";
+	return NULL;
+}
+
+const struct backend_ops *vmx_probe(const char **why, int *status)
+{
+	u64 fc = rdmsr(MSR_IA32_FEATURE_CONTROL);
+	void *vmxon_region;
+
+	*status = MHV_NO_VIRT;
+	if (!(fc & FEATURE_CONTROL_LOCK)) {
+		/* Unlocked (OVMF under Bochs leaves it so): enable and lock. */
+		fc |= FEATURE_CONTROL_LOCK | FEATURE_CONTROL_VMX_OUTSIDE_SMX;
+		wrmsr(MSR_IA32_FEATURE_CONTROL, fc);
+	} else if (!(fc & FEATURE_CONTROL_VMX_OUTSIDE_SMX)) {
+		*why = "VMX disabled by firmware (IA32_FEATURE_CONTROL is locked with "
+		       "VMX-outside-SMX=0): enable VT-x in the BIOS setup";
+		return NULL;
+	}
+	*why = compute_controls();
+	if (*why)
+		return NULL;
+	vmx_caps.revision = rdmsr(MSR_IA32_VMX_BASIC) & 0x7fffffff;
+	vmx_caps.cr0_fixed0 = rdmsr(MSR_IA32_VMX_CR0_FIXED0);
+	vmx_caps.cr0_fixed1 = rdmsr(MSR_IA32_VMX_CR0_FIXED1);
+	vmx_caps.cr4_fixed0 = rdmsr(MSR_IA32_VMX_CR4_FIXED0);
+	vmx_caps.cr4_fixed1 = rdmsr(MSR_IA32_VMX_CR4_FIXED1);
+	write_cr0(vmx_fix_cr(read_cr0(), vmx_caps.cr0_fixed0, vmx_caps.cr0_fixed1));
+	write_cr4(vmx_fix_cr(read_cr4() | CR4_VMXE, vmx_caps.cr4_fixed0, vmx_caps.cr4_fixed1));
+
+	vmxon_region = alloc_page_zeroed();
+	if (!vmxon_region) {
+		*status = MHV_FATAL;
+		*why = "out of memory for the VMXON region";
+		return NULL;
+	}
+	*(u32 *)vmxon_region = vmx_caps.revision;
+	if (!vmxon((u64)(uintptr_t)vmxon_region)) {
+		*status = MHV_FATAL;
+		*why = "VMXON failed (CR0/CR4 fixed bits, FEATURE_CONTROL or the VMXON region)";
+		return NULL;
+	}
+	vmx_exit_table_init();
+	if (vmx_caps.ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)
+		invept_global();
+	return &vmx_backend;
+}

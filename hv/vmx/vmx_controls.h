@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_VMX_CONTROLS_H
+#define MHV_VMX_CONTROLS_H
+
+#include "types.h"
+
+/*
+ * A VMX control field from its capability MSR (SDM Vol 3 Appendix A.3-A.5):
+ * bits 31:0 are the allowed-0 settings (a 1 there must be 1), bits 63:32
+ * the allowed-1 settings (a 0 there must be 0).  required bits must be
+ * available, optional ones are used where they are.  Returns 0 and the
+ * value in *out, or -1 with the required bits the CPU lacks in *missing.
+ */
+int vmx_adjust_controls(u64 cap, u32 required, u32 optional, u32 *out, u32 *missing);
+
+/* CR0/CR4 under VMX: bits set in fixed0 must be 1, bits clear in fixed1 must be 0
+ * (Appendix A.7, A.8). */
+static inline u64 vmx_fix_cr(u64 value, u64 fixed0, u64 fixed1)
+{
+	return (value | fixed0) & fixed1;
+}
+
+/* Names for messages: the VM-instruction error (§31.4) and exit reasons (Appendix C). */
+const char *vmx_instruction_error_name(u32 error);
+const char *vmx_exit_reason_name(u32 reason);
+
+#endif

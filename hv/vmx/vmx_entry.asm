@@ -1,0 +1,114 @@
+; SPDX-License-Identifier: MIT
+; The VMLAUNCH/VMRESUME loop.  The host's callee-saved registers are saved
+; once per vCPU run; per exit only the guest's GPRs are stored and
+; reloaded, and the C exit handler is called from here.  RSP and RIP live
+; in the VMCS (vmx_handle_exit syncs them); RAX is a plain GPR on VMX.
+bits 64
+default rel
+section .text
+
+extern vmx_handle_exit
+extern vmx_entry_failed
+
+; Offsets into struct guest_regs (gpr[] in ModRM order), the first member
+; of struct vcpu
+%define G_RAX 0
+%define G_RCX 8
+%define G_RDX 16
+%define G_RBX 24
+%define G_RBP 40
+%define G_RSI 48
+%define G_RDI 56
+%define G_R8  64
+%define G_R9  72
+%define G_R10 80
+%define G_R11 88
+%define G_R12 96
+%define G_R13 104
+%define G_R14 112
+%define G_R15 120
+
+%define VMCS_HOST_RSP 0x6c14
+%define VMCS_HOST_RIP 0x6c16
+
+; Stack frame while the loop runs: [rsp + 8] launched flag, [rsp + 16] vcpu
+%define F_LAUNCHED 8
+%define F_VCPU 16
+
+global vmx_run_loop
+; void vmx_run_loop(struct vcpu *vcpu): returns when the VM has stopped
+vmx_run_loop:
+	push rbx
+	push rbp
+	push r12
+	push r13
+	push r14
+	push r15
+	push rdi
+	push 0				; not launched yet
+	sub rsp, 8			; 16-byte alignment at the calls below
+	; A VM exit lands on .exit with this RSP (SDM Vol 3 §28.5.3)
+	mov rax, VMCS_HOST_RSP
+	vmwrite rax, rsp
+	lea rdx, [.exit]
+	mov rax, VMCS_HOST_RIP
+	vmwrite rax, rdx
+.enter:
+	mov rdi, [rsp + F_VCPU]
+	mov rax, [rdi + G_RAX]
+	mov rcx, [rdi + G_RCX]
+	mov rdx, [rdi + G_RDX]
+	mov rbx, [rdi + G_RBX]
+	mov rbp, [rdi + G_RBP]
+	mov rsi, [rdi + G_RSI]
+	mov r8,  [rdi + G_R8]
+	mov r9,  [rdi + G_R9]
+	mov r10, [rdi + G_R10]
+	mov r11, [rdi + G_R11]
+	mov r12, [rdi + G_R12]
+	mov r13, [rdi + G_R13]
+	mov r14, [rdi + G_R14]
+	mov r15, [rdi + G_R15]
+	cmp byte [rsp + F_LAUNCHED], 0
+	mov rdi, [rdi + G_RDI]		; MOV leaves the flags of the CMP alone
+	jne .resume
+	vmlaunch
+	jmp .failed
+.resume:
+	vmresume
+.failed:
+	; VMfailInvalid/VMfailValid: the guest never ran
+	mov rdi, [rsp + F_VCPU]
+	call vmx_entry_failed
+	jmp .out
+.exit:
+	push rdi
+	mov rdi, [rsp + 8 + F_VCPU]
+	mov [rdi + G_RAX], rax
+	mov [rdi + G_RCX], rcx
+	mov [rdi + G_RDX], rdx
+	mov [rdi + G_RBX], rbx
+	mov [rdi + G_RBP], rbp
+	mov [rdi + G_RSI], rsi
+	mov [rdi + G_R8],  r8
+	mov [rdi + G_R9],  r9
+	mov [rdi + G_R10], r10
+	mov [rdi + G_R11], r11
+	mov [rdi + G_R12], r12
+	mov [rdi + G_R13], r13
+	mov [rdi + G_R14], r14
+	mov [rdi + G_R15], r15
+	pop qword [rdi + G_RDI]
+	mov byte [rsp + F_LAUNCHED], 1
+	call vmx_handle_exit		; rdi = vcpu; non-zero: enter again
+	test eax, eax
+	jnz .enter
+.out:
+	add rsp, 24
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop rbp
+	pop rbx
+	ret

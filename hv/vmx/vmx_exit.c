@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/* The VMX exit-reason table and the decoders of exit qualifications. */
+#include "vmx_exit.h"
+
+struct vmx_exit_desc vmx_exit_table[VMX_EXIT_REASONS];
+
+static void decode_msr(const struct vmx_exit_fields *f, const struct guest_regs *regs,
+		       struct vm_exit *exit)
+{
+	exit->msr.index = (u32)regs->gpr[GPR_RCX];
+}
+
+/* Exit qualification for I/O instructions: SDM Vol 3 Table 28-5 */
+static void decode_io(const struct vmx_exit_fields *f, const struct guest_regs *regs,
+		      struct vm_exit *exit)
+{
+	exit->io.size = (f->qual & 7) + 1;
+	exit->io.in = f->qual & BIT(3);
+	exit->io.string = f->qual & BIT(4);
+	exit->io.rep = f->qual & BIT(5);
+	exit->io.port = f->qual >> 16;
+}
+
+/* Exit qualification for EPT violations: SDM Vol 3 Table 28-7 */
+static void decode_ept_violation(const struct vmx_exit_fields *f, const struct guest_regs *regs,
+				 struct vm_exit *exit)
+{
+	exit->npf.gpa = f->gpa;
+	exit->npf.write = f->qual & BIT(1);
+	exit->npf.fetch = f->qual & BIT(2);
+	exit->npf.present = f->qual & (BIT(3) | BIT(4) | BIT(5)); /* readable/writable/executable */
+}
+
+/* Exit interruption information: SDM Vol 3 Table 25-19 (§25.9.2) */
+static void decode_exception_nmi(const struct vmx_exit_fields *f, const struct guest_regs *regs,
+				 struct vm_exit *exit)
+{
+	if ((f->intr_info & INTR_TYPE_MASK) == INTR_TYPE_NMI) {
+		exit->kind = EXIT_NMI;
+		return;
+	}
+	exit->exc.vector = f->intr_info & INTR_INFO_VECTOR_MASK;
+	exit->exc.has_error = f->intr_info & INTR_INFO_ERROR_VALID;
+	exit->exc.error_code = f->intr_error;
+}
+
+static const struct {
+	u8 reason;
+	struct vmx_exit_desc desc;
+} exit_reasons[] = {
+	{ EXIT_REASON_VMCALL, { EXIT_HYPERCALL, INSN_VMCALL, 0, NULL } },
+	{ EXIT_REASON_CPUID, { EXIT_CPUID, INSN_CPUID, 0, NULL } },
+	{ EXIT_REASON_RDMSR, { EXIT_MSR_READ, INSN_RDMSR, 0, decode_msr } },
+	{ EXIT_REASON_WRMSR, { EXIT_MSR_WRITE, INSN_WRMSR, 0, decode_msr } },
+	{ EXIT_REASON_IO, { EXIT_IO, INSN_OP_COUNT, NEED_QUAL, decode_io } },
+	{ EXIT_REASON_HLT, { EXIT_HLT, INSN_HLT, 0, NULL } },
+	{ EXIT_REASON_INVD, { EXIT_CACHE_FLUSH, INSN_INVD, 0, NULL } },
+	{ EXIT_REASON_WBINVD, { EXIT_CACHE_FLUSH, INSN_WBINVD, 0, NULL } },
+	{ EXIT_REASON_EPT_VIOLATION,
+	  { EXIT_NPF, INSN_OP_COUNT, NEED_QUAL | NEED_GPA, decode_ept_violation } },
+	{ EXIT_REASON_EXCEPTION_NMI,
+	  { EXIT_EXCEPTION, INSN_OP_COUNT, NEED_INTR_INFO, decode_exception_nmi } },
+	{ EXIT_REASON_EXTERNAL_INTERRUPT, { EXIT_INTR, INSN_OP_COUNT, 0, NULL } },
+	{ EXIT_REASON_TRIPLE_FAULT, { EXIT_SHUTDOWN, INSN_OP_COUNT, 0, NULL } },
+	{ EXIT_REASON_INVEPT, { EXIT_VIRT_INSN, INSN_OP_COUNT, 0, NULL } },
+	{ EXIT_REASON_INVVPID, { EXIT_VIRT_INSN, INSN_OP_COUNT, 0, NULL } },
+};
+
+void vmx_exit_table_init(void)
+{
+	unsigned i;
+
+	for (i = 0; i < VMX_EXIT_REASONS; i++)
+		vmx_exit_table[i] =
+		    (struct vmx_exit_desc){ EXIT_UNHANDLED, INSN_OP_COUNT, NEED_QUAL, NULL };
+	/* VMCLEAR .. VMXON: every VMX instruction exits in non-root operation (§26.1.2) */
+	for (i = EXIT_REASON_VMCLEAR; i <= EXIT_REASON_VMXON; i++)
+		vmx_exit_table[i] =
+		    (struct vmx_exit_desc){ EXIT_VIRT_INSN, INSN_OP_COUNT, 0, NULL };
+	for (i = 0; i < ARRAY_SIZE(exit_reasons); i++)
+		vmx_exit_table[exit_reasons[i].reason] = exit_reasons[i].desc;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* VM-exit decoding into struct vm_exit (SDM Vol 3 §28.2, Appendix C). */
+#ifndef MHV_VMX_EXIT_H
+#define MHV_VMX_EXIT_H
+
+#include "vm.h"
+#include "vmcs.h"
+
+/* What an exit's decoder needs read from the VMCS beyond reason, length and RIP. */
+enum vmx_exit_needs {
+	NEED_QUAL = BIT(0),
+	NEED_INTR_INFO = BIT(1),
+	NEED_GPA = BIT(2),
+};
+
+/* The VMCS exit fields, read by vmx_vcpu.c (only those the reason needs). */
+struct vmx_exit_fields {
+	u32 reason;
+	u32 insn_len;
+	u64 rip;
+	u64 qual;
+	u32 intr_info, intr_error;
+	u64 gpa;
+};
+
+struct vmx_exit_desc {
+	u8 kind;  /* enum exit_kind */
+	u8 insn;  /* enum insn_op */
+	u8 needs; /* enum vmx_exit_needs */
+	void (*decode)(const struct vmx_exit_fields *f, const struct guest_regs *regs,
+		       struct vm_exit *exit);
+};
+
+extern struct vmx_exit_desc vmx_exit_table[VMX_EXIT_REASONS];
+
+void vmx_exit_table_init(void);
+
+static inline const struct vmx_exit_desc *vmx_exit_desc(u32 reason)
+{
+	static const struct vmx_exit_desc entry_failed = { EXIT_INVALID, INSN_OP_COUNT, 0, NULL };
+	static const struct vmx_exit_desc unknown = { EXIT_UNHANDLED, INSN_OP_COUNT, NEED_QUAL,
+						      NULL };
+
+	if (unlikely(reason & EXIT_REASON_ENTRY_FAILURE))
+		return &entry_failed;
+	return likely(reason < VMX_EXIT_REASONS) ? &vmx_exit_table[reason] : &unknown;
+}
+
+/* Pure: from the fields to the normalised exit. */
+static inline void vmx_decode_exit(const struct vmx_exit_desc *d, const struct vmx_exit_fields *f,
+				   const struct guest_regs *regs, struct vm_exit *exit)
+{
+	exit->kind = d->kind;
+	exit->insn = d->insn;
+	exit->vendor_code = f->reason;
+	/* The instruction length is valid for every instruction exit (§28.2.5). */
+	exit->next_rip = f->rip + f->insn_len;
+	exit->info1 = f->qual;
+	exit->info2 = f->gpa;
+	if (d->decode)
+		d->decode(f, regs, exit);
+}
+
+#endif

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+/* VMX vCPUs: VMCS set-up, EPT, bitmaps, the exit handler. */
+#include "vmx.h"
+#include "console.h"
+#include "cpu.h"
+#include "cpu_tables.h"
+#include "guest_abi.h"
+#include "msr_policy.h"
+#include "page_alloc.h"
+#include "pagetable.h"
+#include "vcpu.h"
+#include "vmcs.h"
+#include "vmx_controls.h"
+#include "vmx_exit.h"
+#include "vmx_insn.h"
+#include "x86.h"
+
+#define PAT_POWER_ON_DEFAULT 0x0007040600070406ull /* SDM Vol 3 §13.12.4 */
+#define MSR_FS_BASE 0xc0000100
+#define MSR_GS_BASE 0xc0000101
+#define CR4_VMXE BIT(13)
+#define CR4_OSXSAVE BIT(18)
+
+/* Access rights (SDM Vol 3 §25.4.1, Table 25-2) */
+#define AR_CODE64 0xa09b /* type 0xb, S, P, L, G */
+#define AR_DATA 0xc093	 /* type 0x3, S, P, D/B, G */
+#define AR_TSS64_BUSY 0x008b
+#define AR_UNUSABLE BIT(16)
+
+static void *ept_alloc_page(struct pt_ctx *ctx, u64 *phys)
+{
+	void *p = alloc_page_zeroed();
+
+	*phys = (u64)(uintptr_t)p;
+	return p;
+}
+
+static void *ept_phys_to_virt(struct pt_ctx *ctx, u64 phys)
+{
+	return (void *)(uintptr_t)phys;
+}
+
+static struct pt_ctx ept_ctx = {
+	.alloc_page = ept_alloc_page,
+	.phys_to_virt = ept_phys_to_virt,
+	.table_flags = EPT_READ | EPT_WRITE | EPT_EXEC,
+};
+
+static int vmx_map_ram(struct vm *vm, u64 gpa, u64 hpa, u64 size)
+{
+	if (!vm->npt_root) {
+		void *root = alloc_page_zeroed();
+
+		if (!root)
+			return -1;
+		vm->npt_root = (u64)(uintptr_t)root;
+	}
+	return pt_map_range(&ept_ctx, vm->npt_root, gpa, hpa, size,
+			    EPT_READ | EPT_WRITE | EPT_EXEC | EPT_MEMTYPE_WB, PAGE_SHIFT);
+}
+
+/* Two bits of policy per MSR, shared with SVM: msr_policy.h.  Bitmap
+ * layout: read-low, read-high, write-low, write-high, 1 KiB each (§25.6.9). */
+static void msr_bitmap_allow(u8 *bitmap, u32 msr)
+{
+	u32 n = msr & 0x1fff;
+	unsigned base = msr >= 0xc0000000 ? 0x400 : 0;
+
+	if (msr > 0x1fff && (msr < 0xc0000000 || msr > 0xc0001fff))
+		return;
+	bitmap[base + n / 8] &= ~(1u << (n % 8));
+	bitmap[0x800 + base + n / 8] &= ~(1u << (n % 8));
+}
+
+struct vmcs_init {
+	u32 field;
+	const char *name;
+	u64 value;
+};
+
+#define F(field, value)              \
+	{                            \
+		field, #field, value \
+	}
+
+static u64 read_gdtr_base(void)
+{
+	struct {
+		u16 limit;
+		u64 base;
+	} __packed d;
+
+	asm volatile("sgdt %0" : "=m"(d));
+	return d.base;
+}
+
+static u64 read_idtr_base(void)
+{
+	struct {
+		u16 limit;
+		u64 base;
+	} __packed d;
+
+	asm volatile("sidt %0" : "=m"(d));
+	return d.base;
+}
+
+static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit)
+{
+	struct vmx_vcpu *x = alloc_page_zeroed();
+	void *vmcs = alloc_page_zeroed();
+	struct vm *vm = vcpu->vm;
+	u64 cr0, cr4;
+	unsigned i;
+
+	if (!x || !vmcs)
+		return -1;
+	x->msr_bitmap = alloc_page_zeroed();
+	x->io_bitmaps = alloc_pages_zeroed(2);
+	if (!x->msr_bitmap || !x->io_bitmaps)
+		return -1;
+	__builtin_memset(x->msr_bitmap, 0xff, PAGE_SIZE);
+	__builtin_memset(x->io_bitmaps, 0xff, 2 * PAGE_SIZE);
+	for (i = 0; i < msr_passthrough_count; i++)
+		msr_bitmap_allow(x->msr_bitmap, msr_passthrough[i]);
+	*(u32 *)vmcs = vmx_caps.revision;
+	x->vmcs_pa = (u64)(uintptr_t)vmcs;
+	vcpu->vendor = x;
+	if (!vmclear(x->vmcs_pa) || !vmptrld(x->vmcs_pa))
+		return -1;
+
+	cr0 = vmx_fix_cr(CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG, vmx_caps.cr0_fixed0,
+			 vmx_caps.cr0_fixed1);
+	cr4 = vmx_fix_cr(CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT | CR4_VMXE, vmx_caps.cr4_fixed0,
+			 vmx_caps.cr4_fixed1);
+	/* The guest sees CR4.VMXE as 0: it is owned by mhv (SDM Vol 3 §25.6.6). */
+	x->cr4_mask = CR4_VMXE;
+
+	const struct vmcs_init fields[] = {
+		F(VMCS_PIN_CONTROLS, vmx_caps.pin),
+		F(VMCS_PROC_CONTROLS, vmx_caps.proc),
+		F(VMCS_PROC_CONTROLS2, vmx_caps.proc2),
+		F(VMCS_EXIT_CONTROLS, vmx_caps.exit),
+		F(VMCS_ENTRY_CONTROLS, vmx_caps.entry),
+		/* #DB and #AC always: a guest can otherwise wedge the CPU in an
+		 * endless chain of them (CVE-2015-5307, CVE-2015-8104). */
+		F(VMCS_EXCEPTION_BITMAP, BIT(1) | BIT(17)),
+		F(VMCS_IO_BITMAP_A, (u64)(uintptr_t)x->io_bitmaps),
+		F(VMCS_IO_BITMAP_B, (u64)(uintptr_t)x->io_bitmaps + PAGE_SIZE),
+		F(VMCS_MSR_BITMAP, (u64)(uintptr_t)x->msr_bitmap),
+		F(VMCS_EPT_POINTER, vm->npt_root | EPTP_WALK_LENGTH_4 | EPTP_WB),
+		F(VMCS_CR4_GUEST_HOST_MASK, x->cr4_mask),
+		F(VMCS_CR4_READ_SHADOW, cr4 & ~x->cr4_mask),
+		F(VMCS_CR0_GUEST_HOST_MASK, 0),
+		F(VMCS_CR0_READ_SHADOW, cr0),
+
+		F(VMCS_HOST_CR0, read_cr0()),
+		F(VMCS_HOST_CR3, read_cr3()),
+		F(VMCS_HOST_CR4, read_cr4()),
+		F(VMCS_HOST_CS_SEL, HOST_CS),
+		F(VMCS_HOST_SS_SEL, HOST_DS),
+		F(VMCS_HOST_DS_SEL, HOST_DS),
+		F(VMCS_HOST_ES_SEL, HOST_DS),
+		F(VMCS_HOST_FS_SEL, 0),
+		F(VMCS_HOST_GS_SEL, 0),
+		F(VMCS_HOST_TR_SEL, HOST_TSS),
+		F(VMCS_HOST_FS_BASE, rdmsr(MSR_FS_BASE)),
+		F(VMCS_HOST_GS_BASE, rdmsr(MSR_GS_BASE)),
+		F(VMCS_HOST_TR_BASE, host_tss_base()),
+		F(VMCS_HOST_GDTR_BASE, read_gdtr_base()),
+		F(VMCS_HOST_IDTR_BASE, read_idtr_base()),
+		F(VMCS_HOST_SYSENTER_CS, 0),
+		F(VMCS_HOST_SYSENTER_ESP, 0),
+		F(VMCS_HOST_SYSENTER_EIP, 0),
+		F(VMCS_HOST_EFER, rdmsr(MSR_EFER)),
+		F(VMCS_HOST_PAT, rdmsr(MSR_IA32_PAT)),
+
+		F(VMCS_GUEST_CR0, cr0),
+		F(VMCS_GUEST_CR3, guest_cr3),
+		F(VMCS_GUEST_CR4, cr4),
+		F(VMCS_GUEST_DR7, 0x400),
+		F(VMCS_GUEST_RFLAGS, BIT(1)),
+		F(VMCS_GUEST_EFER, EFER_LME | EFER_LMA | (host_cpu.has.nx ? EFER_NXE : 0)),
+		F(VMCS_GUEST_PAT, PAT_POWER_ON_DEFAULT),
+		F(VMCS_GUEST_CS_SEL, 0x08),
+		F(VMCS_GUEST_CS_AR, AR_CODE64),
+		F(VMCS_GUEST_CS_LIMIT, 0xffffffff),
+		F(VMCS_GUEST_CS_BASE, 0),
+		F(VMCS_GUEST_SS_SEL, 0x10),
+		F(VMCS_GUEST_SS_AR, AR_DATA),
+		F(VMCS_GUEST_SS_LIMIT, 0xffffffff),
+		F(VMCS_GUEST_SS_BASE, 0),
+		F(VMCS_GUEST_DS_SEL, 0x10),
+		F(VMCS_GUEST_DS_AR, AR_DATA),
+		F(VMCS_GUEST_DS_LIMIT, 0xffffffff),
+		F(VMCS_GUEST_DS_BASE, 0),
+		F(VMCS_GUEST_ES_SEL, 0x10),
+		F(VMCS_GUEST_ES_AR, AR_DATA),
+		F(VMCS_GUEST_ES_LIMIT, 0xffffffff),
+		F(VMCS_GUEST_ES_BASE, 0),
+		F(VMCS_GUEST_FS_SEL, 0x10),
+		F(VMCS_GUEST_FS_AR, AR_DATA),
+		F(VMCS_GUEST_FS_LIMIT, 0xffffffff),
+		F(VMCS_GUEST_FS_BASE, 0),
+		F(VMCS_GUEST_GS_SEL, 0x10),
+		F(VMCS_GUEST_GS_AR, AR_DATA),
+		F(VMCS_GUEST_GS_LIMIT, 0xffffffff),
+		F(VMCS_GUEST_GS_BASE, 0),
+		F(VMCS_GUEST_LDTR_SEL, 0),
+		F(VMCS_GUEST_LDTR_AR, AR_UNUSABLE),
+		F(VMCS_GUEST_LDTR_LIMIT, 0),
+		F(VMCS_GUEST_LDTR_BASE, 0),
+		F(VMCS_GUEST_TR_SEL, GUEST_TSS_SEL),
+		F(VMCS_GUEST_TR_AR, AR_TSS64_BUSY),
+		F(VMCS_GUEST_TR_LIMIT, 0x67),
+		F(VMCS_GUEST_TR_BASE, GUEST_TSS),
+		F(VMCS_GUEST_GDTR_BASE, guest_gdt),
+		F(VMCS_GUEST_GDTR_LIMIT, gdt_limit),
+		F(VMCS_GUEST_IDTR_BASE, 0),
+		F(VMCS_GUEST_IDTR_LIMIT, 0),
+		F(VMCS_GUEST_SYSENTER_CS, 0),
+		F(VMCS_GUEST_SYSENTER_ESP, 0),
+		F(VMCS_GUEST_SYSENTER_EIP, 0),
+		F(VMCS_GUEST_INTERRUPTIBILITY, 0),
+		F(VMCS_GUEST_ACTIVITY_STATE, 0),
+		F(VMCS_GUEST_PENDING_DBG, 0),
+		F(VMCS_LINK_POINTER, ~0ull),
+	};
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (!vmwrite_checked(fields[i].field, fields[i].value)) {
+			vm_stop(vm, VM_STOP_ENTRY_FAILED, "VMWRITE of %s (0x%x) failed: %s",
+				fields[i].name, fields[i].field,
+				vmx_instruction_error_name(vmread(VMCS_INSTRUCTION_ERROR)));
+			return 0;
+		}
+	}
+	if (vmx_caps.vpid && !vmwrite_checked(VMCS_VPID, 1 + vm->id % 0xfffe))
+		return -1;
+	if (vmx_caps.ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)
+		invept_global(); /* the EPT pages may have served an earlier VM */
+	if (vmx_caps.vpid && (vmx_caps.ept_vpid_cap & VPID_CAP_INVVPID_ALL))
+		invvpid_all();
+	return 0;
+}
+
+static void vmx_vcpu_destroy(struct vcpu *vcpu)
+{
+	struct vmx_vcpu *x = vcpu->vendor;
+
+	/* Flush the VMCS out of the CPU before its page is reused. */
+	if (x)
+		vmclear(x->vmcs_pa);
+	vcpu->vendor = NULL;
+}
+
+static void sync_regs_to_vmcs(struct vcpu *vcpu)
+{
+	vmwrite(VMCS_GUEST_RIP, vcpu->regs.rip);
+	vmwrite(VMCS_GUEST_RSP, vcpu->regs.gpr[GPR_RSP]);
+}
+
+/* Called by vmx_run_loop after every VM exit; non-zero to enter again. */
+int vmx_handle_exit(struct vcpu *vcpu)
+{
+	struct vmx_exit_fields f;
+	const struct vmx_exit_desc *d;
+	struct vm_exit exit;
+	u32 idt_info;
+
+	f.reason = vmread(VMCS_EXIT_REASON);
+	f.insn_len = vmread(VMCS_EXIT_INSTRUCTION_LEN);
+	f.rip = vmread(VMCS_GUEST_RIP);
+	vcpu->regs.rip = f.rip;
+	vcpu->regs.gpr[GPR_RSP] = vmread(VMCS_GUEST_RSP);
+	d = vmx_exit_desc(f.reason);
+	f.qual = d->needs & NEED_QUAL ? vmread(VMCS_EXIT_QUALIFICATION) : 0;
+	f.gpa = d->needs & NEED_GPA ? vmread(VMCS_GUEST_PHYSICAL_ADDRESS) : 0;
+	if (d->needs & NEED_INTR_INFO) {
+		f.intr_info = vmread(VMCS_EXIT_INTR_INFO);
+		f.intr_error = vmread(VMCS_EXIT_INTR_ERROR);
+	}
+	/* An event whose delivery the exit interrupted is delivered again (§28.2.4). */
+	idt_info = vmread(VMCS_IDT_VECTORING_INFO);
+	if (unlikely(idt_info & INTR_INFO_VALID)) {
+		/* Bits 30:12 must be 0 on entry (§27.2.1.3); bit 12 of the
+		 * vectoring information is undefined (§25.9.3). */
+		vmwrite(VMCS_ENTRY_INTR_INFO, idt_info & ~0x7ffff000u);
+		if (idt_info & INTR_INFO_ERROR_VALID)
+			vmwrite(VMCS_ENTRY_EXCEPTION_ERROR, vmread(VMCS_IDT_VECTORING_ERROR));
+		vmwrite(VMCS_ENTRY_INSTRUCTION_LEN, f.insn_len);
+	}
+	vmx_decode_exit(d, &f, &vcpu->regs, &exit);
+	if (unlikely(exit.kind == EXIT_INVALID)) {
+		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED,
+			"VM entry failed: exit reason 0x%x (%s), "
+			"qualification 0x%llx",
+			f.reason, vmx_exit_reason_name(f.reason), vmread(VMCS_EXIT_QUALIFICATION));
+		return 0;
+	}
+	if (!vcpu_dispatch_exit(vcpu, &exit))
+		return 0;
+	sync_regs_to_vmcs(vcpu);
+	return 1;
+}
+
+/* VMLAUNCH/VMRESUME did not even start the guest (VMfailValid/Invalid). */
+void vmx_entry_failed(struct vcpu *vcpu)
+{
+	u32 err = vmread(VMCS_INSTRUCTION_ERROR);
+
+	vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED,
+		"VMLAUNCH/VMRESUME failed: VM-instruction error %u (%s)", err,
+		vmx_instruction_error_name(err));
+}
+
+static void vmx_vcpu_run(struct vcpu *vcpu)
+{
+	struct vmx_vcpu *x = vcpu->vendor;
+
+	if (!vmptrld(x->vmcs_pa)) {
+		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED, "VMPTRLD failed");
+		return;
+	}
+	sync_regs_to_vmcs(vcpu);
+	vmx_run_loop(vcpu);
+}
+
+static void vmx_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u32 error)
+{
+	vmwrite(VMCS_ENTRY_INTR_INFO, vector | INTR_TYPE_HW_EXCEPTION | INTR_INFO_VALID |
+					  (has_error ? INTR_INFO_ERROR_VALID : 0));
+	if (has_error)
+		vmwrite(VMCS_ENTRY_EXCEPTION_ERROR, error);
+}
+
+static u64 vmx_guest_cr3(struct vcpu *vcpu)
+{
+	return vmread(VMCS_GUEST_CR3);
+}
+
+/* What the guest believes CR4 is: host-owned bits come from the read shadow. */
+static u64 vmx_guest_cr4(struct vcpu *vcpu)
+{
+	u64 mask = ((struct vmx_vcpu *)vcpu->vendor)->cr4_mask;
+
+	return (vmread(VMCS_GUEST_CR4) & ~mask) | (vmread(VMCS_CR4_READ_SHADOW) & mask);
+}
+
+static u64 vmx_guest_efer(struct vcpu *vcpu)
+{
+	return vmread(VMCS_GUEST_EFER);
+}
+
+/* No GIF on Intel: a pending interrupt is taken as soon as IF is set. */
+static void vmx_host_interrupt_window(void)
+{
+	asm volatile("sti; nop; cli" ::: "memory");
+}
+
+static void vmx_describe(void)
+{
+	console_printf("mhv: backend: Intel VMX, EPT, VPID %s, unrestricted guest %s (unused), "
+		       "VMCS revision 0x%x, controls pin 0x%x proc 0x%x proc2 0x%x exit 0x%x "
+		       "entry 0x%x\n",
+		       vmx_caps.vpid ? "yes" : "no", vmx_caps.unrestricted_guest ? "yes" : "no",
+		       vmx_caps.revision, vmx_caps.pin, vmx_caps.proc, vmx_caps.proc2,
+		       vmx_caps.exit, vmx_caps.entry);
+}
+
+const struct backend_ops vmx_backend = {
+	.name = "vmx",
+	.hypercall_insn = "vmcall",
+	.vcpu_create = vmx_vcpu_create,
+	.vcpu_run = vmx_vcpu_run,
+	.vcpu_destroy = vmx_vcpu_destroy,
+	.map_ram = vmx_map_ram,
+	.inject_exception = vmx_inject_exception,
+	.guest_cr3 = vmx_guest_cr3,
+	.guest_efer = vmx_guest_efer,
+	.guest_cr4 = vmx_guest_cr4,
+	.host_interrupt_window = vmx_host_interrupt_window,
+	.describe = vmx_describe,
+};
