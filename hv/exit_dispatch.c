@@ -71,14 +71,16 @@ static void handle_shutdown(struct vcpu *vcpu, const struct vm_exit *exit)
 static void handle_invalid(struct vcpu *vcpu, const struct vm_exit *exit)
 {
 	vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED,
-		"the CPU refused the guest state (exit code 0x%llx)", exit->vendor_code);
+		"the CPU refused the guest state: exit code 0x%llx (%s), qualification 0x%llx",
+		exit->vendor_code, backend->exit_name(exit->vendor_code), exit->info1);
 }
 
 static void handle_unhandled(struct vcpu *vcpu, const struct vm_exit *exit)
 {
 	vm_stop(vcpu->vm, VM_STOP_UNHANDLED,
-		"unhandled exit code 0x%llx (info 0x%llx 0x%llx) at rip 0x%llx", exit->vendor_code,
-		exit->info1, exit->info2, vcpu->regs.rip);
+		"unhandled exit code 0x%llx (%s), info 0x%llx 0x%llx, at rip 0x%llx",
+		exit->vendor_code, backend->exit_name(exit->vendor_code), exit->info1, exit->info2,
+		vcpu->regs.rip);
 }
 
 exit_handler_fn *const exit_handlers[EXIT_KIND_COUNT] = {

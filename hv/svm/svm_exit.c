@@ -94,3 +94,32 @@ void svm_exit_table_init(void)
 	for (i = 0; i < ARRAY_SIZE(exit_codes); i++)
 		svm_exit_table[exit_codes[i].code] = exit_codes[i].desc;
 }
+
+static const struct {
+	u32 code;
+	const char *name;
+} exit_names[] = {
+	{ SVM_EXIT_INTR, "INTR" },	   { SVM_EXIT_NMI, "NMI" },
+	{ SVM_EXIT_CPUID, "CPUID" },	   { SVM_EXIT_INVD, "INVD" },
+	{ SVM_EXIT_HLT, "HLT" },	   { SVM_EXIT_INVLPGA, "INVLPGA" },
+	{ SVM_EXIT_IOIO, "IOIO" },	   { SVM_EXIT_MSR, "MSR" },
+	{ SVM_EXIT_SHUTDOWN, "SHUTDOWN" }, { SVM_EXIT_VMRUN, "VMRUN" },
+	{ SVM_EXIT_VMMCALL, "VMMCALL" },   { SVM_EXIT_WBINVD, "WBINVD" },
+	{ SVM_EXIT_NPF, "NPF" },	   { SVM_EXIT_INVALID, "VMEXIT_INVALID" },
+};
+
+const char *svm_exit_name(u64 code)
+{
+	unsigned i;
+
+	if (code >= SVM_EXIT_EXCP_BASE && code < SVM_EXIT_EXCP_BASE + 32)
+		return "exception";
+	if (code < 0x20)
+		return "CR access";
+	if (code < 0x40)
+		return "DR access";
+	for (i = 0; i < ARRAY_SIZE(exit_names); i++)
+		if (exit_names[i].code == (u32)code)
+			return exit_names[i].name;
+	return "see APM Vol 2 Appendix C";
+}

@@ -20,6 +20,7 @@ extern struct svm_exit_desc svm_exit_table[SVM_EXIT_TABLE_SIZE];
 
 void svm_exit_table_init(void);
 void svm_decode_npf(const struct vmcb *vmcb, struct vm_exit *exit);
+const char *svm_exit_name(u64 code);
 
 /* Inline: it runs on every exit. */
 static inline void svm_decode_exit(const struct vmcb *vmcb, const struct guest_regs *regs,

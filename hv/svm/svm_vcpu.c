@@ -237,6 +237,7 @@ const struct backend_ops svm_backend = {
 	.guest_cr3 = svm_guest_cr3,
 	.guest_efer = svm_guest_efer,
 	.guest_cr4 = svm_guest_cr4,
+	.exit_name = svm_exit_name,
 	.host_interrupt_window = svm_host_interrupt_window,
 	.describe = svm_describe,
 };

@@ -4,6 +4,13 @@
 
 struct vmx_exit_desc vmx_exit_table[VMX_EXIT_REASONS];
 
+void vmx_decode_raw(const struct vmx_exit_fields *f, const struct guest_regs *regs,
+		    struct vm_exit *exit)
+{
+	exit->info1 = f->qual;
+	exit->info2 = f->gpa;
+}
+
 static void decode_msr(const struct vmx_exit_fields *f, const struct guest_regs *regs,
 		       struct vm_exit *exit)
 {
@@ -71,8 +78,8 @@ void vmx_exit_table_init(void)
 	unsigned i;
 
 	for (i = 0; i < VMX_EXIT_REASONS; i++)
-		vmx_exit_table[i] =
-		    (struct vmx_exit_desc){ EXIT_UNHANDLED, INSN_OP_COUNT, NEED_QUAL, NULL };
+		vmx_exit_table[i] = (struct vmx_exit_desc){ EXIT_UNHANDLED, INSN_OP_COUNT,
+							    NEED_QUAL, vmx_decode_raw };
 	/* VMCLEAR .. VMXON: every VMX instruction exits in non-root operation (§26.1.2) */
 	for (i = EXIT_REASON_VMCLEAR; i <= EXIT_REASON_VMXON; i++)
 		vmx_exit_table[i] =

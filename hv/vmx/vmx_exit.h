@@ -34,12 +34,16 @@ struct vmx_exit_desc {
 extern struct vmx_exit_desc vmx_exit_table[VMX_EXIT_REASONS];
 
 void vmx_exit_table_init(void);
+/* For exits only reported, not handled: the raw qualification and GPA. */
+void vmx_decode_raw(const struct vmx_exit_fields *f, const struct guest_regs *regs,
+		    struct vm_exit *exit);
 
 static inline const struct vmx_exit_desc *vmx_exit_desc(u32 reason)
 {
-	static const struct vmx_exit_desc entry_failed = { EXIT_INVALID, INSN_OP_COUNT, 0, NULL };
+	static const struct vmx_exit_desc entry_failed = { EXIT_INVALID, INSN_OP_COUNT, NEED_QUAL,
+							   vmx_decode_raw };
 	static const struct vmx_exit_desc unknown = { EXIT_UNHANDLED, INSN_OP_COUNT, NEED_QUAL,
-						      NULL };
+						      vmx_decode_raw };
 
 	if (unlikely(reason & EXIT_REASON_ENTRY_FAILURE))
 		return &entry_failed;
@@ -55,8 +59,6 @@ static inline void vmx_decode_exit(const struct vmx_exit_desc *d, const struct v
 	exit->vendor_code = f->reason;
 	/* The instruction length is valid for every instruction exit (§28.2.5). */
 	exit->next_rip = f->rip + f->insn_len;
-	exit->info1 = f->qual;
-	exit->info2 = f->gpa;
 	if (d->decode)
 		d->decode(f, regs, exit);
 }

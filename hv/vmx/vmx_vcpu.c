@@ -260,6 +260,26 @@ static void sync_regs_to_vmcs(struct vcpu *vcpu)
 	vmwrite(VMCS_GUEST_RSP, vcpu->regs.gpr[GPR_RSP]);
 }
 
+static void read_exit_fields(u8 needs, struct vmx_exit_fields *f)
+{
+	f->qual = needs & NEED_QUAL ? vmread(VMCS_EXIT_QUALIFICATION) : 0;
+	f->gpa = needs & NEED_GPA ? vmread(VMCS_GUEST_PHYSICAL_ADDRESS) : 0;
+	if (needs & NEED_INTR_INFO) {
+		f->intr_info = vmread(VMCS_EXIT_INTR_INFO);
+		f->intr_error = vmread(VMCS_EXIT_INTR_ERROR);
+	}
+}
+
+static void redeliver_event(u32 idt_info, u32 insn_len)
+{
+	/* Bits 30:12 must be 0 on entry (§27.2.1.3); bit 12 of the vectoring
+	 * information is undefined (§25.9.3). */
+	vmwrite(VMCS_ENTRY_INTR_INFO, idt_info & ~0x7ffff000u);
+	if (idt_info & INTR_INFO_ERROR_VALID)
+		vmwrite(VMCS_ENTRY_EXCEPTION_ERROR, vmread(VMCS_IDT_VECTORING_ERROR));
+	vmwrite(VMCS_ENTRY_INSTRUCTION_LEN, insn_len);
+}
+
 /* Called by vmx_run_loop after every VM exit; non-zero to enter again. */
 int vmx_handle_exit(struct vcpu *vcpu)
 {
@@ -274,30 +294,13 @@ int vmx_handle_exit(struct vcpu *vcpu)
 	vcpu->regs.rip = f.rip;
 	vcpu->regs.gpr[GPR_RSP] = vmread(VMCS_GUEST_RSP);
 	d = vmx_exit_desc(f.reason);
-	f.qual = d->needs & NEED_QUAL ? vmread(VMCS_EXIT_QUALIFICATION) : 0;
-	f.gpa = d->needs & NEED_GPA ? vmread(VMCS_GUEST_PHYSICAL_ADDRESS) : 0;
-	if (d->needs & NEED_INTR_INFO) {
-		f.intr_info = vmread(VMCS_EXIT_INTR_INFO);
-		f.intr_error = vmread(VMCS_EXIT_INTR_ERROR);
-	}
+	if (unlikely(d->needs))
+		read_exit_fields(d->needs, &f);
 	/* An event whose delivery the exit interrupted is delivered again (§28.2.4). */
 	idt_info = vmread(VMCS_IDT_VECTORING_INFO);
-	if (unlikely(idt_info & INTR_INFO_VALID)) {
-		/* Bits 30:12 must be 0 on entry (§27.2.1.3); bit 12 of the
-		 * vectoring information is undefined (§25.9.3). */
-		vmwrite(VMCS_ENTRY_INTR_INFO, idt_info & ~0x7ffff000u);
-		if (idt_info & INTR_INFO_ERROR_VALID)
-			vmwrite(VMCS_ENTRY_EXCEPTION_ERROR, vmread(VMCS_IDT_VECTORING_ERROR));
-		vmwrite(VMCS_ENTRY_INSTRUCTION_LEN, f.insn_len);
-	}
+	if (unlikely(idt_info & INTR_INFO_VALID))
+		redeliver_event(idt_info, f.insn_len);
 	vmx_decode_exit(d, &f, &vcpu->regs, &exit);
-	if (unlikely(exit.kind == EXIT_INVALID)) {
-		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED,
-			"VM entry failed: exit reason 0x%x (%s), "
-			"qualification 0x%llx",
-			f.reason, vmx_exit_reason_name(f.reason), vmread(VMCS_EXIT_QUALIFICATION));
-		return 0;
-	}
 	if (!vcpu_dispatch_exit(vcpu, &exit))
 		return 0;
 	sync_regs_to_vmcs(vcpu);
@@ -352,6 +355,11 @@ static u64 vmx_guest_efer(struct vcpu *vcpu)
 	return vmread(VMCS_GUEST_EFER);
 }
 
+static const char *vmx_exit_name(u64 code)
+{
+	return vmx_exit_reason_name((u32)code);
+}
+
 /* No GIF on Intel: a pending interrupt is taken as soon as IF is set. */
 static void vmx_host_interrupt_window(void)
 {
@@ -379,6 +387,7 @@ const struct backend_ops vmx_backend = {
 	.guest_cr3 = vmx_guest_cr3,
 	.guest_efer = vmx_guest_efer,
 	.guest_cr4 = vmx_guest_cr4,
+	.exit_name = vmx_exit_name,
 	.host_interrupt_window = vmx_host_interrupt_window,
 	.describe = vmx_describe,
 };
