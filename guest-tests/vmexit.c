@@ -29,6 +29,17 @@ static void null_vmcall(void)
 	asm volatile("vmcall" ::"a"(HC_NULL) : "memory");
 }
 
+/* kvm-unit-tests' vmcall: a hypercall number the hypervisor does not know */
+static void unknown_vmmcall(void)
+{
+	asm volatile("vmmcall" ::"a"(HC_UNKNOWN_NR) : "memory");
+}
+
+static void unknown_vmcall(void)
+{
+	asm volatile("vmcall" ::"a"(HC_UNKNOWN_NR) : "memory");
+}
+
 static void cpuid_0(void)
 {
 	u32 a = 0, b, c = 0, d;
@@ -36,9 +47,150 @@ static void cpuid_0(void)
 	asm volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d)::"memory");
 }
 
+static void mov_from_cr8(void)
+{
+	u64 v;
+
+	asm volatile("mov %%cr8, %0" : "=r"(v)::"memory");
+}
+
+static void mov_to_cr8(void)
+{
+	asm volatile("mov %0, %%cr8" ::"r"(0ull) : "memory");
+}
+
+static void inl_from_pmtimer(void)
+{
+	(void)inl(GUEST_PM_TIMER_PORT);
+}
+
+static void inl_from_hv(void)
+{
+	(void)inl(GUEST_TEST_PORT);
+}
+
+static void outl_to_hv(void)
+{
+	outl(GUEST_TEST_PORT, 0);
+}
+
+static void wbinvd(void)
+{
+	asm volatile("wbinvd" ::: "memory");
+}
+
+/* Intercepted on both vendors: never executed on the host's caches. */
+static void invd(void)
+{
+	asm volatile("invd" ::: "memory");
+}
+
+static void mov_dr(void)
+{
+	asm volatile("mov %0, %%dr7" ::"r"(0x400ull) : "memory");
+}
+
+static void rd_tsc_adjust_msr(void)
+{
+	(void)rdmsr(MSR_IA32_TSC_ADJUST);
+}
+
+static void wr_tsc_adjust_msr(void)
+{
+	wrmsr(MSR_IA32_TSC_ADJUST, 0);
+}
+
+static void wr_kernel_gs_base(void)
+{
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
+}
+
+#define MSR_IA32_PRED_CMD 0x49
+#define PRED_CMD_IBPB 1
+
+static void wr_ibpb_msr(void)
+{
+	wrmsr(MSR_IA32_PRED_CMD, PRED_CMD_IBPB);
+}
+
+static void toggle_cr0_wp(void)
+{
+	u64 cr0 = read_cr0();
+
+	write_cr0(cr0 & ~CR0_WP);
+	write_cr0(cr0 | CR0_WP);
+}
+
+static void toggle_cr4_pge(void)
+{
+	u64 cr4 = read_cr4();
+
+	write_cr4(cr4 ^ CR4_PGE);
+	write_cr4(cr4);
+}
+
+static void mmio_read(void)
+{
+	(void)*(volatile u32 *)(uintptr_t)(GUEST_MMIO_BASE + MMIO_REG_ID);
+}
+
+static void mmio_write(void)
+{
+	*(volatile u32 *)(uintptr_t)(GUEST_MMIO_BASE + MMIO_REG_SCRATCH) = 0;
+}
+
+/* Why a test cannot run on this CPU, or NULL (CPUID as the guest sees it). */
+static const char *needs_ibpb(void)
+{
+	struct cpuid_regs r;
+
+	/* AMD: CPUID 8000_0008 EBX[12]; Intel: CPUID 7 EDX[26] (IBRS/IBPB) */
+	cpuid_count(0x80000008, 0, &r);
+	if (guest_is_amd && (r.ebx & BIT(12)))
+		return NULL;
+	cpuid_count(7, 0, &r);
+	if (!guest_is_amd && (r.edx & BIT(26)))
+		return NULL;
+	return "the CPU has no IBPB";
+}
+
+enum vendor_only {
+	ANY,
+	AMD_ONLY,
+	INTEL_ONLY
+};
+
 struct bench {
 	const char *name;
 	bench_fn *fn;
+	enum vendor_only vendor;
+	const char *(*unsupported)(void);
+};
+
+/* kvm-unit-tests x86/vmexit.c names where the meaning is the same */
+static const struct bench benches[] = {
+	{ "loop_overhead", loop_overhead, ANY, NULL },
+	{ "null", null_vmmcall, AMD_ONLY, NULL },
+	{ "null", null_vmcall, INTEL_ONLY, NULL },
+	{ "vmcall", unknown_vmmcall, AMD_ONLY, NULL },
+	{ "vmcall", unknown_vmcall, INTEL_ONLY, NULL },
+	{ "cpuid", cpuid_0, ANY, NULL },
+	{ "mov_from_cr8", mov_from_cr8, ANY, NULL },
+	{ "mov_to_cr8", mov_to_cr8, ANY, NULL },
+	{ "inl_from_pmtimer", inl_from_pmtimer, ANY, NULL },
+	{ "inl_from_hv", inl_from_hv, ANY, NULL },
+	{ "outl_to_hv", outl_to_hv, ANY, NULL },
+	{ "wbinvd", wbinvd, ANY, NULL },
+	{ "invd", invd, ANY, NULL },
+	{ "mov_dr", mov_dr, ANY, NULL },
+	{ "rd_tsc_adjust_msr", rd_tsc_adjust_msr, ANY, NULL },
+	{ "wr_tsc_adjust_msr", wr_tsc_adjust_msr, ANY, NULL },
+	{ "wr_kernel_gs_base", wr_kernel_gs_base, ANY, NULL },
+	{ "wr_ibpb_msr", wr_ibpb_msr, ANY, needs_ibpb },
+	{ "toggle_cr0_wp", toggle_cr0_wp, ANY, NULL },
+	{ "toggle_cr4_pge", toggle_cr4_pge, ANY, NULL },
+	{ "mmio_read", mmio_read, ANY, NULL },
+	{ "mmio_write", mmio_write, ANY, NULL },
 };
 
 static u64 run_batch(bench_fn *fn, u32 n)
@@ -57,9 +209,19 @@ static void run_bench(const struct bench *b)
 {
 	struct hc_bench_result r = { 0 };
 	u32 i, n = params.iterations;
+	const char *why_not;
 
+	if ((b->vendor == AMD_ONLY && !guest_is_amd) || (b->vendor == INTEL_ONLY && guest_is_amd))
+		return;
 	if (!test_wanted(b->name))
 		return;
+	why_not = b->unsupported ? b->unsupported() : NULL;
+	if (why_not) {
+		__builtin_memcpy(r.name, b->name, __builtin_strlen(b->name) + 1);
+		__builtin_memcpy(r.skip_reason, why_not, __builtin_strlen(why_not) + 1);
+		hypercall(HC_BENCH_RESULT, (u64)(uintptr_t)&r, 0);
+		return;
+	}
 	if (params.warmup)
 		run_batch(b->fn, params.warmup);
 	for (i = 0; i < params.batches; i++)
@@ -78,12 +240,6 @@ u64 guest_main(u64 variant)
 	unsigned i;
 
 	guest_rt_init();
-	const struct bench benches[] = {
-		{ "loop_overhead", loop_overhead },
-		{ "null", hypercall_is_vmcall ? null_vmcall : null_vmmcall },
-		{ "cpuid", cpuid_0 },
-	};
-
 	if (hypercall(HC_PARAMS, (u64)(uintptr_t)&params, 0) == HC_ERROR) {
 		test_report("params", TEST_FAIL, "HC_PARAMS failed");
 		return 1;

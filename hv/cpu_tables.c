@@ -114,8 +114,15 @@ static void dump_registers(const struct isr_frame *f)
 		       read_cr4());
 }
 
+extern u64 host_fault_fixup;
+
 void isr_dispatch(struct isr_frame *f)
 {
+	/* rdmsr_safe: a #GP from the probed RDMSR resumes at its fixup. */
+	if (f->vector == 13 && host_fault_fixup) {
+		f->rip = host_fault_fixup;
+		return;
+	}
 	if (f->vector >= 32) {
 		/* A host interrupt let in on purpose (see host_interrupt_window). */
 		interrupts_taken++;

@@ -79,6 +79,8 @@ struct hc_params {
 #define MMIO_REG_SCRATCH 0x8		 /* read/write, 1/2/4/8 bytes */
 #define MMIO_DEVICE_ID 0x44564d4d	 /* "MMVD" */
 #define GUEST_UNBACKED_GPA 0x80000000ull /* neither RAM nor device */
+#define GUEST_PM_TIMER_PORT 0x608	 /* ACPI PM timer, as at PMBASE 0x600 on Q35 */
+#define HC_UNKNOWN_NR 0xffff		 /* never a hypercall: the vmcall benchmark's number */
 
 /* Entry: RDI = variant (which program of the blob), RSI = GUEST_RAM_SIZE */
 

@@ -33,11 +33,6 @@ static void terminate(char *s, size_t size)
 	s[size - 1] = 0;
 }
 
-static u64 hc_null(struct vcpu *vcpu, u64 a0, u64 a1)
-{
-	return 0;
-}
-
 static u64 hc_print(struct vcpu *vcpu, u64 str, u64 len)
 {
 	const char *s;
@@ -127,7 +122,6 @@ static u64 hc_params(struct vcpu *vcpu, u64 gpa, u64 variant)
 }
 
 static hypercall_fn *const hypercalls[HC_COUNT] = {
-	[HC_NULL] = hc_null,
 	[HC_PRINT] = hc_print,
 	[HC_TEST_RESULT] = hc_test_result,
 	[HC_BENCH_RESULT] = hc_bench_result,
@@ -142,7 +136,13 @@ void handle_hypercall(struct vcpu *vcpu, const struct vm_exit *exit)
 	u64 *regs = vcpu->regs.gpr;
 	u64 nr = regs[GPR_RAX];
 
-	regs[GPR_RAX] =
-	    likely(nr < HC_COUNT) ? hypercalls[nr](vcpu, regs[GPR_RDI], regs[GPR_RSI]) : HC_ERROR;
+	/* HC_NULL is the benchmark floor (DESIGN §8): it only returns and skips
+	 * the instruction, without the table's indirect call. */
+	if (nr == HC_NULL)
+		regs[GPR_RAX] = 0;
+	else if (nr < HC_COUNT)
+		regs[GPR_RAX] = hypercalls[nr](vcpu, regs[GPR_RDI], regs[GPR_RSI]);
+	else
+		regs[GPR_RAX] = HC_ERROR;
 	vcpu_skip_insn(vcpu, exit);
 }

@@ -7,7 +7,9 @@
 #include "exit_dispatch.h"
 #include "guest_abi.h"
 #include "guest_console.h"
+#include "tsc.h"
 #include "vcpu.h"
+#include "x86.h"
 
 /* 16550 registers (PC16550D datasheet) */
 #define UART_THR 0
@@ -41,9 +43,20 @@ static void test_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
 	vm->test_port_value = val;
 }
 
+/* 24-bit, 3.579545 MHz, read-only (ACPI 6.5 §4.8.3.3), derived from the TSC */
+static u32 pm_timer_in(struct vm *vm, u16 offset, u8 size)
+{
+	return tsc_to_pm_timer(rdtsc());
+}
+
+static void ignore_out(struct vm *vm, u16 offset, u8 size, u32 val)
+{
+}
+
 static const struct port_device port_devices[] = {
 	{ GUEST_SERIAL_PORT, 8, serial_in, serial_out },
 	{ GUEST_TEST_PORT, 4, test_port_in, test_port_out },
+	{ GUEST_PM_TIMER_PORT, 4, pm_timer_in, ignore_out },
 };
 
 void handle_io(struct vcpu *vcpu, const struct vm_exit *exit)

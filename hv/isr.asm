@@ -9,6 +9,8 @@ section .text
 extern isr_dispatch
 global isr_stubs
 global gdt_load
+global rdmsr_safe
+global host_fault_fixup
 
 ; Vectors whose exception pushes an error code (SDM Vol 3 §6.15, APM Vol 2 §8.2)
 %define HAS_ERR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
@@ -81,3 +83,24 @@ gdt_load:
 	retfq
 .reloaded:
 	ret
+
+; int rdmsr_safe(u32 msr, u64 *val): 0, or -1 when RDMSR raised #GP
+; (isr_dispatch resumes a faulting RDMSR at host_fault_fixup)
+rdmsr_safe:
+	mov ecx, edi
+	lea rax, [.fault]
+	mov [host_fault_fixup], rax
+	rdmsr
+	mov qword [host_fault_fixup], 0
+	shl rdx, 32
+	or rax, rdx
+	mov [rsi], rax
+	xor eax, eax
+	ret
+.fault:
+	mov qword [host_fault_fixup], 0
+	mov eax, -1
+	ret
+
+section .data
+host_fault_fixup: dq 0

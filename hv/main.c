@@ -15,6 +15,7 @@
 #include "platform.h"
 #include "runner.h"
 #include "status.h"
+#include "tsc.h"
 #include "backend.h"
 
 static struct mhv_config config;
@@ -54,6 +55,7 @@ void hv_main(const struct boot_info *bi)
 	page_alloc_init(&hv_pages, bi->pool_base, bi->pool_pages, bi->mem, bi->nr_mem_ranges);
 	cpu_probe();
 	host_paging_init();
+	tsc_init(bi);
 	console_printf("mhv: memory: pool %llu MiB at 0x%llx, %llu MiB allocatable in all\n",
 		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);
 	platform_describe(bi);

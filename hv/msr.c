@@ -3,6 +3,7 @@
  * Guest RDMSR/WRMSR that exit.  An explicit allow list; any other MSR
  * gets #GP, as on a CPU that does not have it.
  */
+#include "cpu.h"
 #include "exit_dispatch.h"
 #include "msr_policy.h"
 #include "vcpu.h"
@@ -12,8 +13,17 @@
 /* BSP, xAPIC enabled, at the architectural default base (SDM Vol 3 §11.4.4) */
 #define GUEST_APIC_BASE (0xfee00000ull | BIT(11) | BIT(8))
 
-const u32 msr_passthrough[] = {
-	MSR_KERNEL_GS_BASE,
+#define MSR_IA32_PRED_CMD 0x49
+
+static bool has_ibpb(void)
+{
+	return host_cpu.has.ibpb || host_cpu.has.spec_ctrl;
+}
+
+const struct msr_passthrough msr_passthrough[] = {
+	{ MSR_KERNEL_GS_BASE, true, true, NULL },
+	/* IBPB is a command with no state to switch; reads #GP (write-only MSR) */
+	{ MSR_IA32_PRED_CMD, false, true, has_ibpb },
 };
 const unsigned msr_passthrough_count = ARRAY_SIZE(msr_passthrough);
 

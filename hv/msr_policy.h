@@ -5,8 +5,14 @@
 
 #include "types.h"
 
+struct msr_passthrough {
+	u32 index;
+	bool read, write;	 /* which accesses skip the exit */
+	bool (*available)(void); /* NULL: always */
+};
+
 /* The host code never uses these, so the guest's values can stay loaded. */
-extern const u32 msr_passthrough[];
+extern const struct msr_passthrough msr_passthrough[];
 extern const unsigned msr_passthrough_count;
 
 #endif

@@ -5,6 +5,7 @@
 #include "console.h"
 #include "cpu.h"
 #include "fmt.h"
+#include "tsc.h"
 #include "x86.h"
 
 #define PIC1_DATA 0x21
@@ -67,6 +68,9 @@ static void detect_environment(void)
 	if (inb(DEBUGCON_PORT) == DEBUGCON_PORT) {
 		emulated = true;
 		fmt_snprintf(env_name, sizeof(env_name), "bochs");
+		/* Its RDTSC counts instructions: no frequency turns ticks into time. */
+		host_tsc.hz = 0;
+		host_tsc.source = "Bochs: RDTSC counts retired instructions";
 		fmt_snprintf(env_detail, sizeof(env_detail),
 			     "no hypervisor signature, port 0xE9 answers: Bochs; "
 			     "RDTSC counts retired instructions");
@@ -78,16 +82,45 @@ const char *platform_env(void)
 	return env_name;
 }
 
+#define MSR_MICROCODE_REV 0x8b /* Intel IA32_BIOS_SIGN_ID, AMD PATCH_LEVEL */
+
+/* Microcode revision, where the CPU (or emulator) answers (SDM Vol 3 §10.11.7). */
+static bool microcode_revision(u32 *rev)
+{
+	struct cpuid_regs r;
+	u64 v;
+
+	if (host_cpu.vendor == VENDOR_INTEL) {
+		wrmsr(MSR_MICROCODE_REV, 0);
+		cpuid_raw(1, 0, &r);
+	}
+	if (rdmsr_safe(MSR_MICROCODE_REV, &v))
+		return false;
+	*rev = host_cpu.vendor == VENDOR_INTEL ? v >> 32 : (u32)v;
+	return *rev != 0;
+}
+
 void platform_describe(const struct boot_info *bi)
 {
 	char features[256];
+	u32 ucode;
 
 	detect_environment();
 	cpu_features_describe(features, sizeof(features));
 	console_printf("mhv: cpu: %s family 0x%x model 0x%x stepping %u \"%s\"\n",
 		       host_cpu.vendor_id, host_cpu.family, host_cpu.model, host_cpu.stepping,
 		       host_cpu.brand);
+	if (microcode_revision(&ucode))
+		console_printf("mhv: microcode: revision 0x%x\n", ucode);
+	else
+		console_printf("mhv: microcode: revision not readable here\n");
 	console_printf("mhv: cpu features: %s\n", features);
+	if (host_tsc.hz)
+		console_printf("mhv: tsc: %llu.%03llu MHz (%s)\n", host_tsc.hz / 1000000,
+			       host_tsc.hz / 1000 % 1000, host_tsc.source);
+	else
+		console_printf("mhv: tsc: no frequency (%s): tables in TSC ticks only\n",
+			       host_tsc.source);
 	console_printf("mhv: environment: %s (%s)\n", env_name, env_detail);
 	if (emulated)
 		console_printf("mhv: note: emulator timings are not hardware cycle counts\n");

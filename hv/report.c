@@ -10,9 +10,37 @@
 #include "backend.h"
 #include "console.h"
 #include "platform.h"
+#include "tsc.h"
 #endif
 
-#define TABLE_HEADER "test                          min     median        p99       mean     stddev"
+#define TABLE_HEADER                                                                              \
+	"test                          min     median        p99       mean     stddev   median " \
+	"ns"
+#define MAX_COLUMNS 8
+
+int report_format_gain(char *buf, size_t size, u64 base, u64 new_value)
+{
+	s64 tenths;
+
+	if (!base)
+		return fmt_snprintf(buf, size, "n/a");
+	/* per mille, rounded half away from zero, in integers */
+	tenths = ((s64)base - (s64)new_value) * 2000 / (s64)base;
+	tenths = tenths >= 0 ? (tenths + 1) / 2 : (tenths - 1) / 2;
+	return fmt_snprintf(buf, size, "%c%lld.%lld%%", tenths < 0 ? '-' : '+',
+			    (tenths < 0 ? -tenths : tenths) / 10,
+			    (tenths < 0 ? -tenths : tenths) % 10);
+}
+
+int report_format_ns(char *buf, size_t size, u64 ticks, u64 hz)
+{
+	u64 tenths;
+
+	if (!hz)
+		return fmt_snprintf(buf, size, "-");
+	tenths = stats_muldiv(ticks, 10000000000ull, hz);
+	return fmt_snprintf(buf, size, "%llu.%llu", tenths / 10, tenths % 10);
+}
 
 int report_format_row(char *buf, size_t size, const struct bench_row *row)
 {
@@ -51,24 +79,108 @@ int report_format_json(char *buf, size_t size, const struct bench_row *row, cons
 }
 
 #ifndef HOST_TEST
+static unsigned collect_columns(const struct run_results *r, const char *cols[MAX_COLUMNS])
+{
+	unsigned n = 0, i, j;
+
+	for (i = 0; i < r->nr_bench; i++) {
+		for (j = 0; j < n && __builtin_strcmp(cols[j], r->bench[i].column); j++)
+			;
+		if (j == n && n < MAX_COLUMNS)
+			cols[n++] = r->bench[i].column;
+	}
+	return n;
+}
+
+static const struct bench_row *find_row(const struct run_results *r, const char *name,
+					const char *column)
+{
+	u32 i;
+
+	for (i = 0; i < r->nr_bench; i++)
+		if (!__builtin_strcmp(r->bench[i].name, name) &&
+		    !__builtin_strcmp(r->bench[i].column, column))
+			return &r->bench[i];
+	return NULL;
+}
+
+/* With several VM configurations: medians side by side, and the gain of
+ * the last column over the first (the seed posts' table). */
+static void print_comparison(const struct run_results *r, const char *cols[], unsigned n)
+{
+	char line[320], cell[32];
+	size_t used;
+	u32 i;
+	unsigned c;
+
+	used = fmt_snprintf(line, sizeof(line), "%-24s", "test");
+	for (c = 0; c < n; c++)
+		used += fmt_snprintf(line + used, sizeof(line) - used, " %12s", cols[c]);
+	fmt_snprintf(line + used, sizeof(line) - used, "   gain(%s vs %s)", cols[n - 1], cols[0]);
+	console_printf("mhv: %s\n", line);
+	for (i = 0; i < r->nr_bench; i++) {
+		const struct bench_row *base, *last;
+
+		if (__builtin_strcmp(r->bench[i].column, cols[0]))
+			continue;
+		used = fmt_snprintf(line, sizeof(line), "%-24s", r->bench[i].name);
+		for (c = 0; c < n; c++) {
+			const struct bench_row *row = find_row(r, r->bench[i].name, cols[c]);
+
+			if (!row || row->skip_reason[0])
+				used +=
+				    fmt_snprintf(line + used, sizeof(line) - used, " %12s", "-");
+			else
+				used += fmt_snprintf(line + used, sizeof(line) - used, " %12llu",
+						     row->st.median);
+		}
+		base = &r->bench[i];
+		last = find_row(r, base->name, cols[n - 1]);
+		if (last && !base->skip_reason[0] && !last->skip_reason[0]) {
+			report_format_gain(cell, sizeof(cell), base->st.median, last->st.median);
+			fmt_snprintf(line + used, sizeof(line) - used, "   %s", cell);
+		}
+		console_printf("mhv: %s\n", line);
+	}
+}
+
 void report_bench_tables(const struct run_results *r)
 {
 	const struct mhv_config *cfg = r->cfg;
-	char line[320];
+	const char *cols[MAX_COLUMNS];
+	char line[320], ns[24];
+	unsigned n, c;
 	u32 i;
 
 	if (!r->nr_bench)
 		return;
-	console_printf("mhv: ---- benchmarks: TSC ticks per iteration; env %s; backend %s; "
-		       "%u iterations x %u batches after %u warm-up ----\n",
-		       platform_env(), backend->name, cfg->iterations, cfg->batches, cfg->warmup);
-	console_printf("mhv: %s\n", TABLE_HEADER);
-	for (i = 0; i < r->nr_bench; i++) {
-		report_format_row(line, sizeof(line), &r->bench[i]);
-		console_printf("mhv: %s\n", line);
+	n = collect_columns(r, cols);
+	for (c = 0; c < n; c++) {
+		console_printf(
+		    "mhv: ---- %s: TSC ticks per iteration; env %s; backend %s; VM "
+		    "configuration %s; %u iterations x %u batches after %u warm-up ----\n",
+		    r->bench[0].suite, platform_env(), backend->name, cols[c], cfg->iterations,
+		    cfg->batches, cfg->warmup);
+		console_printf("mhv: %s\n", TABLE_HEADER);
+		for (i = 0; i < r->nr_bench; i++) {
+			const struct bench_row *row = &r->bench[i];
+			size_t used;
+
+			if (__builtin_strcmp(row->column, cols[c]))
+				continue;
+			used = report_format_row(line, sizeof(line), row);
+			if (!row->skip_reason[0]) {
+				report_format_ns(ns, sizeof(ns), row->st.median, host_tsc.hz);
+				fmt_snprintf(line + used, sizeof(line) - used, "  %10s", ns);
+			}
+			console_printf("mhv: %s\n", line);
+		}
 	}
-	console_printf("mhv: (loop_overhead is the empty timed loop; it is included in, not "
-		       "subtracted from, every other row)\n");
+	console_printf("mhv: (loop_overhead is the empty timed loop: included in, not subtracted "
+		       "from, every other row; ns from the TSC at %llu Hz, %s)\n",
+		       host_tsc.hz, host_tsc.source);
+	if (n > 1)
+		print_comparison(r, cols, n);
 	for (i = 0; i < r->nr_bench; i++) {
 		report_format_json(line, sizeof(line), &r->bench[i], platform_env(), backend->name);
 		console_printf("%s\n", line);

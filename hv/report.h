@@ -11,6 +11,10 @@ int report_format_row(char *buf, size_t size, const struct bench_row *row);
 /* One machine-readable line: REPORT_JSON_PREFIX then a JSON object. */
 int report_format_json(char *buf, size_t size, const struct bench_row *row, const char *env,
 		       const char *backend_name);
+/* "+44.6%": how much lower new is than base (the seed tables' gain column). */
+int report_format_gain(char *buf, size_t size, u64 base, u64 new_value);
+/* Nanoseconds with one decimal for TSC ticks at hz ("123.4"), "-" when hz is 0. */
+int report_format_ns(char *buf, size_t size, u64 ticks, u64 hz);
 /* The benchmark tables and JSON lines of a run, on the console. */
 void report_bench_tables(const struct run_results *r);
 

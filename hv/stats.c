@@ -58,6 +58,13 @@ static u128 div128(u128 num, u64 den, u64 *rem)
 	return q;
 }
 
+u64 stats_muldiv(u64 a, u64 b, u64 d)
+{
+	u128 q = div128((u128)a * b, d, NULL);
+
+	return q > ~0ull ? ~0ull : (u64)q;
+}
+
 /* Digit-by-digit square root, floor(sqrt(x)); needs no division. */
 static u64 isqrt128(u128 x)
 {

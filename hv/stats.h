@@ -24,4 +24,7 @@ void stats_compute(u64 *samples, size_t count, struct sample_stats *out);
 /* Nearest rank: the ceil(pct * count / 100)-th smallest; pct is clamped to 1..100. */
 u64 stats_percentile(const u64 *sorted, size_t count, unsigned pct);
 
+/* a * b / d without overflow in between, rounded down (saturates at 2^64 - 1). */
+u64 stats_muldiv(u64 a, u64 b, u64 d);
+
 #endif

@@ -56,7 +56,7 @@ static int svm_map_ram(struct vm *vm, u64 gpa, u64 hpa, u64 size)
 			    PAGE_SHIFT);
 }
 
-static void msrpm_allow(u8 *msrpm, u32 msr)
+static void msrpm_allow(u8 *msrpm, const struct msr_passthrough *p)
 {
 	/* Three 2 KiB blocks, two bits per MSR: read, then write (APM Vol 2 §15.11) */
 	static const struct {
@@ -65,10 +65,12 @@ static void msrpm_allow(u8 *msrpm, u32 msr)
 	unsigned i;
 
 	for (i = 0; i < ARRAY_SIZE(blocks); i++) {
-		u32 n = msr - blocks[i].base;
+		u32 n = p->index - blocks[i].base;
 
-		if (msr >= blocks[i].base && n < 0x2000) {
-			msrpm[blocks[i].offset + n / 4] &= ~(3u << ((n % 4) * 2));
+		if (p->index >= blocks[i].base && n < 0x2000) {
+			u8 bits = (p->read ? 1 : 0) | (p->write ? 2 : 0);
+
+			msrpm[blocks[i].offset + n / 4] &= ~(bits << ((n % 4) * 2));
 			return;
 		}
 	}
@@ -101,7 +103,8 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	__builtin_memset(s->msrpm, 0xff, MSRPM_PAGES * PAGE_SIZE);
 	__builtin_memset(s->iopm, 0xff, IOPM_PAGES * PAGE_SIZE);
 	for (i = 0; i < msr_passthrough_count; i++)
-		msrpm_allow(s->msrpm, msr_passthrough[i]);
+		if (!msr_passthrough[i].available || msr_passthrough[i].available())
+			msrpm_allow(s->msrpm, &msr_passthrough[i]);
 	vcpu->vendor = s;
 
 	c = &vmcb->control;

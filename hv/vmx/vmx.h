@@ -17,8 +17,9 @@ struct vmx_caps {
 
 struct vmx_vcpu {
 	u64 vmcs_pa;
-	u8 *msr_bitmap; /* 4 KiB, SDM Vol 3 §25.6.9 */
-	u8 *io_bitmaps; /* A and B, 8 KiB, §25.6.4 */
+	u8 *msr_bitmap;	  /* 4 KiB, SDM Vol 3 §25.6.9 */
+	u8 *io_bitmaps;	  /* A and B, 8 KiB, §25.6.4 */
+	u8 *virtual_apic; /* TPR shadow page, §25.6.8 */
 	u64 cr4_mask;
 };
 

@@ -61,15 +61,17 @@ static int vmx_map_ram(struct vm *vm, u64 gpa, u64 hpa, u64 size)
 
 /* Two bits of policy per MSR, shared with SVM: msr_policy.h.  Bitmap
  * layout: read-low, read-high, write-low, write-high, 1 KiB each (§25.6.9). */
-static void msr_bitmap_allow(u8 *bitmap, u32 msr)
+static void msr_bitmap_allow(u8 *bitmap, const struct msr_passthrough *p)
 {
-	u32 n = msr & 0x1fff;
+	u32 msr = p->index, n = msr & 0x1fff;
 	unsigned base = msr >= 0xc0000000 ? 0x400 : 0;
 
 	if (msr > 0x1fff && (msr < 0xc0000000 || msr > 0xc0001fff))
 		return;
-	bitmap[base + n / 8] &= ~(1u << (n % 8));
-	bitmap[0x800 + base + n / 8] &= ~(1u << (n % 8));
+	if (p->read)
+		bitmap[base + n / 8] &= ~(1u << (n % 8));
+	if (p->write)
+		bitmap[0x800 + base + n / 8] &= ~(1u << (n % 8));
 }
 
 struct vmcs_init {
@@ -117,12 +119,14 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 		return -1;
 	x->msr_bitmap = alloc_page_zeroed();
 	x->io_bitmaps = alloc_pages_zeroed(2);
-	if (!x->msr_bitmap || !x->io_bitmaps)
+	x->virtual_apic = alloc_page_zeroed();
+	if (!x->msr_bitmap || !x->io_bitmaps || !x->virtual_apic)
 		return -1;
 	__builtin_memset(x->msr_bitmap, 0xff, PAGE_SIZE);
 	__builtin_memset(x->io_bitmaps, 0xff, 2 * PAGE_SIZE);
 	for (i = 0; i < msr_passthrough_count; i++)
-		msr_bitmap_allow(x->msr_bitmap, msr_passthrough[i]);
+		if (!msr_passthrough[i].available || msr_passthrough[i].available())
+			msr_bitmap_allow(x->msr_bitmap, &msr_passthrough[i]);
 	*(u32 *)vmcs = vmx_caps.revision;
 	x->vmcs_pa = (u64)(uintptr_t)vmcs;
 	vcpu->vendor = x;
@@ -148,6 +152,8 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 		F(VMCS_IO_BITMAP_A, (u64)(uintptr_t)x->io_bitmaps),
 		F(VMCS_IO_BITMAP_B, (u64)(uintptr_t)x->io_bitmaps + PAGE_SIZE),
 		F(VMCS_MSR_BITMAP, (u64)(uintptr_t)x->msr_bitmap),
+		F(VMCS_VIRTUAL_APIC_PAGE, (u64)(uintptr_t)x->virtual_apic),
+		F(VMCS_TPR_THRESHOLD, 0),
 		F(VMCS_EPT_POINTER, vm->npt_root | EPTP_WALK_LENGTH_4 | EPTP_WB),
 		F(VMCS_CR4_GUEST_HOST_MASK, x->cr4_mask),
 		F(VMCS_CR4_READ_SHADOW, cr4 & ~x->cr4_mask),

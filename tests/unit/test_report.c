@@ -77,13 +77,45 @@ static void truncation_is_safe(void **state)
 	assert_int_equal(strlen(buf), sizeof(buf) - 1);
 }
 
+static void gain_column(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	/* the seed table: cpuid sw 5333 vs hw 2592 is +51.4%, invd 1857 vs 2147 -15.6% */
+	report_format_gain(buf, sizeof(buf), 5333, 2592);
+	assert_string_equal(buf, "+51.4%");
+	report_format_gain(buf, sizeof(buf), 1857, 2147);
+	assert_string_equal(buf, "-15.6%");
+	report_format_gain(buf, sizeof(buf), 18, 18);
+	assert_string_equal(buf, "+0.0%");
+	report_format_gain(buf, sizeof(buf), 0, 5);
+	assert_string_equal(buf, "n/a");
+	report_format_gain(buf, sizeof(buf), 2000, 1999); /* 0.05% rounds away from zero */
+	assert_string_equal(buf, "+0.1%");
+}
+
+static void nanoseconds(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	report_format_ns(buf, sizeof(buf), 1234, 2000000000);
+	assert_string_equal(buf, "617.0");
+	report_format_ns(buf, sizeof(buf), 1, 3000000000); /* 0.333: tenths round down */
+	assert_string_equal(buf, "0.3");
+	report_format_ns(buf, sizeof(buf), 2, 3000000000); /* 0.666 */
+	assert_string_equal(buf, "0.6");
+	report_format_ns(buf, sizeof(buf), 1000, 0);
+	assert_string_equal(buf, "-");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(human_row),
-		cmocka_unit_test(json_line),
-		cmocka_unit_test(skipped_row),
-		cmocka_unit_test(truncation_is_safe),
+		cmocka_unit_test(human_row),   cmocka_unit_test(json_line),
+		cmocka_unit_test(skipped_row), cmocka_unit_test(truncation_is_safe),
+		cmocka_unit_test(gain_column), cmocka_unit_test(nanoseconds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
