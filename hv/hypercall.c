@@ -12,6 +12,7 @@
 #include "runner.h"
 #include "stats.h"
 #include "vcpu.h"
+#include "vm_config.h"
 
 typedef u64 hypercall_fn(struct vcpu *vcpu, u64 a0, u64 a1);
 
@@ -77,7 +78,7 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 		return HC_ERROR;
 	fmt_snprintf(row->suite, sizeof(row->suite), "%s", vm->suite);
 	fmt_snprintf(row->name, sizeof(row->name), "%s", r.name);
-	fmt_snprintf(row->column, sizeof(row->column), "default");
+	fmt_snprintf(row->column, sizeof(row->column), "%s", vm->config->name);
 	fmt_snprintf(row->skip_reason, sizeof(row->skip_reason), "%s", r.skip_reason);
 	row->iterations = r.iterations;
 	row->batches = r.nr_samples;

@@ -10,6 +10,7 @@
 #include "guest_console.h"
 #include "platform.h"
 #include "report.h"
+#include "vm_config.h"
 #include "vm_run.h"
 
 extern const u8 guest_blob_smoke_start[], guest_blob_smoke_end[];
@@ -43,6 +44,7 @@ struct suite {
 	const u8 *blob, *blob_end;
 	const struct suite_vm *vms;
 	unsigned nr_vms;
+	bool matrix; /* run once per VM configuration (benchmark columns) */
 };
 
 static const struct suite_vm smoke_vms[] = {
@@ -58,10 +60,15 @@ static const struct suite_vm vmexit_vms[] = {
 
 static const struct suite suites[] = {
 	{ "smoke", SUITE_SMOKE, guest_blob_smoke_start, guest_blob_smoke_end, smoke_vms,
-	  ARRAY_SIZE(smoke_vms) },
+	  ARRAY_SIZE(smoke_vms), false },
 	{ "vmexit", SUITE_VMEXIT, guest_blob_vmexit_start, guest_blob_vmexit_end, vmexit_vms,
-	  ARRAY_SIZE(vmexit_vms) },
+	  ARRAY_SIZE(vmexit_vms), true },
 };
+
+const struct vm_config vm_configs[] = {
+	{ "default", "every intercept of DESIGN §4, PMU off" },
+};
+const unsigned nr_vm_configs = ARRAY_SIZE(vm_configs);
 
 static struct run_results results;
 static struct vm vm;
@@ -120,7 +127,8 @@ static void judge_stop(const struct suite *s, const struct suite_vm *sv, const s
 	results_test(&results, s->name, test, TEST_FAIL, why);
 }
 
-static void run_suite_vm(const struct suite *s, const struct suite_vm *sv, u32 id)
+static void run_suite_vm(const struct suite *s, const struct suite_vm *sv,
+			 const struct vm_config *config, u32 id)
 {
 	struct vm_spec spec = {
 		.suite = s->name,
@@ -128,6 +136,7 @@ static void run_suite_vm(const struct suite *s, const struct suite_vm *sv, u32 i
 		.blob = s->blob,
 		.blob_size = s->blob_end - s->blob,
 		.variant = sv->variant,
+		.config = config,
 	};
 	const char *test = sv->test ? sv->test : sv->name;
 	const char *why_not = sv->unsupported ? sv->unsupported() : NULL;
@@ -146,8 +155,8 @@ static void run_suite_vm(const struct suite *s, const struct suite_vm *sv, u32 i
 			       err == -2 ? "guest image too large" : "out of memory");
 		results_test(&results, s->name, sv->name, TEST_FAIL, "VM creation failed");
 	} else {
-		console_printf("mhv: vm %s: start (%s, %llu KiB RAM)\n", vm.name, backend->name,
-			       vm.ram_size >> 10);
+		console_printf("mhv: vm %s: start (%s, configuration %s, %llu KiB RAM)\n", vm.name,
+			       backend->name, config->name, vm.ram_size >> 10);
 		vm_run(&vm);
 		guest_console_flush(&vm);
 		judge_stop(s, sv, &vm);
@@ -157,7 +166,7 @@ static void run_suite_vm(const struct suite *s, const struct suite_vm *sv, u32 i
 
 enum mhv_status runner_run_plan(const struct mhv_config *cfg)
 {
-	unsigned i, j;
+	unsigned i, j, c;
 	u32 id = 0;
 
 	results.cfg = cfg;
@@ -165,8 +174,9 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg)
 		if (!(cfg->suites & suites[i].bit))
 			continue;
 		console_printf("mhv: suite %s\n", suites[i].name);
-		for (j = 0; j < suites[i].nr_vms; j++)
-			run_suite_vm(&suites[i], &suites[i].vms[j], id++);
+		for (c = 0; c < (suites[i].matrix ? nr_vm_configs : 1); c++)
+			for (j = 0; j < suites[i].nr_vms; j++)
+				run_suite_vm(&suites[i], &suites[i].vms[j], &vm_configs[c], id++);
 	}
 	report_bench_tables(&results);
 	console_printf("mhv: summary: %u passed, %u failed, %u skipped\n", results.passed,

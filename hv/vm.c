@@ -100,6 +100,7 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 	vm->id = id;
 	vm->results = results;
 	vm->suite = spec->suite;
+	vm->config = spec->config;
 	vm->ram_size = GUEST_RAM_SIZE;
 	vm->vcpu.vm = vm;
 	ram = alloc_pages_zeroed(vm->ram_size / PAGE_SIZE);

@@ -45,6 +45,7 @@ enum vm_stop {
 
 struct vm;
 struct run_results;
+struct vm_config;
 
 struct vcpu {
 	struct guest_regs regs;
@@ -80,6 +81,7 @@ struct vm {
 	/* where results go */
 	struct run_results *results;
 	const char *suite;
+	const struct vm_config *config;
 };
 
 /* Host pointer to [gpa, gpa + len) in guest RAM, or NULL if any byte is outside. */

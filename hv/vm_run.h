@@ -12,6 +12,7 @@ struct vm_spec {
 	const u8 *blob;
 	size_t blob_size;
 	u32 variant;
+	const struct vm_config *config;
 };
 
 /* 0, or negative when memory ran out or the blob does not fit. */

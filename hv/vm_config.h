@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_VM_CONFIG_H
+#define MHV_VM_CONFIG_H
+
+#include "types.h"
+
+/*
+ * A named configuration of a VM: one column of the benchmark matrix.
+ * Suites that measure run once per configuration; the PMU and XSTATE
+ * work adds its modes here as further entries.
+ */
+struct vm_config {
+	const char *name;
+	const char *description;
+};
+
+extern const struct vm_config vm_configs[];
+extern const unsigned nr_vm_configs;
+
+#endif
