@@ -139,6 +139,70 @@ static void mmio_write(void)
 	*(volatile u32 *)(uintptr_t)(GUEST_MMIO_BASE + MMIO_REG_SCRATCH) = 0;
 }
 
+/* The x2APIC tests (kvm-unit-tests' x2apic_self_ipi_*): MSR interface of
+ * mhv's virtual x2APIC, vector 0xb0; the handler EOIs (rt.c). */
+#define MSR_X2APIC_TPR 0x808
+#define MSR_X2APIC_SELF_IPI 0x83f
+#define MSR_X2APIC_LVT_TIMER 0x832
+#define MSR_TSC_DEADLINE 0x6e0
+#define IPI_VECTOR 0xb0
+#define TIMER_VECTOR 0xb1
+#define LVT_TSC_DEADLINE (2u << 17)
+
+static void self_ipi(void)
+{
+	wrmsr(MSR_X2APIC_SELF_IPI, IPI_VECTOR);
+}
+
+static void x2apic_self_ipi_sti_nop(void)
+{
+	asm volatile("cli" ::: "memory");
+	self_ipi();
+	asm volatile("sti; nop; cli" ::: "memory");
+}
+
+static void x2apic_self_ipi_sti_hlt(void)
+{
+	asm volatile("cli" ::: "memory");
+	self_ipi();
+	asm volatile("sti; hlt; cli" ::: "memory");
+}
+
+static void x2apic_self_ipi_tpr(void)
+{
+	asm volatile("sti; nop" ::: "memory");
+	wrmsr(MSR_X2APIC_TPR, 0x0f);
+	self_ipi();
+	wrmsr(MSR_X2APIC_TPR, 0);
+	asm volatile("nop; cli" ::: "memory");
+}
+
+static void x2apic_self_ipi_tpr_sti_nop(void)
+{
+	asm volatile("cli" ::: "memory");
+	wrmsr(MSR_X2APIC_TPR, 0x0f);
+	self_ipi();
+	wrmsr(MSR_X2APIC_TPR, 0);
+	asm volatile("sti; nop; cli" ::: "memory");
+}
+
+static void x2apic_self_ipi_tpr_sti_hlt(void)
+{
+	asm volatile("cli" ::: "memory");
+	wrmsr(MSR_X2APIC_TPR, 0x0f);
+	self_ipi();
+	wrmsr(MSR_X2APIC_TPR, 0);
+	asm volatile("sti; hlt; cli" ::: "memory");
+}
+
+/* A deadline already past: the timer interrupt arrives right after the WRMSR. */
+static void tscdeadline_immed(void)
+{
+	asm volatile("sti; nop" ::: "memory");
+	wrmsr(MSR_TSC_DEADLINE, rdtsc());
+	asm volatile("cli" ::: "memory");
+}
+
 /* Why a test cannot run on this CPU, or NULL (CPUID as the guest sees it). */
 static const char *needs_ibpb(void)
 {
@@ -165,32 +229,39 @@ struct bench {
 	bench_fn *fn;
 	enum vendor_only vendor;
 	const char *(*unsupported)(void);
+	unsigned irqs_per_iteration; /* checked: every interrupt must arrive */
 };
 
 /* kvm-unit-tests x86/vmexit.c names where the meaning is the same */
 static const struct bench benches[] = {
-	{ "loop_overhead", loop_overhead, ANY, NULL },
-	{ "null", null_vmmcall, AMD_ONLY, NULL },
-	{ "null", null_vmcall, INTEL_ONLY, NULL },
-	{ "vmcall", unknown_vmmcall, AMD_ONLY, NULL },
-	{ "vmcall", unknown_vmcall, INTEL_ONLY, NULL },
-	{ "cpuid", cpuid_0, ANY, NULL },
-	{ "mov_from_cr8", mov_from_cr8, ANY, NULL },
-	{ "mov_to_cr8", mov_to_cr8, ANY, NULL },
-	{ "inl_from_pmtimer", inl_from_pmtimer, ANY, NULL },
-	{ "inl_from_hv", inl_from_hv, ANY, NULL },
-	{ "outl_to_hv", outl_to_hv, ANY, NULL },
-	{ "wbinvd", wbinvd, ANY, NULL },
-	{ "invd", invd, ANY, NULL },
-	{ "mov_dr", mov_dr, ANY, NULL },
-	{ "rd_tsc_adjust_msr", rd_tsc_adjust_msr, ANY, NULL },
-	{ "wr_tsc_adjust_msr", wr_tsc_adjust_msr, ANY, NULL },
-	{ "wr_kernel_gs_base", wr_kernel_gs_base, ANY, NULL },
-	{ "wr_ibpb_msr", wr_ibpb_msr, ANY, needs_ibpb },
-	{ "toggle_cr0_wp", toggle_cr0_wp, ANY, NULL },
-	{ "toggle_cr4_pge", toggle_cr4_pge, ANY, NULL },
-	{ "mmio_read", mmio_read, ANY, NULL },
-	{ "mmio_write", mmio_write, ANY, NULL },
+	{ "loop_overhead", loop_overhead, ANY, NULL, 0 },
+	{ "null", null_vmmcall, AMD_ONLY, NULL, 0 },
+	{ "null", null_vmcall, INTEL_ONLY, NULL, 0 },
+	{ "vmcall", unknown_vmmcall, AMD_ONLY, NULL, 0 },
+	{ "vmcall", unknown_vmcall, INTEL_ONLY, NULL, 0 },
+	{ "cpuid", cpuid_0, ANY, NULL, 0 },
+	{ "mov_from_cr8", mov_from_cr8, ANY, NULL, 0 },
+	{ "mov_to_cr8", mov_to_cr8, ANY, NULL, 0 },
+	{ "inl_from_pmtimer", inl_from_pmtimer, ANY, NULL, 0 },
+	{ "inl_from_hv", inl_from_hv, ANY, NULL, 0 },
+	{ "outl_to_hv", outl_to_hv, ANY, NULL, 0 },
+	{ "wbinvd", wbinvd, ANY, NULL, 0 },
+	{ "invd", invd, ANY, NULL, 0 },
+	{ "mov_dr", mov_dr, ANY, NULL, 0 },
+	{ "rd_tsc_adjust_msr", rd_tsc_adjust_msr, ANY, NULL, 0 },
+	{ "wr_tsc_adjust_msr", wr_tsc_adjust_msr, ANY, NULL, 0 },
+	{ "wr_kernel_gs_base", wr_kernel_gs_base, ANY, NULL, 0 },
+	{ "wr_ibpb_msr", wr_ibpb_msr, ANY, needs_ibpb, 0 },
+	{ "toggle_cr0_wp", toggle_cr0_wp, ANY, NULL, 0 },
+	{ "toggle_cr4_pge", toggle_cr4_pge, ANY, NULL, 0 },
+	{ "mmio_read", mmio_read, ANY, NULL, 0 },
+	{ "mmio_write", mmio_write, ANY, NULL, 0 },
+	{ "x2apic_self_ipi_sti_nop", x2apic_self_ipi_sti_nop, ANY, NULL, 1 },
+	{ "x2apic_self_ipi_sti_hlt", x2apic_self_ipi_sti_hlt, ANY, NULL, 1 },
+	{ "x2apic_self_ipi_tpr", x2apic_self_ipi_tpr, ANY, NULL, 1 },
+	{ "x2apic_self_ipi_tpr_sti_nop", x2apic_self_ipi_tpr_sti_nop, ANY, NULL, 1 },
+	{ "x2apic_self_ipi_tpr_sti_hlt", x2apic_self_ipi_tpr_sti_hlt, ANY, NULL, 1 },
+	{ "tscdeadline_immed", tscdeadline_immed, ANY, NULL, 1 },
 };
 
 static u64 run_batch(bench_fn *fn, u32 n)
@@ -210,6 +281,7 @@ static void run_bench(const struct bench *b)
 	struct hc_bench_result r = { 0 };
 	u32 i, n = params.iterations;
 	const char *why_not;
+	u64 irqs_before, irqs;
 
 	if ((b->vendor == AMD_ONLY && !guest_is_amd) || (b->vendor == INTEL_ONLY && guest_is_amd))
 		return;
@@ -224,8 +296,13 @@ static void run_bench(const struct bench *b)
 	}
 	if (params.warmup)
 		run_batch(b->fn, params.warmup);
+	irqs_before = guest_irqs;
 	for (i = 0; i < params.batches; i++)
 		samples[i] = (run_batch(b->fn, n) + n / 2) / n;
+	irqs = guest_irqs - irqs_before;
+	if (irqs != (u64)b->irqs_per_iteration * n * params.batches)
+		test_report(b->name, TEST_FAIL, "%llu interrupts arrived for %u iterations",
+			    (unsigned long long)irqs, n * params.batches);
 	__builtin_memcpy(r.name, b->name, __builtin_strlen(b->name) + 1);
 	__builtin_memcpy(r.unit, "tsc", 4);
 	r.nr_samples = params.batches;
@@ -246,6 +323,7 @@ u64 guest_main(u64 variant)
 	}
 	if (params.batches > MAX_BATCHES)
 		params.batches = MAX_BATCHES;
+	wrmsr(MSR_X2APIC_LVT_TIMER, TIMER_VECTOR | LVT_TSC_DEADLINE);
 	for (i = 0; i < ARRAY_SIZE(benches); i++)
 		run_bench(&benches[i]);
 	return 0;

@@ -27,6 +27,14 @@ struct backend_ops {
 	/* Map [gpa, gpa + size) of the VM's nested page table to host memory. */
 	int (*map_ram)(struct vm *vm, u64 gpa, u64 hpa, u64 size);
 	void (*inject_exception)(struct vcpu *vcpu, u8 vector, bool has_error, u32 error);
+	/* External interrupts: may one be injected now (IF set, no interrupt
+	 * shadow, no event pending)?  Inject one; exit when the guest can
+	 * take one. */
+	bool (*interrupt_allowed)(struct vcpu *vcpu);
+	void (*inject_interrupt)(struct vcpu *vcpu, u8 vector);
+	void (*request_interrupt_window)(struct vcpu *vcpu, bool on);
+	/* An instruction mhv completed for the guest ends a STI/MOV SS shadow. */
+	void (*end_interrupt_shadow)(struct vcpu *vcpu);
 	u64 (*guest_cr3)(struct vcpu *vcpu);
 	u64 (*guest_efer)(struct vcpu *vcpu);
 	u64 (*guest_cr4)(struct vcpu *vcpu);

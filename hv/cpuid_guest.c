@@ -29,9 +29,10 @@ struct cpuid_edit {
 
 /* Bit positions: SDM Vol 2A CPUID; APM Vol 3 Appendix E */
 static const struct cpuid_edit cpuid_edits[] = {
-	{ 0x1, R_ECX, BIT(5) | CPUID1_ECX_OSXSAVE, BIT(31) }, /* no VMX; hypervisor */
-	{ 0x1, R_EBX, 0xff000000u, 0 },			      /* initial APIC ID 0 */
-	{ 0xa, R_EAX, 0xffffffffu, 0 },			      /* no architectural PMU (PMU off) */
+	/* no VMX; hypervisor; x2APIC and TSC-deadline from mhv's virtual APIC */
+	{ 0x1, R_ECX, BIT(5) | CPUID1_ECX_OSXSAVE, BIT(31) | BIT(21) | BIT(24) },
+	{ 0x1, R_EBX, 0xff000000u, 0 }, /* initial APIC ID 0 */
+	{ 0xa, R_EAX, 0xffffffffu, 0 }, /* no architectural PMU (PMU off) */
 	{ 0xa, R_EBX, 0xffffffffu, 0 },
 	{ 0xa, R_ECX, 0xffffffffu, 0 },
 	{ 0xa, R_EDX, 0xffffffffu, 0 },

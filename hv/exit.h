@@ -18,10 +18,11 @@ enum exit_kind {
 	EXIT_EXCEPTION,	  /* an intercepted guest exception */
 	EXIT_INTR,	  /* physical interrupt */
 	EXIT_NMI,
-	EXIT_VIRT_INSN, /* SVM/VMX instruction in the guest: no nested virtualization */
-	EXIT_SHUTDOWN,	/* triple fault */
-	EXIT_INVALID,	/* the CPU refused the guest state */
-	EXIT_UNHANDLED, /* an exit the core has no handler for */
+	EXIT_INTERRUPT_WINDOW, /* the guest can take the interrupt mhv holds for it */
+	EXIT_VIRT_INSN,	       /* SVM/VMX instruction in the guest: no nested virtualization */
+	EXIT_SHUTDOWN,	       /* triple fault */
+	EXIT_INVALID,	       /* the CPU refused the guest state */
+	EXIT_UNHANDLED,	       /* an exit the core has no handler for */
 	EXIT_KIND_COUNT
 };
 

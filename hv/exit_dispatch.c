@@ -19,6 +19,7 @@ static const char *const exit_kind_names[EXIT_KIND_COUNT] = {
 	[EXIT_EXCEPTION] = "exception",
 	[EXIT_INTR] = "intr",
 	[EXIT_NMI] = "nmi",
+	[EXIT_INTERRUPT_WINDOW] = "interrupt_window",
 	[EXIT_VIRT_INSN] = "virt_insn",
 	[EXIT_SHUTDOWN] = "shutdown",
 	[EXIT_INVALID] = "invalid",
@@ -30,10 +31,25 @@ const char *exit_kind_name(enum exit_kind kind)
 	return kind < EXIT_KIND_COUNT ? exit_kind_names[kind] : "?";
 }
 
-/* No interrupt can wake the guest yet: HLT is a no-op that costs an exit. */
+/*
+ * HLT: the guest waits for an interrupt.  One that is pending is delivered
+ * after the HLT; an armed TSC deadline is waited for on the host; with
+ * nothing to wait for, HLT completes at once.
+ */
 static void handle_hlt(struct vcpu *vcpu, const struct vm_exit *exit)
 {
-	vcpu_skip_insn(vcpu, exit);
+	if (!vcpu_skip_insn(vcpu, exit))
+		return;
+	/* "sti; hlt": the HLT was the shadowed instruction, and it is done. */
+	backend->end_interrupt_shadow(vcpu);
+	if (apic_deliverable_vector(&vcpu->apic) < 0)
+		apic_wait_for_timer(vcpu);
+	apic_update_interrupts(vcpu);
+}
+
+static void handle_interrupt_window(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	apic_update_interrupts(vcpu);
 }
 
 /* WBINVD/INVD are never run on the host's caches: INVD would throw away
@@ -95,6 +111,7 @@ exit_handler_fn *const exit_handlers[EXIT_KIND_COUNT] = {
 	[EXIT_EXCEPTION] = handle_exception,
 	[EXIT_INTR] = handle_host_event,
 	[EXIT_NMI] = handle_host_event,
+	[EXIT_INTERRUPT_WINDOW] = handle_interrupt_window,
 	[EXIT_VIRT_INSN] = handle_virt_insn,
 	[EXIT_SHUTDOWN] = handle_shutdown,
 	[EXIT_INVALID] = handle_invalid,

@@ -10,8 +10,8 @@
 #include "x86.h"
 
 #define MSR_IA32_APIC_BASE 0x1b
-/* BSP, xAPIC enabled, at the architectural default base (SDM Vol 3 §11.4.4) */
-#define GUEST_APIC_BASE (0xfee00000ull | BIT(11) | BIT(8))
+/* BSP, enabled, in x2APIC mode, at the default base (SDM Vol 3 §11.4.4, §11.12.1) */
+#define GUEST_APIC_BASE (0xfee00000ull | BIT(11) | BIT(10) | BIT(8))
 
 #define MSR_IA32_PRED_CMD 0x49
 
@@ -28,7 +28,7 @@ const struct msr_passthrough msr_passthrough[] = {
 const unsigned msr_passthrough_count = ARRAY_SIZE(msr_passthrough);
 
 struct msr_handler {
-	u32 index;
+	u32 index, count; /* a range: [index, index + count) */
 	/* return false to raise #GP */
 	bool (*read)(struct vcpu *vcpu, u64 *val);
 	bool (*write)(struct vcpu *vcpu, u64 val);
@@ -69,10 +69,22 @@ static bool efer_write(struct vcpu *vcpu, u64 val)
 	return val == backend->guest_efer(vcpu);
 }
 
+static bool x2apic_read(struct vcpu *vcpu, u64 *val)
+{
+	return apic_msr_read(vcpu, (u32)vcpu->regs.gpr[GPR_RCX], val);
+}
+
+static bool x2apic_write(struct vcpu *vcpu, u64 val)
+{
+	return apic_msr_write(vcpu, (u32)vcpu->regs.gpr[GPR_RCX], val);
+}
+
 static const struct msr_handler msr_handlers[] = {
-	{ MSR_IA32_TSC_ADJUST, tsc_adjust_read, tsc_adjust_write },
-	{ MSR_IA32_APIC_BASE, apic_base_read, apic_base_write },
-	{ MSR_EFER, efer_read, efer_write },
+	{ MSR_IA32_TSC_ADJUST, 1, tsc_adjust_read, tsc_adjust_write },
+	{ MSR_IA32_APIC_BASE, 1, apic_base_read, apic_base_write },
+	{ MSR_EFER, 1, efer_read, efer_write },
+	{ X2APIC_MSR_BASE, X2APIC_MSR_LAST - X2APIC_MSR_BASE + 1, x2apic_read, x2apic_write },
+	{ MSR_TSC_DEADLINE, 1, x2apic_read, x2apic_write },
 };
 
 static const struct msr_handler *find_msr(u32 index)
@@ -80,7 +92,7 @@ static const struct msr_handler *find_msr(u32 index)
 	unsigned i;
 
 	for (i = 0; i < ARRAY_SIZE(msr_handlers); i++)
-		if (msr_handlers[i].index == index)
+		if (index - msr_handlers[i].index < msr_handlers[i].count)
 			return &msr_handlers[i];
 	return NULL;
 }

@@ -13,8 +13,9 @@
 #include "tsc.h"
 #endif
 
-#define TABLE_HEADER                                                                              \
-	"test                          min     median        p99       mean     stddev   median " \
+#define TABLE_HEADER                                                                           \
+	"test                              min     median        p99       mean     stddev   " \
+	"median "                                                                              \
 	"ns"
 #define MAX_COLUMNS 8
 
@@ -47,8 +48,8 @@ int report_format_row(char *buf, size_t size, const struct bench_row *row)
 	const struct sample_stats *s = &row->st;
 
 	if (row->skip_reason[0])
-		return fmt_snprintf(buf, size, "%-24s (skipped: %s)", row->name, row->skip_reason);
-	return fmt_snprintf(buf, size, "%-24s %9llu  %9llu  %9llu  %9llu  %9llu", row->name,
+		return fmt_snprintf(buf, size, "%-28s (skipped: %s)", row->name, row->skip_reason);
+	return fmt_snprintf(buf, size, "%-28s %9llu  %9llu  %9llu  %9llu  %9llu", row->name,
 			    (unsigned long long)s->min, (unsigned long long)s->median,
 			    (unsigned long long)s->p99, (unsigned long long)s->mean,
 			    (unsigned long long)s->stddev);
@@ -113,7 +114,7 @@ static void print_comparison(const struct run_results *r, const char *cols[], un
 	u32 i;
 	unsigned c;
 
-	used = fmt_snprintf(line, sizeof(line), "%-24s", "test");
+	used = fmt_snprintf(line, sizeof(line), "%-28s", "test");
 	for (c = 0; c < n; c++)
 		used += fmt_snprintf(line + used, sizeof(line) - used, " %12s", cols[c]);
 	fmt_snprintf(line + used, sizeof(line) - used, "   gain(%s vs %s)", cols[n - 1], cols[0]);
@@ -123,7 +124,7 @@ static void print_comparison(const struct run_results *r, const char *cols[], un
 
 		if (__builtin_strcmp(r->bench[i].column, cols[0]))
 			continue;
-		used = fmt_snprintf(line, sizeof(line), "%-24s", r->bench[i].name);
+		used = fmt_snprintf(line, sizeof(line), "%-28s", r->bench[i].name);
 		for (c = 0; c < n; c++) {
 			const struct bench_row *row = find_row(r, r->bench[i].name, cols[c]);
 

@@ -2,6 +2,7 @@
 #ifndef MHV_VM_H
 #define MHV_VM_H
 
+#include "apic.h"
 #include "exit.h"
 #include "page_alloc.h"
 #include "types.h"
@@ -52,6 +53,7 @@ struct vcpu {
 	struct vm *vm;
 	void *vendor; /* struct svm_vcpu or struct vmx_vcpu */
 	u64 tsc_adjust;
+	struct vapic apic;
 	u64 exits[EXIT_KIND_COUNT];
 	u64 hypercalls;
 };

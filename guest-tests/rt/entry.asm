@@ -38,7 +38,7 @@ section .text
 align 16
 guest_isr_stubs:
 %assign v 0
-%rep 32
+%rep 256
 	align 16
 %if HAS_ERR(v) == 0
 	push 0

@@ -16,7 +16,9 @@ struct idt_gate {
 	u32 offset_high, reserved;
 } __packed;
 
-static struct idt_gate idt[32] __aligned(16);
+static struct idt_gate idt[256] __aligned(16);
+
+volatile u64 guest_irqs;
 
 u64 hypercall(u64 nr, u64 a0, u64 a1)
 {
@@ -69,8 +71,21 @@ u64 exit_count(unsigned kind)
 
 /* Exceptions: an armed probe gets the vector and resumes at its fixup;
  * anything else is a failure that ends the guest. */
+#define MSR_X2APIC_EOI 0x80b
+
+/* Interrupts: counted and acknowledged at the virtual x2APIC. */
+static void guest_interrupt(struct guest_frame *f)
+{
+	guest_irqs++;
+	wrmsr(MSR_X2APIC_EOI, 0);
+}
+
 void guest_exception(struct guest_frame *f)
 {
+	if (f->vector >= 32) {
+		guest_interrupt(f);
+		return;
+	}
 	if (f->vector == 1)
 		f->rflags &= ~(u64)0x100; /* single step done: clear TF */
 	if (fault_armed) {
@@ -101,7 +116,7 @@ void guest_rt_init(void)
 	cpuid_raw(0, 0, &r);
 	guest_is_amd = r.ebx == 0x68747541; /* "Auth" */
 	hypercall_is_vmcall = !guest_is_amd;
-	for (v = 0; v < 32; v++) {
+	for (v = 0; v < 256; v++) {
 		u64 a = (u64)(uintptr_t)(guest_isr_stubs + 16 * v);
 
 		idt[v] =

@@ -15,6 +15,7 @@ struct guest_frame {
 
 extern bool hypercall_is_vmcall;
 extern bool guest_is_amd;
+extern volatile u64 guest_irqs; /* interrupts taken (vectors 32-255) */
 
 u64 hypercall(u64 nr, u64 a0, u64 a1);
 int gprintf(const char *fmt, ...) __printf(1, 2);

@@ -194,6 +194,45 @@ static void svm_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u
 				     (has_error ? EVENT_ERROR_VALID | ((u64)error << 32) : 0);
 }
 
+static bool svm_interrupt_allowed(struct vcpu *vcpu)
+{
+	const struct vmcb *vmcb = ((struct svm_vcpu *)vcpu->vendor)->vmcb;
+
+	return (vmcb->save.rflags & RFLAGS_IF) && !(vmcb->control.int_shadow & INT_SHADOW_MASK) &&
+	       !(vmcb->control.event_inj & EVENT_VALID);
+}
+
+static void svm_inject_interrupt(struct vcpu *vcpu, u8 vector)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+
+	s->vmcb->control.event_inj = vector | EVENT_TYPE_INTR | EVENT_VALID;
+}
+
+/*
+ * The interrupt window: a virtual interrupt (V_IRQ) that ignores V_TPR,
+ * with the VINTR intercept, exits as soon as the guest could take it
+ * (APM Vol 2 §15.21.4).
+ */
+static void svm_request_interrupt_window(struct vcpu *vcpu, bool on)
+{
+	struct vmcb_control_area *c = &((struct svm_vcpu *)vcpu->vendor)->vmcb->control;
+	const u64 window = INT_CTL_V_IRQ | INT_CTL_V_INTR_PRIO_MAX | INT_CTL_V_IGN_TPR;
+
+	if (on) {
+		c->int_ctl |= window;
+		c->intercept_misc1 |= INTERCEPT_VINTR;
+	} else {
+		c->int_ctl &= ~window;
+		c->intercept_misc1 &= ~INTERCEPT_VINTR;
+	}
+}
+
+static void svm_end_interrupt_shadow(struct vcpu *vcpu)
+{
+	((struct svm_vcpu *)vcpu->vendor)->vmcb->control.int_shadow &= ~INT_SHADOW_MASK;
+}
+
 static u64 svm_guest_cr3(struct vcpu *vcpu)
 {
 	return ((struct svm_vcpu *)vcpu->vendor)->vmcb->save.cr3;
@@ -237,6 +276,10 @@ const struct backend_ops svm_backend = {
 	.vcpu_destroy = svm_vcpu_destroy,
 	.map_ram = svm_map_ram,
 	.inject_exception = svm_inject_exception,
+	.interrupt_allowed = svm_interrupt_allowed,
+	.inject_interrupt = svm_inject_interrupt,
+	.request_interrupt_window = svm_request_interrupt_window,
+	.end_interrupt_shadow = svm_end_interrupt_shadow,
 	.guest_cr3 = svm_guest_cr3,
 	.guest_efer = svm_guest_efer,
 	.guest_cr4 = svm_guest_cr4,

@@ -116,6 +116,7 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 
 /* Intercept vector 3 (misc1) and 4 (misc2) bits: APM Vol 2 Table B-1 */
 #define INTERCEPT_INTR BIT(0)
+#define INTERCEPT_VINTR BIT(4)
 #define INTERCEPT_NMI BIT(1)
 #define INTERCEPT_SMI BIT(2)
 #define INTERCEPT_INIT BIT(3)
@@ -139,6 +140,13 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define NESTED_CTL_NP_ENABLE BIT(0)
 #define TLB_CONTROL_FLUSH_ALL 1
 #define INT_CTL_V_INTR_MASKING BIT(24)
+/* V_IRQ (bit 8), V_INTR_PRIO (19:16), V_IGN_TPR (bit 20): APM Vol 2 §15.21.4 */
+#define INT_CTL_V_IRQ BIT(8)
+#define INT_CTL_V_INTR_PRIO_MAX (0xfull << 16)
+#define INT_CTL_V_IGN_TPR BIT(20)
+#define INT_SHADOW_MASK BIT(0)
+#define RFLAGS_IF BIT(9)
+#define EVENT_TYPE_INTR (0ull << 8)
 
 /* EVENTINJ / EXITINTINFO (APM Vol 2 §15.20) */
 #define EVENT_VECTOR_MASK 0xffull
@@ -150,6 +158,7 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define SVM_EXIT_EXCP_BASE 0x040
 #define SVM_EXIT_INTR 0x060
 #define SVM_EXIT_NMI 0x061
+#define SVM_EXIT_VINTR 0x064
 #define SVM_EXIT_CPUID 0x072
 #define SVM_EXIT_INVD 0x076
 #define SVM_EXIT_HLT 0x078

@@ -140,6 +140,7 @@ enum vmcs_field {
 #define PIN_EXTERNAL_INTERRUPT_EXITING BIT(0)
 #define PIN_NMI_EXITING BIT(3)
 /* Primary processor-based controls (§25.6.2, Table 25-6) */
+#define PROC_INTERRUPT_WINDOW_EXITING BIT(2)
 #define PROC_HLT_EXITING BIT(7)
 #define PROC_USE_TPR_SHADOW BIT(21)
 #define PROC_USE_IO_BITMAPS BIT(25)
@@ -179,6 +180,7 @@ enum vmcs_field {
 
 /* Interruption information (VM-entry §25.8.3, VM-exit §25.9.2) */
 #define INTR_INFO_VECTOR_MASK 0xffu
+#define INTR_TYPE_EXTERNAL (0u << 8)
 #define INTR_TYPE_NMI (2u << 8)
 #define INTR_TYPE_HW_EXCEPTION (3u << 8)
 #define INTR_TYPE_MASK (7u << 8)
@@ -189,6 +191,7 @@ enum vmcs_field {
 #define EXIT_REASON_EXCEPTION_NMI 0
 #define EXIT_REASON_EXTERNAL_INTERRUPT 1
 #define EXIT_REASON_TRIPLE_FAULT 2
+#define EXIT_REASON_INTERRUPT_WINDOW 7
 #define EXIT_REASON_CPUID 10
 #define EXIT_REASON_HLT 12
 #define EXIT_REASON_INVD 13

@@ -38,7 +38,7 @@ static const char *compute_controls(void)
 		{ "processor-based", MSR_IA32_VMX_PROCBASED_CTLS, MSR_IA32_VMX_TRUE_PROCBASED_CTLS,
 		  PROC_HLT_EXITING | PROC_USE_IO_BITMAPS | PROC_USE_MSR_BITMAPS |
 		      PROC_SECONDARY_CONTROLS,
-		  0, &vmx_caps.proc },
+		  PROC_INTERRUPT_WINDOW_EXITING, &vmx_caps.proc },
 		{ "VM-exit", MSR_IA32_VMX_EXIT_CTLS, MSR_IA32_VMX_TRUE_EXIT_CTLS,
 		  EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_SAVE_EFER | EXIT_LOAD_EFER,
 		  EXIT_SAVE_PAT | EXIT_LOAD_PAT, &vmx_caps.exit },
@@ -74,6 +74,9 @@ static const char *compute_controls(void)
 			   ? "VMX without EPT (secondary control \"enable EPT\" not "
 			     "allowed): mhv needs EPT"
 			   : "VMX without WBINVD exiting: mhv needs it";
+	/* Interrupt-window exiting is switched on only while an interrupt waits */
+	vmx_caps.interrupt_window = vmx_caps.proc & PROC_INTERRUPT_WINDOW_EXITING;
+	vmx_caps.proc &= ~PROC_INTERRUPT_WINDOW_EXITING;
 	vmx_caps.vpid = vmx_caps.proc2 & PROC2_ENABLE_VPID;
 	vmx_caps.unrestricted_guest = vmx_caps.proc2 & PROC2_UNRESTRICTED_GUEST;
 	/* mhv does not use unrestricted guest yet: its guests start paged. */

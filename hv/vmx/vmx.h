@@ -12,7 +12,7 @@ struct vmx_caps {
 	u32 pin, proc, proc2, exit, entry; /* the control values every VMCS gets */
 	u64 cr0_fixed0, cr0_fixed1, cr4_fixed0, cr4_fixed1;
 	u64 ept_vpid_cap;
-	bool vpid, unrestricted_guest;
+	bool vpid, unrestricted_guest, interrupt_window;
 };
 
 struct vmx_vcpu {
@@ -21,6 +21,7 @@ struct vmx_vcpu {
 	u8 *io_bitmaps;	  /* A and B, 8 KiB, §25.6.4 */
 	u8 *virtual_apic; /* TPR shadow page, §25.6.8 */
 	u64 cr4_mask;
+	u32 proc; /* primary controls as last written */
 };
 
 extern struct vmx_caps vmx_caps;

@@ -139,6 +139,7 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 			 vmx_caps.cr4_fixed1);
 	/* The guest sees CR4.VMXE as 0: it is owned by mhv (SDM Vol 3 §25.6.6). */
 	x->cr4_mask = CR4_VMXE;
+	x->proc = vmx_caps.proc;
 
 	const struct vmcs_init fields[] = {
 		F(VMCS_PIN_CONTROLS, vmx_caps.pin),
@@ -343,6 +344,43 @@ static void vmx_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u
 		vmwrite(VMCS_ENTRY_EXCEPTION_ERROR, error);
 }
 
+#define RFLAGS_IF BIT(9)
+#define INTERRUPTIBILITY_STI_MOV_SS 3u /* blocking by STI, by MOV SS (Table 25-3) */
+
+static bool vmx_interrupt_allowed(struct vcpu *vcpu)
+{
+	return (vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF) &&
+	       !(vmread(VMCS_GUEST_INTERRUPTIBILITY) & INTERRUPTIBILITY_STI_MOV_SS) &&
+	       !(vmread(VMCS_ENTRY_INTR_INFO) & INTR_INFO_VALID);
+}
+
+static void vmx_inject_interrupt(struct vcpu *vcpu, u8 vector)
+{
+	vmwrite(VMCS_ENTRY_INTR_INFO, vector | INTR_TYPE_EXTERNAL | INTR_INFO_VALID);
+}
+
+/* Interrupt-window exiting (SDM Vol 3 §26.7.5); without it the interrupt
+ * waits for the next exit that re-evaluates it. */
+static void vmx_request_interrupt_window(struct vcpu *vcpu, bool on)
+{
+	struct vmx_vcpu *x = vcpu->vendor;
+	u32 proc = on && vmx_caps.interrupt_window ? x->proc | PROC_INTERRUPT_WINDOW_EXITING
+						   : x->proc & ~PROC_INTERRUPT_WINDOW_EXITING;
+
+	if (proc != x->proc) {
+		x->proc = proc;
+		vmwrite(VMCS_PROC_CONTROLS, proc);
+	}
+}
+
+static void vmx_end_interrupt_shadow(struct vcpu *vcpu)
+{
+	u64 v = vmread(VMCS_GUEST_INTERRUPTIBILITY);
+
+	if (v & INTERRUPTIBILITY_STI_MOV_SS)
+		vmwrite(VMCS_GUEST_INTERRUPTIBILITY, v & ~(u64)INTERRUPTIBILITY_STI_MOV_SS);
+}
+
 static u64 vmx_guest_cr3(struct vcpu *vcpu)
 {
 	return vmread(VMCS_GUEST_CR3);
@@ -390,6 +428,10 @@ const struct backend_ops vmx_backend = {
 	.vcpu_destroy = vmx_vcpu_destroy,
 	.map_ram = vmx_map_ram,
 	.inject_exception = vmx_inject_exception,
+	.interrupt_allowed = vmx_interrupt_allowed,
+	.inject_interrupt = vmx_inject_interrupt,
+	.request_interrupt_window = vmx_request_interrupt_window,
+	.end_interrupt_shadow = vmx_end_interrupt_shadow,
 	.guest_cr3 = vmx_guest_cr3,
 	.guest_efer = vmx_guest_efer,
 	.guest_cr4 = vmx_guest_cr4,

@@ -31,9 +31,9 @@ static void human_row(void **state)
 
 	(void)state;
 	report_format_row(buf, sizeof(buf), &row);
-	assert_string_equal(buf,
-			    "null                           123        125        200        140  "
-			    "       30");
+	assert_string_equal(
+	    buf, "null                               123        125        200        140  "
+		 "       30");
 }
 
 static void json_line(void **state)
@@ -58,7 +58,7 @@ static void skipped_row(void **state)
 	(void)state;
 	strcpy(row.skip_reason, "no IBPB");
 	report_format_row(buf, sizeof(buf), &row);
-	assert_string_equal(buf, "null                     (skipped: no IBPB)");
+	assert_string_equal(buf, "null                         (skipped: no IBPB)");
 	report_format_json(buf, sizeof(buf), &row, "qemu-tcg", "svm");
 	assert_string_equal(buf, "MHV-JSON {\"suite\":\"vmexit\",\"test\":\"null\",\"config\":"
 				 "\"default\",\"env\":\"qemu-tcg\",\"backend\":\"svm\","

@@ -1,0 +1,2 @@
+UNIT_TESTS += apic
+UNIT_SRCS_apic := tests/unit/test_apic.c hv/apic.c

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/* The virtual x2APIC: priorities, TPR, EOI, self-IPIs, TSC deadline, windows. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "apic.h"
+#include "backend.h"
+#include "vm.h"
+
+/* A backend that records what the APIC asks of it. */
+static bool guest_if;
+static int injected;
+static bool window;
+
+static bool fake_interrupt_allowed(struct vcpu *vcpu)
+{
+	return guest_if && injected < 0;
+}
+
+static void fake_inject_interrupt(struct vcpu *vcpu, u8 vector)
+{
+	injected = vector;
+}
+
+static void fake_request_window(struct vcpu *vcpu, bool on)
+{
+	window = on;
+}
+
+static const struct backend_ops fake_backend = {
+	.name = "fake",
+	.interrupt_allowed = fake_interrupt_allowed,
+	.inject_interrupt = fake_inject_interrupt,
+	.request_interrupt_window = fake_request_window,
+};
+
+const struct backend_ops *backend = &fake_backend;
+
+static struct vm vm;
+static struct vcpu *vcpu = &vm.vcpu;
+
+#define MSR_TPR 0x808
+#define MSR_EOI 0x80b
+#define MSR_ICR 0x830
+#define MSR_LVT_TIMER 0x832
+#define MSR_SELF_IPI 0x83f
+#define MSR_ISR0 0x810
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&vm, 0, sizeof(vm));
+	vcpu->vm = &vm;
+	apic_reset(&vcpu->apic);
+	guest_if = true;
+	injected = -1;
+	window = false;
+	return 0;
+}
+
+static void self_ipi_injects_and_sets_isr(void **state)
+{
+	u64 isr;
+
+	(void)state;
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xb0));
+	assert_int_equal(injected, 0xb0);
+	assert_false(window);
+	/* ISR bit 0xb0 is in ISR register 5 (vectors 160-191), bit 16 */
+	assert_true(apic_msr_read(vcpu, MSR_ISR0 + 5, &isr));
+	assert_int_equal(isr, 1u << 16);
+	assert_true(apic_msr_write(vcpu, MSR_EOI, 0));
+	assert_true(apic_msr_read(vcpu, MSR_ISR0 + 5, &isr));
+	assert_int_equal(isr, 0);
+}
+
+static void if_clear_asks_for_a_window(void **state)
+{
+	(void)state;
+	guest_if = false;
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xb0));
+	assert_int_equal(injected, -1);
+	assert_true(window);
+	guest_if = true;
+	apic_update_interrupts(vcpu);
+	assert_int_equal(injected, 0xb0);
+	assert_false(window);
+}
+
+static void tpr_blocks_lower_classes(void **state)
+{
+	(void)state;
+	/* TPR class 0xb blocks vector 0xb0 (same class) until lowered (SDM §11.8.3) */
+	assert_true(apic_msr_write(vcpu, MSR_TPR, 0xb0));
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xb0));
+	assert_int_equal(injected, -1);
+	assert_int_equal(apic_deliverable_vector(&vcpu->apic), -1);
+	assert_true(apic_msr_write(vcpu, MSR_TPR, 0x0f));
+	assert_int_equal(injected, 0xb0);
+}
+
+static void in_service_blocks_same_class(void **state)
+{
+	(void)state;
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xb0));
+	assert_int_equal(injected, 0xb0);
+	injected = -1;
+	/* 0xb1 waits for the EOI of 0xb0; 0xc0 preempts it */
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xb1));
+	assert_int_equal(injected, -1);
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xc0));
+	assert_int_equal(injected, 0xc0);
+	injected = -1;
+	assert_true(apic_msr_write(vcpu, MSR_EOI, 0)); /* EOI of 0xc0 */
+	assert_int_equal(injected, -1);
+	assert_true(apic_msr_write(vcpu, MSR_EOI, 0)); /* EOI of 0xb0 */
+	assert_int_equal(injected, 0xb1);
+}
+
+static void icr_self_ipis_only(void **state)
+{
+	(void)state;
+	/* fixed, shorthand self (bits 19:18 = 01) */
+	assert_true(apic_msr_write(vcpu, MSR_ICR, (1ull << 18) | 0xb0));
+	assert_int_equal(injected, 0xb0);
+	apic_msr_write(vcpu, MSR_EOI, 0);
+	injected = -1;
+	/* destination 0 (our ID), no shorthand */
+	assert_true(apic_msr_write(vcpu, MSR_ICR, 0xb2));
+	assert_int_equal(injected, 0xb2);
+	apic_msr_write(vcpu, MSR_EOI, 0);
+	injected = -1;
+	/* another CPU (ID 1), and an NMI delivery mode: not delivered here */
+	assert_true(apic_msr_write(vcpu, MSR_ICR, (1ull << 32) | 0xb3));
+	assert_true(apic_msr_write(vcpu, MSR_ICR, (4ull << 8) | 0xb4));
+	assert_int_equal(injected, -1);
+	/* vectors below 16 are illegal */
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0x0f));
+	assert_int_equal(injected, -1);
+}
+
+static void tsc_deadline_in_the_past_fires(void **state)
+{
+	u64 v;
+
+	(void)state;
+	assert_true(apic_msr_write(vcpu, MSR_LVT_TIMER, 0xb1 | (2u << 17)));
+	assert_true(apic_msr_write(vcpu, MSR_TSC_DEADLINE, 1));
+	assert_int_equal(injected, 0xb1);
+	assert_true(apic_msr_read(vcpu, MSR_TSC_DEADLINE, &v));
+	assert_int_equal(v, 0); /* disarmed once fired */
+}
+
+static void masked_timer_does_not_fire(void **state)
+{
+	(void)state;
+	assert_true(apic_msr_write(vcpu, MSR_LVT_TIMER, 0xb1 | (2u << 17) | (1u << 16)));
+	assert_true(apic_msr_write(vcpu, MSR_TSC_DEADLINE, 1));
+	assert_int_equal(injected, -1);
+	assert_false(apic_wait_for_timer(vcpu));
+}
+
+static void register_access_rules(void **state)
+{
+	u64 v;
+
+	(void)state;
+	assert_false(apic_msr_read(vcpu, MSR_EOI, &v));	     /* write-only */
+	assert_false(apic_msr_read(vcpu, MSR_SELF_IPI, &v)); /* write-only */
+	assert_false(apic_msr_write(vcpu, 0x802, 1));	     /* ID is read-only */
+	assert_true(apic_msr_read(vcpu, 0x803, &v));
+	assert_int_equal(v & 0xff, 0x14);
+	assert_false(apic_msr_write(vcpu, 0x828, 1)); /* ESR: only 0 may be written */
+	assert_true(apic_msr_write(vcpu, 0x828, 0));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(self_ipi_injects_and_sets_isr, setup),
+		cmocka_unit_test_setup(if_clear_asks_for_a_window, setup),
+		cmocka_unit_test_setup(tpr_blocks_lower_classes, setup),
+		cmocka_unit_test_setup(in_service_blocks_same_class, setup),
+		cmocka_unit_test_setup(icr_self_ipis_only, setup),
+		cmocka_unit_test_setup(tsc_deadline_in_the_past_fires, setup),
+		cmocka_unit_test_setup(masked_timer_does_not_fire, setup),
+		cmocka_unit_test_setup(register_access_rules, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
