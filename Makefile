@@ -41,7 +41,7 @@ GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o \
 	$(B)/guest-tests/lib/fmt.o $(B)/guest-tests/lib/string.o
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
-.PHONY: all run test unit emu-test deps clean format format-check
+.PHONY: all run test unit emu-test deps clean format format-check bench-baseline
 .SECONDARY:
 all: $(EFI)
 
@@ -130,6 +130,16 @@ run: deps all
 
 test: deps all unit
 	@sh tests/run-all.sh
+
+# Rewrite the exit-path baseline from fresh Bochs runs (both vendors).
+bench-baseline: all
+	@for c in ryzen:bochs-ryzen corei7_skylake_x:bochs-skylake-x; do \
+		sh scripts/run-bochs.sh --cpu $${c%%:*} --config tests/emu/bochs.cfg \
+			--log $(B)/$${c#*:}.baseline.log $(EFI) || true; \
+	done
+	@sh scripts/bench-gate.sh write tests/emu/bench-baseline.txt \
+		bochs-ryzen=$(B)/bochs-ryzen.baseline.log \
+		bochs-skylake-x=$(B)/bochs-skylake-x.baseline.log
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

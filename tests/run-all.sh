@@ -88,19 +88,18 @@ else
 	bad "report/qemu-max.csv" "$(cat "$LOGS/report-real.err")"
 fi
 
-echo "== exit-path instruction budget (Bochs: RDTSC = retired instructions) =="
-grep -v '^#' tests/emu/exit-budget.txt | grep -v '^ *$' >"$LOGS/budget"
-while read -r case test max; do
-	log=$LOGS/$case.log
-	got=$(grep -a "^MHV-JSON .*\"test\":\"$test\"" "$log" 2>/dev/null | sed -n 's/.*"min":\([0-9]*\).*/\1/p' | head -n 1)
-	if [ -z "$got" ]; then
-		bad "budget/$case/$test" "no measurement in $log"
-	elif [ "$got" -gt "$max" ]; then
-		bad "budget/$case/$test" "$got instructions per round trip, budget $max"
+echo "== exit-path gate (Bochs: RDTSC = retired instructions; 2% over baseline fails) =="
+sh scripts/bench-gate.sh check tests/emu/bench-baseline.txt \
+	bochs-ryzen="$LOGS/bochs-ryzen.log" bochs-skylake-x="$LOGS/bochs-skylake-x.log" \
+	>"$LOGS/gate.txt"
+while read -r verdict rest; do
+	if [ "$verdict" = PASS ]; then
+		passed=$((passed + 1))
 	else
-		ok "budget/$case/$test ($got instructions, budget $max)"
+		bad "${rest%%:*}" "${rest#*: }"
 	fi
-done <"$LOGS/budget"
+done <"$LOGS/gate.txt"
+echo "  PASS  $(grep -c '^PASS' "$LOGS/gate.txt") gate entries within 2% of the baseline"
 
 echo
 [ "$failed" -gt 0 ] && printf 'failures:%s\n\n' "$failures"

@@ -1,0 +1,47 @@
+#!/bin/sh
+# The exit-path performance gate.  Under Bochs RDTSC counts retired
+# instructions, so a test's median is an exact, repeatable instruction
+# count.  Usage:
+#   bench-gate.sh check BASELINE CASE=LOG...   fail on growth over 2%
+#   bench-gate.sh write BASELINE CASE=LOG...   rewrite the baseline
+# Prints one "PASS name" / "FAIL name: why" line per test (check).
+set -u
+mode=$1 baseline=$2
+shift 2
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+for arg in "$@"; do
+	case_name=${arg%%=*} log=${arg#*=}
+	if ! grep -aq '^MHV-JSON ' "$log" 2>/dev/null; then
+		echo "FAIL gate/$case_name: no measurements in $log"
+		continue
+	fi
+	grep -a '^MHV-JSON ' "$log" | grep -v '"skipped"' |
+		sed -n 's/.*"test":"\([^"]*\)".*"median":\([0-9]*\).*/\1 \2/p' |
+		while read -r test median; do echo "$case_name $test $median"; done
+done >"$tmp"
+if [ "$mode" = write ]; then
+	{
+		echo "# Exit-path baseline: median retired instructions per iteration under Bochs"
+		echo "# (RDTSC counts instructions), guest loop included.  make test fails when a"
+		echo "# test grows by more than 2%; make bench-baseline rewrites this file."
+		echo "# case test median"
+		cat "$tmp"
+	} >"$baseline"
+	echo "bench-gate: wrote $(wc -l <"$tmp") baselines to $baseline"
+	exit 0
+fi
+while read -r case_name test median; do
+	old=$(awk -v c="$case_name" -v t="$test" '$1 == c && $2 == t { print $3 }' "$baseline")
+	if [ -z "$old" ]; then
+		echo "FAIL gate/$case_name/$test: $median instructions, not in $baseline (make bench-baseline)"
+	elif [ $((median * 100)) -gt $((old * 102)) ]; then
+		echo "FAIL gate/$case_name/$test: $median instructions, baseline $old (+$(((median - old) * 1000 / old / 10)).$(((median - old) * 1000 / old % 10))%, over 2%)"
+	else
+		echo "PASS gate/$case_name/$test ($median instructions, baseline $old)"
+	fi
+done <"$tmp"
+awk '!/^#/ && NF == 3 { print $1, $2 }' "$baseline" | while read -r case_name test; do
+	grep -q "^$case_name $test " "$tmp" ||
+		echo "FAIL gate/$case_name/$test: in the baseline but not measured"
+done
