@@ -21,6 +21,9 @@ enum hypercall_nr {
 	HC_TEST_WANTED = 5,  /* (name): 1 if the config selects this test, else 0 */
 	HC_EXIT_COUNT = 6,   /* (exit kind): exits of that kind so far on this vCPU */
 	HC_PARAMS = 7,	     /* (struct hc_params *): run parameters from the config */
+	/* In a timed VM: RAX = TSC just after this exit, RDX = TSC just before
+	 * the entry that started the guest's current run (else both 0) */
+	HC_TIMESTAMPS = 8,
 	HC_COUNT
 };
 

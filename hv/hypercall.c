@@ -122,6 +122,12 @@ static u64 hc_params(struct vcpu *vcpu, u64 gpa, u64 variant)
 	return 0;
 }
 
+static u64 hc_timestamps(struct vcpu *vcpu, u64 a0, u64 a1)
+{
+	vcpu->regs.gpr[GPR_RDX] = vcpu->timing.entry_tsc;
+	return vcpu->timing.exit_tsc;
+}
+
 static hypercall_fn *const hypercalls[HC_COUNT] = {
 	[HC_PRINT] = hc_print,
 	[HC_TEST_RESULT] = hc_test_result,
@@ -130,6 +136,7 @@ static hypercall_fn *const hypercalls[HC_COUNT] = {
 	[HC_TEST_WANTED] = hc_test_wanted,
 	[HC_EXIT_COUNT] = hc_exit_count,
 	[HC_PARAMS] = hc_params,
+	[HC_TIMESTAMPS] = hc_timestamps,
 };
 
 void handle_hypercall(struct vcpu *vcpu, const struct vm_exit *exit)

@@ -24,6 +24,7 @@ struct suite_vm {
 	const char *test; /* host-side test judging an expected stop, or NULL */
 	/* Why this machine cannot run the VM, or NULL when it can. */
 	const char *(*unsupported)(void);
+	bool timed; /* the entry code stamps the TSC around VMRUN / VM entry */
 };
 
 /*
@@ -48,14 +49,16 @@ struct suite {
 };
 
 static const struct suite_vm smoke_vms[] = {
-	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL },
+	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL, false },
 	{ "smoke-triple", 1, VM_STOP_TRIPLE_FAULT, "triple_fault_contained",
-	  triple_fault_unsupported },
-	{ "smoke-badgpa", 2, VM_STOP_BAD_ACCESS, "unbacked_gpa_stops_vm", NULL },
+	  triple_fault_unsupported, false },
+	{ "smoke-badgpa", 2, VM_STOP_BAD_ACCESS, "unbacked_gpa_stops_vm", NULL, false },
 };
 
 static const struct suite_vm vmexit_vms[] = {
-	{ "vmexit", 0, VM_STOP_EXIT, NULL, NULL },
+	{ "vmexit", 0, VM_STOP_EXIT, NULL, NULL, false },
+	/* vmrun_to_guest / guest_to_exit: only this VM pays for the stamps */
+	{ "vmexit-split", 1, VM_STOP_EXIT, NULL, NULL, true },
 };
 
 static const struct suite suites[] = {
@@ -137,6 +140,7 @@ static void run_suite_vm(const struct suite *s, const struct suite_vm *sv,
 		.blob_size = s->blob_end - s->blob,
 		.variant = sv->variant,
 		.config = config,
+		.timed = sv->timed,
 	};
 	const char *test = sv->test ? sv->test : sv->name;
 	const char *why_not = sv->unsupported ? sv->unsupported() : NULL;

@@ -103,6 +103,7 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 	vm->config = spec->config;
 	vm->ram_size = GUEST_RAM_SIZE;
 	vm->vcpu.vm = vm;
+	vm->vcpu.timed = spec->timed;
 	apic_reset(&vm->vcpu.apic);
 	ram = alloc_pages_zeroed(vm->ram_size / PAGE_SIZE);
 	if (!ram)

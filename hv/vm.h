@@ -33,6 +33,12 @@ struct guest_regs {
 	u64 rip; /* kept here so that skipping an instruction is one store */
 };
 
+/* TSC stamps of the timed run loops (the split-latency benchmarks). */
+struct vcpu_timing {
+	u64 entry_tsc; /* just before the last VMRUN / VM entry */
+	u64 exit_tsc;  /* just after the last #VMEXIT / VM exit */
+};
+
 /* Why a VM stopped. */
 enum vm_stop {
 	VM_RUNNING,
@@ -50,16 +56,19 @@ struct vm_config;
 
 struct vcpu {
 	struct guest_regs regs;
+	struct vcpu_timing timing;
 	struct vm *vm;
 	void *vendor; /* struct svm_vcpu or struct vmx_vcpu */
 	u64 tsc_adjust;
 	struct vapic apic;
 	u64 exits[EXIT_KIND_COUNT];
 	u64 hypercalls;
+	bool timed; /* run with the timed loop (stamps around every entry/exit) */
 };
 
 /* The backends' entry code finds the guest GPRs at the start of the vCPU. */
 _Static_assert(__builtin_offsetof(struct vcpu, regs) == 0, "regs first in struct vcpu");
+_Static_assert(__builtin_offsetof(struct vcpu, timing) == 136, "T_ENTRY_TSC in the entry code");
 
 #define VM_NAME_LEN 32
 #define VM_CONSOLE_LINE 160

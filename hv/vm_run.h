@@ -13,6 +13,7 @@ struct vm_spec {
 	size_t blob_size;
 	u32 variant;
 	const struct vm_config *config;
+	bool timed;
 };
 
 /* 0, or negative when memory ran out or the blob does not fit. */

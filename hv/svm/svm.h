@@ -22,6 +22,7 @@ extern bool svm_has_nrips;
 /* Returns NULL with *why set when this CPU cannot run the SVM backend. */
 const struct backend_ops *svm_probe(const char **why, int *status);
 void svm_run_loop(struct vcpu *vcpu, u64 vmcb_pa);
+void svm_run_loop_timed(struct vcpu *vcpu, u64 vmcb_pa);
 int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb);
 
 #endif

@@ -28,14 +28,20 @@ extern svm_handle_exit
 %define G_R14 112
 %define G_R15 120
 
+%define T_ENTRY_TSC 136		; struct vcpu_timing, right after struct guest_regs
+%define T_EXIT_TSC 144
+
 ; Stack frame while the loop runs
 %define F_VMCB 8		; [rsp + 8]: VMCB physical address
 %define F_VCPU 16		; [rsp + 16]: struct vcpu *
 
-global svm_run_loop
-; void svm_run_loop(struct vcpu *vcpu, u64 vmcb_pa): returns when
-; svm_handle_exit says the VM stopped
-svm_run_loop:
+; void NAME(struct vcpu *vcpu, u64 vmcb_pa): returns when svm_handle_exit
+; says the VM stopped.  The timed variant also stamps the TSC just before
+; VMRUN and just after #VMEXIT (vmrun_to_guest / guest_to_exit); the plain
+; one, used for everything else, has no extra instruction.
+%macro RUN_LOOP 2
+global %1
+%1:
 	push rbx
 	push rbp
 	push r12
@@ -45,8 +51,15 @@ svm_run_loop:
 	push rdi
 	push rsi
 	sub rsp, 8			; 16-byte alignment at the call below
-.enter:
+%%enter:
 	mov rdi, [rsp + F_VCPU]
+%if %2
+	lfence
+	rdtsc
+	shl rdx, 32
+	or rax, rdx
+	mov [rdi + T_ENTRY_TSC], rax
+%endif
 	mov rax, [rsp + F_VMCB]		; VMRUN takes the VMCB in RAX
 	mov rcx, [rdi + G_RCX]
 	mov rdx, [rdi + G_RDX]
@@ -66,8 +79,14 @@ svm_run_loop:
 	; #VMEXIT: host RSP, RAX and RIP are back from the host save area
 	push rdi
 	mov rdi, [rsp + 8 + F_VCPU]
-	mov [rdi + G_RCX], rcx
 	mov [rdi + G_RDX], rdx
+%if %2
+	rdtsc				; RAX is the host's here: guest RAX is in the VMCB
+	shl rdx, 32
+	or rax, rdx
+	mov [rdi + T_EXIT_TSC], rax
+%endif
+	mov [rdi + G_RCX], rcx
 	mov [rdi + G_RBX], rbx
 	mov [rdi + G_RBP], rbp
 	mov [rdi + G_RSI], rsi
@@ -83,7 +102,7 @@ svm_run_loop:
 	mov rsi, [rsp + F_VMCB]		; identity-mapped: the VMCB's address
 	call svm_handle_exit		; (vcpu, vmcb); non-zero: enter again
 	test eax, eax
-	jnz .enter
+	jnz %%enter
 	add rsp, 24
 	pop r15
 	pop r14
@@ -92,3 +111,7 @@ svm_run_loop:
 	pop rbp
 	pop rbx
 	ret
+%endmacro
+
+RUN_LOOP svm_run_loop, 0
+RUN_LOOP svm_run_loop_timed, 1

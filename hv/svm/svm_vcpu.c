@@ -183,7 +183,10 @@ static void svm_vcpu_run(struct vcpu *vcpu)
 	struct svm_vcpu *s = vcpu->vendor;
 
 	sync_regs_to_vmcb(vcpu, s->vmcb);
-	svm_run_loop(vcpu, s->vmcb_pa);
+	if (vcpu->timed)
+		svm_run_loop_timed(vcpu, s->vmcb_pa);
+	else
+		svm_run_loop(vcpu, s->vmcb_pa);
 }
 
 static void svm_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u32 error)

@@ -30,6 +30,7 @@ extern const struct backend_ops vmx_backend;
 /* Returns NULL with *why set when this CPU cannot run the VMX backend. */
 const struct backend_ops *vmx_probe(const char **why, int *status);
 void vmx_run_loop(struct vcpu *vcpu);
+void vmx_run_loop_timed(struct vcpu *vcpu);
 int vmx_handle_exit(struct vcpu *vcpu);
 void vmx_entry_failed(struct vcpu *vcpu);
 

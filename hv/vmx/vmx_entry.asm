@@ -28,6 +28,9 @@ extern vmx_entry_failed
 %define G_R14 112
 %define G_R15 120
 
+%define T_ENTRY_TSC 136		; struct vcpu_timing, right after struct guest_regs
+%define T_EXIT_TSC 144
+
 %define VMCS_HOST_RSP 0x6c14
 %define VMCS_HOST_RIP 0x6c16
 
@@ -35,9 +38,12 @@ extern vmx_entry_failed
 %define F_LAUNCHED 8
 %define F_VCPU 16
 
-global vmx_run_loop
-; void vmx_run_loop(struct vcpu *vcpu): returns when the VM has stopped
-vmx_run_loop:
+; void NAME(struct vcpu *vcpu): returns when the VM has stopped.  The timed
+; variant also stamps the TSC just before VMLAUNCH/VMRESUME and just after
+; the VM exit (vmrun_to_guest / guest_to_exit).
+%macro RUN_LOOP 2
+global %1
+%1:
 	push rbx
 	push rbp
 	push r12
@@ -50,11 +56,18 @@ vmx_run_loop:
 	; A VM exit lands on .exit with this RSP (SDM Vol 3 §28.5.3)
 	mov rax, VMCS_HOST_RSP
 	vmwrite rax, rsp
-	lea rdx, [.exit]
+	lea rdx, [%%exit]
 	mov rax, VMCS_HOST_RIP
 	vmwrite rax, rdx
-.enter:
+%%enter:
 	mov rdi, [rsp + F_VCPU]
+%if %2
+	lfence
+	rdtsc
+	shl rdx, 32
+	or rax, rdx
+	mov [rdi + T_ENTRY_TSC], rax
+%endif
 	mov rax, [rdi + G_RAX]
 	mov rcx, [rdi + G_RCX]
 	mov rdx, [rdi + G_RDX]
@@ -71,22 +84,28 @@ vmx_run_loop:
 	mov r15, [rdi + G_R15]
 	cmp byte [rsp + F_LAUNCHED], 0
 	mov rdi, [rdi + G_RDI]		; MOV leaves the flags of the CMP alone
-	jne .resume
+	jne %%resume
 	vmlaunch
-	jmp .failed
-.resume:
+	jmp %%failed
+%%resume:
 	vmresume
-.failed:
+%%failed:
 	; VMfailInvalid/VMfailValid: the guest never ran
 	mov rdi, [rsp + F_VCPU]
 	call vmx_entry_failed
-	jmp .out
-.exit:
+	jmp %%out
+%%exit:
 	push rdi
 	mov rdi, [rsp + 8 + F_VCPU]
 	mov [rdi + G_RAX], rax
-	mov [rdi + G_RCX], rcx
 	mov [rdi + G_RDX], rdx
+%if %2
+	rdtsc
+	shl rdx, 32
+	or rax, rdx
+	mov [rdi + T_EXIT_TSC], rax
+%endif
+	mov [rdi + G_RCX], rcx
 	mov [rdi + G_RBX], rbx
 	mov [rdi + G_RBP], rbp
 	mov [rdi + G_RSI], rsi
@@ -102,8 +121,8 @@ vmx_run_loop:
 	mov byte [rsp + F_LAUNCHED], 1
 	call vmx_handle_exit		; rdi = vcpu; non-zero: enter again
 	test eax, eax
-	jnz .enter
-.out:
+	jnz %%enter
+%%out:
 	add rsp, 24
 	pop r15
 	pop r14
@@ -112,3 +131,7 @@ vmx_run_loop:
 	pop rbp
 	pop rbx
 	ret
+%endmacro
+
+RUN_LOOP vmx_run_loop, 0
+RUN_LOOP vmx_run_loop_timed, 1

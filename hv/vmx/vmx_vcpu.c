@@ -333,7 +333,10 @@ static void vmx_vcpu_run(struct vcpu *vcpu)
 		return;
 	}
 	sync_regs_to_vmcs(vcpu);
-	vmx_run_loop(vcpu);
+	if (vcpu->timed)
+		vmx_run_loop_timed(vcpu);
+	else
+		vmx_run_loop(vcpu);
 }
 
 static void vmx_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u32 error)
