@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Benchmark output: a table for people, and one JSON line per measurement
- * (after a fixed prefix) for scripts/report.py.
+ * (after a fixed prefix) for scripts/mhv-report.
  */
 #include "report.h"
 #include "fmt.h"

@@ -81,7 +81,7 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 done <"$LOGS/cases"
 
 echo "== report tool on a real log =="
-if python3 scripts/report.py csv "$LOGS/qemu-max.log" >"$LOGS/qemu-max.csv" 2>"$LOGS/report-real.err" &&
+if python3 scripts/mhv-report csv "$LOGS/qemu-max.log" >"$LOGS/qemu-max.csv" 2>"$LOGS/report-real.err" &&
 	grep -q '^.*,vmexit,cpuid,default,qemu-tcg,svm,tsc,' "$LOGS/qemu-max.csv"; then
 	ok "report/qemu-max.csv ($(($(wc -l <"$LOGS/qemu-max.csv") - 1)) rows)"
 else

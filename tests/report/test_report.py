@@ -1,69 +1,15 @@
 # SPDX-License-Identifier: MIT
-"""Tests of scripts/report.py: run from the repo root with
+"""Tests of scripts/mhv-report: run from the repo root with
 python3 -m unittest discover -s tests/report -v"""
 import csv
-import importlib.util
 import io
-import json
 import os
 import re
-import subprocess
-import sys
-import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(HERE, "fixtures")
-SCRIPT = os.path.join(HERE, "..", "..", "scripts", "report.py")
-
-spec = importlib.util.spec_from_file_location("report", SCRIPT)
-report = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(report)
-
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-def fixture(name):
-    return os.path.join(FIXTURES, name)
-
-
-def run(*args):
-    """Run report.py; (exit status, stdout, stderr)."""
-    p = subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
-def record(test, median=100, config="default", suite="vmexit", env="qemu-tcg", **extra):
-    """A measurement line as mhv prints it."""
-    rec = {"suite": suite, "test": test, "config": config, "env": env, "backend": "svm",
-           "unit": "tsc", "iterations": 10, "batches": 2, "min": median - 1,
-           "median": median, "p99": median + 1, "mean": median, "stddev": 1,
-           "max": median + 1}
-    rec.update(extra)
-    return "MHV-JSON " + json.dumps(rec, separators=(",", ":"))
-
-
-class TempLogs(unittest.TestCase):
-    """A test case with a scratch directory for synthesized logs."""
-
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(self.tmp.cleanup)
-
-    def write(self, name, lines, newline="\n"):
-        path = os.path.join(self.tmp.name, name)
-        data = newline.join(lines) + newline
-        with open(path, "wb") as f:
-            f.write(data.encode() if isinstance(data, str) else data)
-        return path
-
-    def table(self, out):
-        """Gain table rows (after the title) split into cells, by test."""
-        rows = [line.split() for line in out.splitlines()[2:] if "only in" not in line]
-        return {row[0]: row[1:] for row in rows}
-
+from common import FINISHED, SVG, TempLogs, fixture, record, report, run
 
 class ParsingTest(TempLogs):
     def test_fixture_with_junk_crlf_and_invalid_utf8(self):
@@ -74,7 +20,7 @@ class ParsingTest(TempLogs):
         self.assertEqual(found[2]["env"], "qemu-tcg")
 
     def test_prefix_after_console_text_and_cr(self):
-        text = "junk\r\n[vm0] guest says hi \x00 " + record("cpuid", 7) + "\r\r\nmhv: PASS smoke/x\r\n"
+        text = "junk\r\n[vm0] guest says hi \x00 " + record("cpuid", 7) + "\r\r\nmhv: PASS smoke/x\r\n" + FINISHED
         found = report.parse_log("x.log", text)
         self.assertEqual(len(found), 1)
         self.assertEqual((found[0]["test"], found[0]["median"], found[0]["line"]), ("cpuid", 7, 2))
@@ -175,7 +121,7 @@ class CompareTest(TempLogs):
         status, out, err = self.compare("--threshold", "3")
         self.assertEqual(status, 1)
         self.assertIn("cpuid", out)
-        self.assertEqual(err, "report.py: regression: null -3.2% (threshold 3%)\n")
+        self.assertEqual(err, "mhv-report: regression: null -3.2% (threshold 3%)\n")
         self.assertEqual(self.compare("--threshold", "3.3")[0], 0)
         self.assertEqual(self.compare("--threshold", "5")[0], 0)
         self.assertEqual(self.compare()[0], 0)
@@ -238,12 +184,12 @@ class ColumnsTest(TempLogs):
 
 class ErrorTest(TempLogs):
     def assertError(self, args, where, what):
-        """Exit status 2 and exactly one line: report.py: FILE:LINE: ..."""
+        """Exit status 2 and exactly one line: mhv-report: FILE:LINE: ..."""
         status, out, err = run(*args)
         self.assertEqual(status, 2)
         self.assertEqual(out, "")
         self.assertEqual(err.count("\n"), 1, err)
-        self.assertRegex(err, "^report.py: " + re.escape(where) + ": " + what)
+        self.assertRegex(err, "^mhv-report: " + re.escape(where) + ": " + what)
 
     def test_missing_file(self):
         path = fixture("no-such.log")
@@ -261,7 +207,7 @@ class ErrorTest(TempLogs):
                 self.assertError(cmd, path + ":0", "no MHV-JSON lines found")
 
     def test_empty_file(self):
-        path = self.write("empty.log", [], newline="")
+        path = self.write("empty.log", [], newline="", complete=False)
         self.assertError(["csv", path], path + ":0", "no MHV-JSON lines found")
 
     def test_malformed_json(self):
