@@ -203,6 +203,30 @@ static void tscdeadline_immed(void)
 	asm volatile("cli" ::: "memory");
 }
 
+/*
+ * A deadline 3000 TSC ticks ahead, then spin until the timer interrupt
+ * arrives: mhv must end the guest's run in time (its host timer).  The
+ * spin is bounded; a missing interrupt fails the test's count check.
+ */
+static void tscdeadline(void)
+{
+	u64 before = guest_irqs, spins;
+
+	wrmsr(MSR_TSC_DEADLINE, rdtsc() + 3000);
+	asm volatile("sti" ::: "memory");
+	for (spins = 0; guest_irqs == before && spins < 100000000ull; spins++)
+		asm volatile("pause" ::: "memory");
+	asm volatile("cli" ::: "memory");
+}
+
+static const char *needs_guest_timer(void)
+{
+	struct cpuid_regs r;
+
+	cpuid_count(0x40000001, 0, &r);
+	return r.ebx & HV_FEATURE_TIMER ? NULL : "mhv has no host timer to end a run at a deadline";
+}
+
 /* Why a test cannot run on this CPU, or NULL (CPUID as the guest sees it). */
 static const char *needs_ibpb(void)
 {
@@ -262,6 +286,7 @@ static const struct bench benches[] = {
 	{ "x2apic_self_ipi_tpr_sti_nop", x2apic_self_ipi_tpr_sti_nop, ANY, NULL, 1 },
 	{ "x2apic_self_ipi_tpr_sti_hlt", x2apic_self_ipi_tpr_sti_hlt, ANY, NULL, 1 },
 	{ "tscdeadline_immed", tscdeadline_immed, ANY, NULL, 1 },
+	{ "tscdeadline", tscdeadline, ANY, needs_guest_timer, 1 },
 };
 
 static u64 run_batch(bench_fn *fn, u32 n)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "apic.h"
 #include "backend.h"
+#include "host_timer.h"
 #include "vm.h"
 #include "x86.h"
 
@@ -105,15 +106,31 @@ static bool timer_armed(const struct vapic *apic)
 	       apic->tsc_deadline;
 }
 
-/* The deadline passed: the timer interrupt is pending, the deadline disarmed (§10.5.4.1). */
+/*
+ * The deadline passed: the timer interrupt is pending, the deadline
+ * disarmed (§10.5.4.1).  A deadline in the future is handed to the host
+ * timer, whose interrupt makes the guest exit in time.
+ */
 static void check_timer(struct vcpu *vcpu)
 {
 	struct vapic *apic = &vcpu->apic;
 
-	if (timer_armed(apic) && rdtsc() >= apic->tsc_deadline) {
-		apic->tsc_deadline = 0;
-		accept(vcpu, apic->lvt_timer & 0xff);
+	if (!timer_armed(apic)) {
+		host_timer_disarm();
+		return;
 	}
+	if (rdtsc() >= apic->tsc_deadline) {
+		apic->tsc_deadline = 0;
+		host_timer_disarm();
+		accept(vcpu, apic->lvt_timer & 0xff);
+		return;
+	}
+	host_timer_arm(apic->tsc_deadline);
+}
+
+void apic_poll_timer(struct vcpu *vcpu)
+{
+	check_timer(vcpu);
 }
 
 bool apic_wait_for_timer(struct vcpu *vcpu)

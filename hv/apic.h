@@ -31,6 +31,8 @@ bool apic_msr_read(struct vcpu *vcpu, u32 msr, u64 *val);
 bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val);
 /* Deliver what is deliverable, or ask for an interrupt window. */
 void apic_update_interrupts(struct vcpu *vcpu);
+/* After a host timer interrupt: fire the guest's timer if its deadline passed. */
+void apic_poll_timer(struct vcpu *vcpu);
 /* A halted vCPU waits for its armed TSC deadline; true if it expired. */
 bool apic_wait_for_timer(struct vcpu *vcpu);
 /* The highest vector the APIC would deliver now, or -1 (pure, for tests). */

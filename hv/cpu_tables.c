@@ -7,6 +7,7 @@
  */
 #include "cpu_tables.h"
 #include "console.h"
+#include "host_timer.h"
 #include "status.h"
 #include "x86.h"
 
@@ -126,6 +127,7 @@ void isr_dispatch(struct isr_frame *f)
 	if (f->vector >= 32) {
 		/* A host interrupt let in on purpose (see host_interrupt_window). */
 		interrupts_taken++;
+		host_apic_eoi();
 		return;
 	}
 	console_printf("\nmhv: host exception %llu (%s) at rip %llx\n", f->vector,

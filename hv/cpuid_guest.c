@@ -6,6 +6,8 @@
  */
 #include "cpu.h"
 #include "exit_dispatch.h"
+#include "guest_abi.h"
+#include "host_timer.h"
 #include "vcpu.h"
 
 #define HV_LEAF_BASE 0x40000000u
@@ -44,7 +46,7 @@ static const struct cpuid_edit cpuid_edits[] = {
 };
 
 /* "mhvmhvmhvmhv" in EBX, ECX, EDX, as hypervisor signatures go. */
-static const struct cpuid_regs hv_leaves[] = {
+static struct cpuid_regs hv_leaves[] = {
 	{ HV_LEAF_MAX, 0x6d76686d, 0x686d7668, 0x76686d76 },
 	{ HV_ABI_VERSION, 0, 0, 0 },
 };
@@ -72,7 +74,11 @@ void guest_cpuid_init(void)
 {
 	u32 i;
 
+	const char *why;
+
 	guest_view = host_cpu.cpuid;
+	if (host_timer_available(&why))
+		hv_leaves[1].ebx |= HV_FEATURE_TIMER;
 	for (i = 0; i < CPUID_STD_CACHED; i++)
 		apply_edits(i, &guest_view.std[i]);
 	for (i = 0; i < CPUID_EXT_CACHED; i++)

@@ -70,6 +70,7 @@ static void handle_exception(struct vcpu *vcpu, const struct vm_exit *exit)
 static void handle_host_event(struct vcpu *vcpu, const struct vm_exit *exit)
 {
 	backend->host_interrupt_window();
+	apic_poll_timer(vcpu);
 }
 
 /* mhv offers no nested virtualization: its instructions raise #UD. */

@@ -85,6 +85,9 @@ struct hc_params {
 #define GUEST_PM_TIMER_PORT 0x608	 /* ACPI PM timer, as at PMBASE 0x600 on Q35 */
 #define HC_UNKNOWN_NR 0xffff		 /* never a hypercall: the vmcall benchmark's number */
 
+/* CPUID 0x40000001 EBX: what mhv offers beyond the host's CPUID */
+#define HV_FEATURE_TIMER BIT(0) /* a TSC deadline fires while the guest runs */
+
 /* Entry: RDI = variant (which program of the blob), RSI = GUEST_RAM_SIZE */
 
 #endif

@@ -11,6 +11,7 @@
 #include "cpu.h"
 #include "cpu_tables.h"
 #include "host_paging.h"
+#include "host_timer.h"
 #include "page_alloc.h"
 #include "platform.h"
 #include "runner.h"
@@ -59,6 +60,8 @@ void hv_main(const struct boot_info *bi)
 	console_printf("mhv: memory: pool %llu MiB at 0x%llx, %llu MiB allocatable in all\n",
 		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);
 	platform_describe(bi);
+	host_timer_init();
+	console_printf("mhv: host timer: %s\n", host_timer_describe());
 	backend_select();
 	hv_finish(runner_run_plan(&config));
 }

@@ -9,6 +9,7 @@
 #include "exit_dispatch.h"
 #include "fmt.h"
 #include "guest_abi.h"
+#include "host_timer.h"
 #include "pagetable.h"
 #include "vcpu.h"
 
@@ -134,5 +135,6 @@ void vm_run(struct vm *vm)
 void vm_destroy(struct vm *vm)
 {
 	backend->vcpu_destroy(&vm->vcpu);
+	host_timer_disarm(); /* a deadline the guest left armed */
 	page_alloc_release(&hv_pages, &vm->mark);
 }

@@ -45,8 +45,9 @@ const struct backend_ops *svm_probe(const char **why, int *status)
 	wrmsr(MSR_VM_HSAVE_PA, (u64)(uintptr_t)hsave);
 	svm_has_nrips = host_cpu.has.nrips;
 	svm_exit_table_init();
-	/* The host keeps GIF clear; it opens it only in short interrupt
-	 * windows (APM Vol 2 §15.17). */
-	asm volatile("clgi");
+	/* The host keeps GIF clear, opening it only in short interrupt windows
+	 * (APM Vol 2 §15.17); with IF set, a physical interrupt that arrives
+	 * while a guest runs makes it exit (INTR intercept, V_INTR_MASKING). */
+	asm volatile("clgi; sti");
 	return &svm_backend;
 }

@@ -258,7 +258,7 @@ static u64 svm_guest_efer(struct vcpu *vcpu)
  */
 static void svm_host_interrupt_window(void)
 {
-	asm volatile("sti; stgi; nop; cli; clgi" ::: "memory");
+	asm volatile("stgi; nop; clgi" ::: "memory");
 }
 
 static void svm_describe(void)

@@ -40,6 +40,19 @@ static const struct backend_ops fake_backend = {
 
 const struct backend_ops *backend = &fake_backend;
 
+/* The host timer: recorded, not programmed. */
+static u64 host_deadline;
+
+void host_timer_arm(u64 tsc_deadline)
+{
+	host_deadline = tsc_deadline;
+}
+
+void host_timer_disarm(void)
+{
+	host_deadline = 0;
+}
+
 static struct vm vm;
 static struct vcpu *vcpu = &vm.vcpu;
 
@@ -155,6 +168,19 @@ static void tsc_deadline_in_the_past_fires(void **state)
 	assert_int_equal(v, 0); /* disarmed once fired */
 }
 
+static void future_deadline_arms_the_host_timer(void **state)
+{
+	(void)state;
+	host_deadline = 0;
+	assert_true(apic_msr_write(vcpu, MSR_LVT_TIMER, 0xb1 | (2u << 17)));
+	assert_true(apic_msr_write(vcpu, MSR_TSC_DEADLINE, ~0ull));
+	assert_int_equal(host_deadline, ~0ull);
+	assert_int_equal(injected, -1);
+	/* masking the LVT entry disarms it */
+	assert_true(apic_msr_write(vcpu, MSR_LVT_TIMER, 0xb1 | (2u << 17) | (1u << 16)));
+	assert_int_equal(host_deadline, 0);
+}
+
 static void masked_timer_does_not_fire(void **state)
 {
 	(void)state;
@@ -187,6 +213,7 @@ int main(void)
 		cmocka_unit_test_setup(in_service_blocks_same_class, setup),
 		cmocka_unit_test_setup(icr_self_ipis_only, setup),
 		cmocka_unit_test_setup(tsc_deadline_in_the_past_fires, setup),
+		cmocka_unit_test_setup(future_deadline_arms_the_host_timer, setup),
 		cmocka_unit_test_setup(masked_timer_does_not_fire, setup),
 		cmocka_unit_test_setup(register_access_rules, setup),
 	};

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_HOST_TIMER_H
+#define MHV_HOST_TIMER_H
+
+#include "types.h"
+
+#define HOST_TIMER_VECTOR 0xef
+
+/*
+ * The host's local APIC timer, used to end a guest's run at a TSC value
+ * (its virtual TSC-deadline timer): TSC-deadline mode where the CPU has
+ * it, else one-shot mode with the APIC-to-TSC rate calibrated at init.
+ * The interrupt makes the guest exit (SVM INTR intercept, VMX external-
+ * interrupt exiting); the host takes it in its interrupt window.
+ */
+void host_timer_init(void);
+/* false when there is no usable timer; why says so */
+bool host_timer_available(const char **why);
+void host_timer_arm(u64 tsc_deadline);
+void host_timer_disarm(void);
+/* The end of a host interrupt (isr_dispatch). */
+void host_apic_eoi(void);
+const char *host_timer_describe(void);
+
+#endif
