@@ -10,6 +10,7 @@
 #include "exit.h"
 #include "types.h"
 
+struct cpuid_cache;
 struct vcpu;
 struct vm;
 
@@ -42,6 +43,8 @@ struct backend_ops {
 	const char *(*exit_name)(u64 vendor_code);
 	/* Let a pending host interrupt or NMI be taken (it caused an exit). */
 	void (*host_interrupt_window)(void);
+	/* Hide from the guest's CPUID what this backend cannot give it (optional). */
+	void (*adjust_guest_cpuid)(struct cpuid_cache *view);
 	/* Features the environment header prints, e.g. "NRIP save: no". */
 	void (*describe)(void);
 };

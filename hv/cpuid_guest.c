@@ -83,6 +83,8 @@ void guest_cpuid_init(void)
 		apply_edits(i, &guest_view.std[i]);
 	for (i = 0; i < CPUID_EXT_CACHED; i++)
 		apply_edits(CPUID_EXT_BASE + i, &guest_view.ext[i]);
+	if (backend->adjust_guest_cpuid)
+		backend->adjust_guest_cpuid(&guest_view);
 }
 
 void guest_cpuid(struct vcpu *vcpu, u32 leaf, u32 subleaf, struct cpuid_regs *r)

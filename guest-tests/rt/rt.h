@@ -79,4 +79,14 @@ static inline u64 rdtsc_ordered(void)
 	return ((u64)hi << 32) | lo;
 }
 
+/* The end stamp with RDTSCP: it waits for earlier instructions itself;
+ * the LFENCE keeps later ones from starting before it (SDM Vol 2B RDTSCP). */
+static inline u64 rdtscp_ordered(void)
+{
+	u32 lo, hi, aux;
+
+	asm volatile("rdtscp; lfence" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
+	return ((u64)hi << 32) | lo;
+}
+
 #endif

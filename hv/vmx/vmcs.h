@@ -148,6 +148,7 @@ enum vmcs_field {
 #define PROC_SECONDARY_CONTROLS BIT(31)
 /* Secondary processor-based controls (Table 25-7) */
 #define PROC2_ENABLE_EPT BIT(1)
+#define PROC2_ENABLE_RDTSCP BIT(3)
 #define PROC2_ENABLE_VPID BIT(5)
 #define PROC2_WBINVD_EXITING BIT(6)
 #define PROC2_UNRESTRICTED_GUEST BIT(7)

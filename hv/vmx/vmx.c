@@ -67,9 +67,10 @@ static const char *compute_controls(void)
 		}
 	}
 	/* Secondary controls have no TRUE MSR (Appendix A.3.3) */
-	if (vmx_adjust_controls(
-		rdmsr(MSR_IA32_VMX_PROCBASED_CTLS2), PROC2_ENABLE_EPT | PROC2_WBINVD_EXITING,
-		PROC2_ENABLE_VPID | PROC2_UNRESTRICTED_GUEST, &vmx_caps.proc2, &missing))
+	if (vmx_adjust_controls(rdmsr(MSR_IA32_VMX_PROCBASED_CTLS2),
+				PROC2_ENABLE_EPT | PROC2_WBINVD_EXITING,
+				PROC2_ENABLE_VPID | PROC2_UNRESTRICTED_GUEST | PROC2_ENABLE_RDTSCP,
+				&vmx_caps.proc2, &missing))
 		return missing & PROC2_ENABLE_EPT
 			   ? "VMX without EPT (secondary control \"enable EPT\" not "
 			     "allowed): mhv needs EPT"

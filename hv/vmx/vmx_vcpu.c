@@ -12,6 +12,7 @@
 #include "vmcs.h"
 #include "vmx_controls.h"
 #include "vmx_exit.h"
+#include "vmx_guest_check.h"
 #include "vmx_insn.h"
 #include "x86.h"
 
@@ -105,6 +106,31 @@ static u64 read_idtr_base(void)
 
 	asm volatile("sidt %0" : "=m"(d));
 	return d.base;
+}
+
+/* Read back what VM entry will check, and name the field if it is wrong. */
+static void check_guest_state(struct vm *vm)
+{
+	const struct vmx_guest_state g = {
+		.cr0 = vmread(VMCS_GUEST_CR0),
+		.cr4 = vmread(VMCS_GUEST_CR4),
+		.efer = vmread(VMCS_GUEST_EFER),
+		.rflags = vmread(VMCS_GUEST_RFLAGS),
+		.cs_ar = vmread(VMCS_GUEST_CS_AR),
+		.ss_ar = vmread(VMCS_GUEST_SS_AR),
+		.tr_ar = vmread(VMCS_GUEST_TR_AR),
+		.ldtr_ar = vmread(VMCS_GUEST_LDTR_AR),
+		.tr_sel = vmread(VMCS_GUEST_TR_SEL),
+		.entry_controls = vmread(VMCS_ENTRY_CONTROLS),
+		.cr0_fixed0 = vmx_caps.cr0_fixed0,
+		.cr0_fixed1 = vmx_caps.cr0_fixed1,
+		.cr4_fixed0 = vmx_caps.cr4_fixed0,
+		.cr4_fixed1 = vmx_caps.cr4_fixed1,
+	};
+	char why[160];
+
+	if (vmx_check_guest_state(&g, why, sizeof(why)))
+		vm_stop(vm, VM_STOP_ENTRY_FAILED, "invalid guest state before VMLAUNCH: %s", why);
 }
 
 static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit)
@@ -244,6 +270,7 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	}
 	if (vmx_caps.vpid && !vmwrite_checked(VMCS_VPID, 1 + vm->id % 0xfffe))
 		return -1;
+	check_guest_state(vm);
 	if (vmx_caps.ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)
 		invept_global(); /* the EPT pages may have served an earlier VM */
 	if (vmx_caps.vpid && (vmx_caps.ept_vpid_cap & VPID_CAP_INVVPID_ALL))
@@ -413,6 +440,14 @@ static void vmx_host_interrupt_window(void)
 	asm volatile("sti; nop; cli" ::: "memory");
 }
 
+/* Without "enable RDTSCP" the guest's RDTSCP raises #UD (SDM Vol 3 §26.3):
+ * then it must not see the instruction in CPUID 8000_0001 EDX[27]. */
+static void vmx_adjust_guest_cpuid(struct cpuid_cache *view)
+{
+	if (!(vmx_caps.proc2 & PROC2_ENABLE_RDTSCP))
+		view->ext[1].edx &= ~BIT(27);
+}
+
 static void vmx_describe(void)
 {
 	console_printf("mhv: backend: Intel VMX, EPT, VPID %s, unrestricted guest %s (unused), "
@@ -440,5 +475,6 @@ const struct backend_ops vmx_backend = {
 	.guest_cr4 = vmx_guest_cr4,
 	.exit_name = vmx_exit_name,
 	.host_interrupt_window = vmx_host_interrupt_window,
+	.adjust_guest_cpuid = vmx_adjust_guest_cpuid,
 	.describe = vmx_describe,
 };
