@@ -6,6 +6,7 @@
  */
 #include "exit.h"
 #include "rt.h"
+#include "xstate/xstate.h"
 
 #define UNKNOWN_MSR 0x40000123u /* in no vendor's MSR map; not on mhv's allow list */
 #define UNUSED_PORT 0x2f0
@@ -188,6 +189,34 @@ static void t_virt_insn_ud(const char *name)
 	       (unsigned long long)(exit_count(EXIT_VIRT_INSN) - before), n);
 }
 
+/*
+ * XSETBV as hardware checks it (mhv answers from its CPUID.0xD cache):
+ * x87 must stay set, only XCR0 exists, and CPUID.0xD.0 EBX follows XCR0.
+ */
+static void t_xsetbv(const char *name)
+{
+	struct cpuid_regs d0, d2, after;
+	u64 base = XSTATE_X87 | XSTATE_SSE;
+	int no_x87, bad_index, ok;
+	u32 want;
+
+	if (!guest_has_xsave) {
+		test_report(name, TEST_SKIP, "the CPU has no XSAVE");
+		return;
+	}
+	cpuid_count(0xd, 0, &d0);
+	cpuid_count(0xd, 2, &d2);
+	no_x87 = xsetbv_safe(0, XSTATE_SSE);
+	bad_index = xsetbv_safe(1, XSTATE_X87);
+	ok = xsetbv_safe(0, base | (d0.eax & XSTATE_AVX));
+	cpuid_count(0xd, 0, &after);
+	want = d0.eax & XSTATE_AVX ? d2.ebx + d2.eax : 576;
+	xsetbv_safe(0, XSTATE_X87);
+	expect(name, no_x87 == VECTOR_GP && bad_index == VECTOR_GP && ok < 0 && after.ebx == want,
+	       "no-x87 %d, XCR1 %d, valid %d, EBX %u want %u", no_x87, bad_index, ok, after.ebx,
+	       want);
+}
+
 static void t_hypercall_errors(const char *name)
 {
 	u64 bad_nr = hypercall(999, 0, 0);
@@ -228,6 +257,7 @@ static const struct {
 	{ "wbinvd", t_wbinvd },
 	{ "db_reinjected", t_db_reinjected },
 	{ "virt_insn_ud", t_virt_insn_ud },
+	{ "xsetbv", t_xsetbv },
 	{ "hypercall_errors", t_hypercall_errors },
 	{ "exit_counts", t_exit_counts },
 };

@@ -227,6 +227,45 @@ static const char *needs_guest_timer(void)
 	return r.ebx & HV_FEATURE_TIMER ? NULL : "mhv has no host timer to end a run at a deadline";
 }
 
+/* XSTATE: CPUID.0xD sub-leaves (answered from mhv's cache, or re-executed
+ * in the xstate-nocache column) and XSETBV of the current XCR0. */
+static void cpuid_0xd(u32 subleaf)
+{
+	u32 a = 0xd, b, c = subleaf, d;
+
+	asm volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d)::"memory");
+}
+
+static void cpuid_0xd_0(void)
+{
+	cpuid_0xd(0);
+}
+
+static void cpuid_0xd_1(void)
+{
+	cpuid_0xd(1);
+}
+
+static void cpuid_0xd_2(void)
+{
+	cpuid_0xd(2);
+}
+
+static u64 xcr0_now;
+
+static void xsetbv_same(void)
+{
+	asm volatile("xsetbv" ::"c"(0), "a"((u32)xcr0_now), "d"((u32)(xcr0_now >> 32)) : "memory");
+}
+
+static const char *needs_xsave(void)
+{
+	if (!guest_has_xsave)
+		return "the CPU has no XSAVE";
+	xcr0_now = xgetbv(0);
+	return NULL;
+}
+
 /* Why a test cannot run on this CPU, or NULL (CPUID as the guest sees it). */
 static const char *needs_ibpb(void)
 {
@@ -287,6 +326,10 @@ static const struct bench benches[] = {
 	{ "x2apic_self_ipi_tpr_sti_hlt", x2apic_self_ipi_tpr_sti_hlt, ANY, NULL, 1 },
 	{ "tscdeadline_immed", tscdeadline_immed, ANY, NULL, 1 },
 	{ "tscdeadline", tscdeadline, ANY, needs_guest_timer, 1 },
+	{ "cpuid_0xd_0", cpuid_0xd_0, ANY, needs_xsave, 0 },
+	{ "cpuid_0xd_1", cpuid_0xd_1, ANY, needs_xsave, 0 },
+	{ "cpuid_0xd_2", cpuid_0xd_2, ANY, needs_xsave, 0 },
+	{ "xsetbv", xsetbv_same, ANY, needs_xsave, 0 },
 };
 
 /* Chosen once: RDTSCP for the end stamp where the CPU has it. */

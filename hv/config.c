@@ -54,6 +54,7 @@ void config_defaults(struct mhv_config *cfg)
 	cfg->warmup = 1000;
 	cfg->exit_action = EXIT_ACTION_HALT;
 	cfg->debugcon = false;
+	cfg->xstate_cache = true;
 }
 
 const char *exit_action_name(enum exit_action a)
@@ -187,13 +188,14 @@ static int parse_exit_action(struct parser *ps, const struct config_key *key, st
 	return 0;
 }
 
-static int parse_debugcon(struct parser *ps, const struct config_key *key, struct slice val)
+/* on/off keys: the bool at key->field */
+static int parse_on_off(struct parser *ps, const struct config_key *key, struct slice val)
 {
 	u32 v;
 
 	if (!lookup(on_off_names, ARRAY_SIZE(on_off_names), val, &v))
 		return bad_choice(ps, key, val, on_off_names, ARRAY_SIZE(on_off_names));
-	ps->cfg->debugcon = v;
+	*(bool *)((char *)ps->cfg + key->field) = v;
 	return 0;
 }
 
@@ -271,7 +273,14 @@ static const struct config_key config_keys[] = {
 	NUMBER_KEY(batches, 1, 10000, "batches per test"),
 	NUMBER_KEY(warmup, 0, 10000000, "warm-up iterations before measuring"),
 	{ .name = "exit_action", .parse = parse_exit_action, .desc = "what to do when done" },
-	{ .name = "debugcon", .parse = parse_debugcon, .desc = "mirror console to port 0xE9" },
+	{ .name = "debugcon",
+	  .parse = parse_on_off,
+	  .desc = "mirror console to port 0xE9",
+	  .field = offsetof(struct mhv_config, debugcon) },
+	{ .name = "xstate_cache",
+	  .parse = parse_on_off,
+	  .desc = "answer guest CPUID.0xD from the init-time cache",
+	  .field = offsetof(struct mhv_config, xstate_cache) },
 	{ .name = "tests", .parse = parse_tests, .desc = "comma-separated test filter" },
 };
 

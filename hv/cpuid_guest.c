@@ -8,6 +8,7 @@
 #include "exit_dispatch.h"
 #include "guest_abi.h"
 #include "host_timer.h"
+#include "vm.h"
 #include "vcpu.h"
 
 #define HV_LEAF_BASE 0x40000000u
@@ -83,6 +84,9 @@ void guest_cpuid_init(void)
 		apply_edits(i, &guest_view.std[i]);
 	for (i = 0; i < CPUID_EXT_CACHED; i++)
 		apply_edits(CPUID_EXT_BASE + i, &guest_view.ext[i]);
+	/* No usable CPUID.0xD cache: no XSAVE for guests rather than wrong sizes */
+	if (!host_xstate.valid)
+		guest_view.std[1].ecx &= ~BIT(26);
 	if (backend->adjust_guest_cpuid)
 		backend->adjust_guest_cpuid(&guest_view);
 }
@@ -91,6 +95,10 @@ void guest_cpuid(struct vcpu *vcpu, u32 leaf, u32 subleaf, struct cpuid_regs *r)
 {
 	const struct cpuid_cache *v = &guest_view;
 
+	if (leaf == 0xd) {
+		xstate_guest_cpuid(vcpu, subleaf, r);
+		return;
+	}
 	if (leaf < CPUID_STD_CACHED && leaf <= v->max_std) {
 		*r = leaf == 7 && subleaf == 1 ? v->leaf7_1 : v->std[leaf];
 		/* OSXSAVE mirrors the guest's own CR4 (SDM Vol 2A CPUID.01H:ECX[27]) */

@@ -14,9 +14,10 @@ enum exit_kind {
 	EXIT_IO,
 	EXIT_HLT,
 	EXIT_CACHE_FLUSH, /* WBINVD, INVD: never executed for real on the host's caches */
-	EXIT_NPF,	  /* nested page fault / EPT violation */
-	EXIT_EXCEPTION,	  /* an intercepted guest exception */
-	EXIT_INTR,	  /* physical interrupt */
+	EXIT_XSETBV,
+	EXIT_NPF,	/* nested page fault / EPT violation */
+	EXIT_EXCEPTION, /* an intercepted guest exception */
+	EXIT_INTR,	/* physical interrupt */
 	EXIT_NMI,
 	EXIT_INTERRUPT_WINDOW, /* the guest can take the interrupt mhv holds for it */
 	EXIT_VIRT_INSN,	       /* SVM/VMX instruction in the guest: no nested virtualization */

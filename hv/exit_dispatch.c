@@ -15,6 +15,7 @@ static const char *const exit_kind_names[EXIT_KIND_COUNT] = {
 	[EXIT_IO] = "io",
 	[EXIT_HLT] = "hlt",
 	[EXIT_CACHE_FLUSH] = "cache_flush",
+	[EXIT_XSETBV] = "xsetbv",
 	[EXIT_NPF] = "npf",
 	[EXIT_EXCEPTION] = "exception",
 	[EXIT_INTR] = "intr",
@@ -45,6 +46,18 @@ static void handle_hlt(struct vcpu *vcpu, const struct vm_exit *exit)
 	if (apic_deliverable_vector(&vcpu->apic) < 0)
 		apic_wait_for_timer(vcpu);
 	apic_update_interrupts(vcpu);
+}
+
+/* XSETBV: checked against the cache as hardware would, then loaded. */
+static void handle_xsetbv(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	const u64 *g = vcpu->regs.gpr;
+
+	if (!xstate_xsetbv(vcpu, (u32)g[GPR_RCX], (g[GPR_RDX] << 32) | (u32)g[GPR_RAX])) {
+		vcpu_inject_gp(vcpu);
+		return;
+	}
+	vcpu_skip_insn(vcpu, exit);
 }
 
 static void handle_interrupt_window(struct vcpu *vcpu, const struct vm_exit *exit)
@@ -108,6 +121,7 @@ exit_handler_fn *const exit_handlers[EXIT_KIND_COUNT] = {
 	[EXIT_IO] = handle_io,
 	[EXIT_HLT] = handle_hlt,
 	[EXIT_CACHE_FLUSH] = handle_cache_flush,
+	[EXIT_XSETBV] = handle_xsetbv,
 	[EXIT_NPF] = handle_npf,
 	[EXIT_EXCEPTION] = handle_exception,
 	[EXIT_INTR] = handle_host_event,

@@ -100,7 +100,8 @@ static u64 hc_test_wanted(struct vcpu *vcpu, u64 name_gpa, u64 a1)
 	if (!copy_from_guest(vcpu->vm, name, name_gpa, sizeof(name)))
 		return HC_ERROR;
 	terminate(name, sizeof(name));
-	return config_test_wanted(vcpu->vm->results->cfg, name);
+	return config_test_wanted(vcpu->vm->results->cfg, name) &&
+	       vm_config_wants(vcpu->vm->config, name);
 }
 
 static u64 hc_exit_count(struct vcpu *vcpu, u64 kind, u64 a1)

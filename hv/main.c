@@ -17,6 +17,7 @@
 #include "runner.h"
 #include "status.h"
 #include "tsc.h"
+#include "xstate/xstate_guest.h"
 #include "backend.h"
 
 static struct mhv_config config;
@@ -57,6 +58,7 @@ void hv_main(const struct boot_info *bi)
 	cpu_probe();
 	host_paging_init();
 	tsc_init(bi);
+	xstate_init();
 	console_printf("mhv: memory: pool %llu MiB at 0x%llx, %llu MiB allocatable in all\n",
 		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);
 	platform_describe(bi);

@@ -83,6 +83,7 @@ static const struct msr_handler msr_handlers[] = {
 	{ MSR_IA32_TSC_ADJUST, 1, tsc_adjust_read, tsc_adjust_write },
 	{ MSR_IA32_APIC_BASE, 1, apic_base_read, apic_base_write },
 	{ MSR_EFER, 1, efer_read, efer_write },
+	{ MSR_IA32_XSS, 1, xstate_xss_read, xstate_xss_write },
 	{ X2APIC_MSR_BASE, X2APIC_MSR_LAST - X2APIC_MSR_BASE + 1, x2apic_read, x2apic_write },
 	{ MSR_TSC_DEADLINE, 1, x2apic_read, x2apic_write },
 };

@@ -68,9 +68,26 @@ static const struct suite suites[] = {
 	  ARRAY_SIZE(vmexit_vms), true },
 };
 
+static const char *const xstate_tests[] = { "cpuid_0xd_0", "cpuid_0xd_1", "cpuid_0xd_2", "xsetbv",
+					    NULL };
+
 const struct vm_config vm_configs[] = {
-	{ "default", "every intercept of DESIGN §4, PMU off" },
+	{ "default", "every intercept of DESIGN §4, PMU off, CPUID.0xD from the cache", false,
+	  NULL },
+	{ "xstate-nocache", "CPUID.0xD re-executed on the host at every exit", true, xstate_tests },
 };
+
+bool vm_config_wants(const struct vm_config *config, const char *test)
+{
+	const char *const *t;
+
+	if (!config->tests)
+		return true;
+	for (t = config->tests; *t; t++)
+		if (!__builtin_strcmp(*t, test))
+			return true;
+	return false;
+}
 const unsigned nr_vm_configs = ARRAY_SIZE(vm_configs);
 
 static struct run_results results;

@@ -12,6 +12,7 @@
 #include "host_timer.h"
 #include "pagetable.h"
 #include "vcpu.h"
+#include "vm_config.h"
 
 static const char *const stop_names[] = {
 	[VM_RUNNING] = "running",
@@ -106,6 +107,7 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 	vm->vcpu.vm = vm;
 	vm->vcpu.timed = spec->timed;
 	apic_reset(&vm->vcpu.apic);
+	xstate_vcpu_reset(&vm->vcpu, !results->cfg->xstate_cache || spec->config->xstate_uncached);
 	ram = alloc_pages_zeroed(vm->ram_size / PAGE_SIZE);
 	if (!ram)
 		return -1;

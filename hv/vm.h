@@ -3,6 +3,7 @@
 #define MHV_VM_H
 
 #include "apic.h"
+#include "xstate/xstate_guest.h"
 #include "exit.h"
 #include "page_alloc.h"
 #include "types.h"
@@ -61,6 +62,7 @@ struct vcpu {
 	void *vendor; /* struct svm_vcpu or struct vmx_vcpu */
 	u64 tsc_adjust;
 	struct vapic apic;
+	struct vcpu_xstate xstate;
 	u64 exits[EXIT_KIND_COUNT];
 	u64 hypercalls;
 	bool timed; /* run with the timed loop (stamps around every entry/exit) */

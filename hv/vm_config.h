@@ -12,7 +12,12 @@
 struct vm_config {
 	const char *name;
 	const char *description;
+	bool xstate_uncached; /* guest CPUID.0xD re-executes host CPUID */
+	/* The tests this configuration is for (NULL-terminated), or NULL: all. */
+	const char *const *tests;
 };
+
+bool vm_config_wants(const struct vm_config *config, const char *test);
 
 extern const struct vm_config vm_configs[];
 extern const unsigned nr_vm_configs;

@@ -16,8 +16,10 @@ for arg in "$@"; do
 		echo "FAIL gate/$case_name: no measurements in $log"
 		continue
 	fi
+	# key: the test name, with @configuration for columns other than default
 	grep -a '^MHV-JSON ' "$log" | grep -v '"skipped"' |
-		sed -n 's/.*"test":"\([^"]*\)".*"median":\([0-9]*\).*/\1 \2/p' |
+		sed -n 's/.*"test":"\([^"]*\)","config":"\([^"]*\)".*"median":\([0-9]*\).*/\1@\2 \3/p' |
+		sed 's/@default / /' |
 		while read -r test median; do echo "$case_name $test $median"; done
 done >"$tmp"
 if [ "$mode" = write ]; then

@@ -118,6 +118,24 @@ wrmsr_safe:
 	movzx eax, byte [fault_vector]
 	ret
 
+; int xsetbv_safe(u32 index, u64 value): -1, or the vector of the fault it raised
+global xsetbv_safe
+xsetbv_safe:
+	mov ecx, edi
+	mov rax, rsi
+	mov rdx, rsi
+	shr rdx, 32
+	lea r8, [.fault]
+	mov [fault_fixup], r8
+	mov byte [fault_armed], 1
+	xsetbv
+	mov byte [fault_armed], 0
+	mov eax, -1
+	ret
+.fault:
+	movzx eax, byte [fault_vector]
+	ret
+
 ; int single_step_probe(void): sets TF, runs one instruction; the vector seen
 single_step_probe:
 	lea rax, [.fault]

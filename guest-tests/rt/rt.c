@@ -4,6 +4,7 @@
 
 bool hypercall_is_vmcall;
 bool guest_is_amd;
+bool guest_has_xsave;
 
 extern const u8 guest_isr_stubs[];
 extern u64 fault_fixup;
@@ -114,6 +115,15 @@ void guest_rt_init(void)
 
 	/* The hypercall instruction is the vendor's; CPUID leaf 0 says which. */
 	cpuid_raw(0, 0, &r);
+	guest_has_xsave = false;
+	if (r.eax >= 0xd) {
+		struct cpuid_regs l1;
+
+		cpuid_raw(1, 0, &l1);
+		guest_has_xsave = l1.ecx & BIT(26); /* XSAVE; then allow XSETBV (CR4.OSXSAVE) */
+		if (guest_has_xsave)
+			write_cr4(read_cr4() | BIT(18));
+	}
 	guest_is_amd = r.ebx == 0x68747541; /* "Auth" */
 	hypercall_is_vmcall = !guest_is_amd;
 	for (v = 0; v < 256; v++) {

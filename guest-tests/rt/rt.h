@@ -15,6 +15,7 @@ struct guest_frame {
 
 extern bool hypercall_is_vmcall;
 extern bool guest_is_amd;
+extern bool guest_has_xsave;	/* CPUID says XSAVE; CR4.OSXSAVE set by guest_rt_init */
 extern volatile u64 guest_irqs; /* interrupts taken (vectors 32-255) */
 
 u64 hypercall(u64 nr, u64 a0, u64 a1);
@@ -30,6 +31,7 @@ void guest_idt_clear(void);
 int rdmsr_safe(u32 msr, u64 *val);
 int wrmsr_safe(u32 msr, u64 val);
 int single_step_probe(void);
+int xsetbv_safe(u32 index, u64 value);
 int vmrun_probe(void);
 int vmload_probe(void);
 int vmsave_probe(void);
@@ -68,6 +70,14 @@ static inline u16 inw(u16 port)
 
 	asm volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
 	return v;
+}
+
+static inline u64 xgetbv(u32 index)
+{
+	u32 lo, hi;
+
+	asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(index));
+	return ((u64)hi << 32) | lo;
 }
 
 /* Serialised TSC read: LFENCE orders it after earlier instructions. */

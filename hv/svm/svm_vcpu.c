@@ -113,7 +113,7 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 			     INTERCEPT_MSR_PROT | INTERCEPT_SHUTDOWN;
 	c->intercept_misc2 = INTERCEPT_VMRUN | INTERCEPT_VMMCALL | INTERCEPT_VMLOAD |
 			     INTERCEPT_VMSAVE | INTERCEPT_STGI | INTERCEPT_CLGI | INTERCEPT_SKINIT |
-			     INTERCEPT_WBINVD;
+			     INTERCEPT_WBINVD | INTERCEPT_XSETBV;
 	/* #DB and #AC always: a guest can otherwise wedge the CPU in an
 	 * endless chain of them (CVE-2015-5307, CVE-2015-8104). */
 	c->intercept_exceptions = BIT(1) | BIT(17);

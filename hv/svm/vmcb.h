@@ -174,6 +174,7 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define SVM_EXIT_CLGI 0x085
 #define SVM_EXIT_SKINIT 0x086
 #define SVM_EXIT_WBINVD 0x089
+#define SVM_EXIT_XSETBV 0x08d
 #define SVM_EXIT_NPF 0x400
 #define SVM_EXIT_INVALID 0xffffffffu /* QEMU reports only the low 32 bits of -1 */
 

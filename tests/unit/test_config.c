@@ -59,6 +59,7 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.warmup, 1000);
 	assert_int_equal(cfg.exit_action, EXIT_ACTION_HALT);
 	assert_false(cfg.debugcon);
+	assert_true(cfg.xstate_cache);
 	assert_int_equal(cfg.nr_tests, 0);
 	assert_true(config_test_wanted(&cfg, "anything"));
 
@@ -77,6 +78,7 @@ static void test_all_keys(void **state)
 		 "warmup = 0\n"
 		 "exit_action = qemu-exit\n"
 		 "debugcon = on\n"
+		 "xstate_cache = off\n"
 		 "tests = cpuid, rdmsr_tsc,vmcall-nop\n");
 	assert_int_equal(cfg.suites, SUITE_VMEXIT);
 	assert_int_equal(cfg.iterations, 5000);
@@ -84,6 +86,7 @@ static void test_all_keys(void **state)
 	assert_int_equal(cfg.warmup, 0);
 	assert_int_equal(cfg.exit_action, EXIT_ACTION_QEMU_EXIT);
 	assert_true(cfg.debugcon);
+	assert_false(cfg.xstate_cache);
 	assert_int_equal(cfg.nr_tests, 3);
 	assert_string_equal(cfg.tests[0], "cpuid");
 	assert_string_equal(cfg.tests[1], "rdmsr_tsc");
@@ -188,6 +191,8 @@ static void test_errors(void **state)
 		  "qemu-exit");
 	PARSE_ERR("debugcon = yes\n",
 		  "mhv.cfg:1: bad value 'yes' for 'debugcon': expected on or off");
+	PARSE_ERR("xstate_cache = yes\n",
+		  "mhv.cfg:1: bad value 'yes' for 'xstate_cache': expected on or off");
 	PARSE_ERR("iterations = 5\r\nwarmup =   # nothing\r\n",
 		  "mhv.cfg:2: empty value for 'warmup'");
 	PARSE_ERR("tests =\n", "mhv.cfg:1: empty value for 'tests'");

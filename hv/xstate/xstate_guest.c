@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The guest side of XSTATE: CPUID.0xD answered from the init-time cache
+ * (never host CPUID on an exit, unless a VM asks for the uncached A/B
+ * path), XSETBV and IA32_XSS checked as hardware checks them.
+ */
+#include "xstate_guest.h"
+#include "console.h"
+#include "cpu.h"
+#include "vm.h"
+
+#define CR4_OSXSAVE BIT(18)
+#define CPUID_COST_REPEATS 8
+
+struct xstate_cache host_xstate;
+
+static inline void xsetbv(u32 index, u64 value)
+{
+	asm volatile("xsetbv" ::"c"(index), "a"((u32)value), "d"((u32)(value >> 32)) : "memory");
+}
+
+static u64 cpuid_cost(u32 subleaf)
+{
+	struct cpuid_regs r;
+	u64 best = ~0ull;
+	unsigned i;
+
+	for (i = 0; i < CPUID_COST_REPEATS; i++) {
+		u64 t0 = rdtsc();
+
+		cpuid_raw(0xd, subleaf, &r);
+		t0 = rdtsc() - t0;
+		if (t0 < best)
+			best = t0;
+	}
+	return best;
+}
+
+/* The seed's table: what one CPUID.0xD sub-leaf costs on this host. */
+static void print_costs(void)
+{
+	u64 mask = host_xstate.xcr0_supported | host_xstate.xss_supported, t0, t_cache;
+	struct cpuid_regs r;
+	unsigned i;
+
+	console_printf("mhv: xstate: XCR0 mask 0x%llx, XSS mask 0x%llx, max size %u; host "
+		       "CPUID.0xD cost (min of %u, TSC ticks incl. RDTSC):\n",
+		       host_xstate.xcr0_supported, host_xstate.xss_supported,
+		       host_xstate.max_size_all, CPUID_COST_REPEATS);
+	for (i = 0; i < XSTATE_MAX_COMPONENTS; i++)
+		if (i < 2 || (mask & BIT(i)))
+			console_printf("mhv:   CPUID.0xD.%u = %llu ticks\n", i, cpuid_cost(i));
+	t0 = rdtsc();
+	(void)xstate_size_standard(&host_xstate, host_xstate.xcr0_supported);
+	t_cache = rdtsc() - t0;
+	t0 = rdtsc();
+	for (i = 2; i < XSTATE_MAX_COMPONENTS; i++)
+		if (host_xstate.xcr0_supported & BIT(i))
+			cpuid_raw(0xd, i, &r);
+	console_printf("mhv:   size of the full XCR0 area: %llu ticks from the cache, %llu ticks "
+		       "re-executing CPUID\n",
+		       t_cache, rdtsc() - t0);
+}
+
+void xstate_init(void)
+{
+	struct xstate_cpuid_leaf leaves[XSTATE_MAX_COMPONENTS];
+	struct cpuid_regs r;
+	unsigned n = 0, i;
+	u64 mask;
+
+	if (!host_cpu.has.xsave || host_cpu.cpuid.max_std < 0xd) {
+		console_printf("mhv: xstate: no XSAVE: guests get none\n");
+		return;
+	}
+	for (i = 0; i < 2; i++) {
+		cpuid_raw(0xd, i, &r);
+		leaves[n++] = (struct xstate_cpuid_leaf){ i, r.eax, r.ebx, r.ecx, r.edx };
+	}
+	mask =
+	    ((u64)leaves[0].edx << 32 | leaves[0].eax) | ((u64)leaves[1].edx << 32 | leaves[1].ecx);
+	for (i = 2; i < XSTATE_MAX_COMPONENTS; i++) {
+		if (!(mask & BIT(i)))
+			continue;
+		cpuid_raw(0xd, i, &r);
+		if (!r.eax) {
+			/* Bochs 2.7 tigerlake advertises PKRU (bit 9) with an empty
+			 * sub-leaf: a component without a size is left out. */
+			console_printf("mhv: xstate: component %u is in the supported mask but "
+				       "CPUID.0xD.%u gives no size: left out\n",
+				       i, i);
+			if (i < 32) {
+				leaves[0].eax &= ~(u32)BIT(i);
+				leaves[1].ecx &= ~(u32)BIT(i);
+			} else {
+				leaves[0].edx &= ~(u32)BIT(i - 32);
+				leaves[1].edx &= ~(u32)BIT(i - 32);
+			}
+			continue;
+		}
+		leaves[n++] = (struct xstate_cpuid_leaf){ i, r.eax, r.ebx, r.ecx, r.edx };
+	}
+	if (xstate_cache_fill(&host_xstate, leaves, n)) {
+		console_printf("mhv: xstate: CPUID.0xD answers are inconsistent; guests get no "
+			       "XSAVE.  The answers (sub-leaf: eax ebx ecx edx):\n");
+		for (i = 0; i < n; i++)
+			console_printf("mhv:   0xD.%u: %08x %08x %08x %08x\n", leaves[i].subleaf,
+				       leaves[i].eax, leaves[i].ebx, leaves[i].ecx, leaves[i].edx);
+		return;
+	}
+	/* XSETBV on behalf of guests needs CR4.OSXSAVE on the host (OVMF leaves it clear). */
+	write_cr4(read_cr4() | CR4_OSXSAVE);
+	print_costs();
+}
+
+void xstate_vcpu_reset(struct vcpu *vcpu, bool uncached)
+{
+	vcpu->xstate = (struct vcpu_xstate){ .xcr0 = XSTATE_X87, .uncached = uncached };
+	if (host_xstate.valid)
+		xsetbv(0, XSTATE_X87);
+}
+
+static inline u64 xgetbv0(void)
+{
+	u32 lo, hi;
+
+	asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((u64)hi << 32) | lo;
+}
+
+/*
+ * Sizes memoised per (XCR0, XSS).  XCR0 is read back with XGETBV (cheap,
+ * unlike CPUID) rather than trusted from the XSETBV handler: the guest's
+ * XCR0 is the one loaded, and QEMU 7.2's SVM lets XSETBV through even when
+ * intercepted.
+ */
+static void refresh_memo(struct vcpu_xstate *x)
+{
+	u64 xcr0 = xgetbv0();
+
+	if (x->memo_valid && x->xcr0 == xcr0)
+		return;
+	x->xcr0 = xcr0;
+	x->memo_standard = xstate_size_standard(&host_xstate, x->xcr0);
+	x->memo_compacted = xstate_size_compacted(&host_xstate, x->xcr0 | x->xss);
+	x->memo_valid = true;
+}
+
+void xstate_guest_cpuid(struct vcpu *vcpu, u32 subleaf, struct cpuid_regs *r)
+{
+	const struct xstate_cache *c = &host_xstate;
+	struct vcpu_xstate *x = &vcpu->xstate;
+
+	*r = (struct cpuid_regs){ 0, 0, 0, 0 };
+	if (!c->valid)
+		return;
+	/* The A/B path: the guest's XCR0 is loaded, so the host answer fits. */
+	if (unlikely(x->uncached)) {
+		cpuid_raw(0xd, subleaf, r);
+		return;
+	}
+	refresh_memo(x);
+	switch (subleaf) {
+	case 0:
+		r->eax = (u32)c->xcr0_supported;
+		r->edx = c->xcr0_supported >> 32;
+		r->ebx = x->memo_standard;
+		r->ecx = c->max_size_all;
+		return;
+	case 1:
+		r->eax = c->leaf1_eax;
+		r->ebx = c->leaf1_eax & (XSTATE_LEAF1_XSAVEC | XSTATE_LEAF1_XSAVES)
+			     ? x->memo_compacted
+			     : 0;
+		r->ecx = (u32)c->xss_supported;
+		r->edx = c->xss_supported >> 32;
+		return;
+	default:
+		if (subleaf < XSTATE_MAX_COMPONENTS &&
+		    ((c->xcr0_supported | c->xss_supported) & BIT(subleaf))) {
+			const struct xstate_component *comp = &c->comp[subleaf];
+
+			r->eax = comp->size;
+			r->ebx = comp->offset;
+			r->ecx = (comp->supervisor ? 1 : 0) | (comp->align64 ? 2 : 0);
+		}
+	}
+}
+
+bool xstate_xsetbv(struct vcpu *vcpu, u32 index, u64 value)
+{
+	/* Only XCR0 exists (SDM Vol 2B XSETBV); the cache says what is valid */
+	if (index != 0 || xstate_xcr0_check(&host_xstate, value, NULL))
+		return false;
+	vcpu->xstate.xcr0 = value;
+	vcpu->xstate.memo_valid = false;
+	xsetbv(0, value);
+	return true;
+}
+
+bool xstate_xss_read(struct vcpu *vcpu, u64 *val)
+{
+	if (!(host_xstate.leaf1_eax & XSTATE_LEAF1_XSAVES))
+		return false;
+	*val = vcpu->xstate.xss;
+	return true;
+}
+
+bool xstate_xss_write(struct vcpu *vcpu, u64 val)
+{
+	if (xstate_xss_check(&host_xstate, val, NULL))
+		return false;
+	vcpu->xstate.xss = val;
+	vcpu->xstate.memo_valid = false;
+	wrmsr(MSR_IA32_XSS, val);
+	return true;
+}

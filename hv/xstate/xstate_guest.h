@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_XSTATE_GUEST_H
+#define MHV_XSTATE_GUEST_H
+
+#include "x86.h"
+#include "xstate.h"
+
+struct vcpu;
+
+/* A vCPU's XSAVE-related state (its XCR0 is the one loaded while it runs). */
+struct vcpu_xstate {
+	u64 xcr0, xss;
+	bool uncached;	 /* this VM re-executes CPUID.0xD (the A/B column) */
+	bool memo_valid; /* the sizes below are for xcr0/xss */
+	u32 memo_standard, memo_compacted;
+};
+
+#define MSR_IA32_XSS 0xda0
+
+extern struct xstate_cache host_xstate;
+
+/* Fill the cache from host CPUID and print the per-sub-leaf CPUID cost table. */
+void xstate_init(void);
+/* A new vCPU: XCR0 = x87 only, as after reset (SDM Vol 1 §13.3). */
+void xstate_vcpu_reset(struct vcpu *vcpu, bool uncached);
+void xstate_guest_cpuid(struct vcpu *vcpu, u32 subleaf, struct cpuid_regs *r);
+/* false: #GP */
+bool xstate_xsetbv(struct vcpu *vcpu, u32 index, u64 value);
+bool xstate_xss_read(struct vcpu *vcpu, u64 *val);
+bool xstate_xss_write(struct vcpu *vcpu, u64 val);
+
+#endif
