@@ -32,6 +32,7 @@ struct config_key {
 static const struct name_value suite_names[] = {
 	{ "smoke", SUITE_SMOKE },
 	{ "vmexit", SUITE_VMEXIT },
+	{ "xstate", SUITE_XSTATE },
 };
 
 static const struct name_value exit_action_names[] = {
@@ -48,7 +49,7 @@ static const struct name_value on_off_names[] = {
 void config_defaults(struct mhv_config *cfg)
 {
 	__builtin_memset(cfg, 0, sizeof(*cfg));
-	cfg->suites = SUITE_SMOKE | SUITE_VMEXIT;
+	cfg->suites = SUITE_SMOKE | SUITE_VMEXIT | SUITE_XSTATE;
 	cfg->iterations = 1000;
 	cfg->batches = 20;
 	cfg->warmup = 1000;

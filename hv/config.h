@@ -20,6 +20,7 @@ enum exit_action {
 enum suite_bits {
 	SUITE_SMOKE = 1u << 0,
 	SUITE_VMEXIT = 1u << 1,
+	SUITE_XSTATE = 1u << 2,
 };
 
 #define CONFIG_MAX_TESTS 16
@@ -27,7 +28,7 @@ enum suite_bits {
 #define CONFIG_LINE_MAX 160
 
 struct mhv_config {
-	u32 suites;		      /* SUITE_* bits; default SUITE_SMOKE | SUITE_VMEXIT */
+	u32 suites;		      /* SUITE_* bits; default: all */
 	u32 iterations;		      /* iterations per batch; default 1000, allowed 1..10000000 */
 	u32 batches;		      /* batches per test; default 20, allowed 1..10000 */
 	u32 warmup;		      /* warm-up iterations; default 1000, allowed 0..10000000 */

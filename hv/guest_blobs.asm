@@ -15,3 +15,4 @@ guest_blob_%1_end:
 
 BLOB smoke
 BLOB vmexit
+BLOB xstate

@@ -15,6 +15,7 @@
 
 extern const u8 guest_blob_smoke_start[], guest_blob_smoke_end[];
 extern const u8 guest_blob_vmexit_start[], guest_blob_vmexit_end[];
+extern const u8 guest_blob_xstate_start[], guest_blob_xstate_end[];
 
 /* A VM of a suite: which program of the blob, and how it must end. */
 struct suite_vm {
@@ -61,11 +62,17 @@ static const struct suite_vm vmexit_vms[] = {
 	{ "vmexit-split", 1, VM_STOP_EXIT, NULL, NULL, true },
 };
 
+static const struct suite_vm xstate_vms[] = {
+	{ "xstate", 0, VM_STOP_EXIT, NULL, NULL, false },
+};
+
 static const struct suite suites[] = {
 	{ "smoke", SUITE_SMOKE, guest_blob_smoke_start, guest_blob_smoke_end, smoke_vms,
 	  ARRAY_SIZE(smoke_vms), false },
 	{ "vmexit", SUITE_VMEXIT, guest_blob_vmexit_start, guest_blob_vmexit_end, vmexit_vms,
 	  ARRAY_SIZE(vmexit_vms), true },
+	{ "xstate", SUITE_XSTATE, guest_blob_xstate_start, guest_blob_xstate_end, xstate_vms,
+	  ARRAY_SIZE(xstate_vms), false },
 };
 
 static const char *const xstate_tests[] = { "cpuid_0xd_0", "cpuid_0xd_1", "cpuid_0xd_2", "xsetbv",

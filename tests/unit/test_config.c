@@ -53,7 +53,7 @@ static void test_defaults(void **state)
 {
 	(void)state;
 	PARSE_OK("");
-	assert_int_equal(cfg.suites, SUITE_SMOKE | SUITE_VMEXIT);
+	assert_int_equal(cfg.suites, SUITE_SMOKE | SUITE_VMEXIT | SUITE_XSTATE);
 	assert_int_equal(cfg.iterations, 1000);
 	assert_int_equal(cfg.batches, 20);
 	assert_int_equal(cfg.warmup, 1000);
@@ -183,7 +183,7 @@ static void test_errors(void **state)
 	PARSE_ERR("= 5\n", "mhv.cfg:1: expected 'key = value'");
 	PARSE_ERR("foo bar = 1\n", "mhv.cfg:1: unknown key 'foo bar'");
 	PARSE_ERR("suites = smoke\nsuites = smoke, x\n",
-		  "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit)");
+		  "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit, xstate)");
 	PARSE_ERR("suites = smoke,,vmexit\n", "mhv.cfg:1: empty name in list for 'suites'");
 	PARSE_ERR("suites = smoke,\n", "mhv.cfg:1: empty name in list for 'suites'");
 	PARSE_ERR("\n\n\n\n\n\nexit_action = maybe\n",
