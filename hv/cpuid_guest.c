@@ -40,7 +40,9 @@ static const struct cpuid_edit cpuid_edits[] = {
 	{ 0xa, R_ECX, 0xffffffffu, 0 },
 	{ 0xa, R_EDX, 0xffffffffu, 0 },
 	{ 0x80000001, R_ECX, BIT(2) | BIT(23), 0 }, /* no SVM, no PerfCtrExtCore */
-	{ 0x8000000a, R_EAX, 0xffffffffu, 0 },	    /* no SVM features */
+	{ 0x80000022, R_EAX, 0xffffffffu, 0 },	    /* no PerfMonV2 (PMU off) */
+	{ 0x80000022, R_EBX, 0xffffffffu, 0 },
+	{ 0x8000000a, R_EAX, 0xffffffffu, 0 }, /* no SVM features */
 	{ 0x8000000a, R_EBX, 0xffffffffu, 0 },
 	{ 0x8000000a, R_ECX, 0xffffffffu, 0 },
 	{ 0x8000000a, R_EDX, 0xffffffffu, 0 },

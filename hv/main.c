@@ -14,6 +14,7 @@
 #include "host_timer.h"
 #include "page_alloc.h"
 #include "platform.h"
+#include "pmu/pmu_caps.h"
 #include "runner.h"
 #include "status.h"
 #include "tsc.h"
@@ -65,5 +66,7 @@ void hv_main(const struct boot_info *bi)
 	host_timer_init();
 	console_printf("mhv: host timer: %s\n", host_timer_describe());
 	backend_select();
+	pmu_caps_probe();
+	pmu_caps_describe();
 	hv_finish(runner_run_plan(&config));
 }

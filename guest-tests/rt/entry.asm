@@ -178,6 +178,7 @@ PROBE stgi, stgi
 PROBE clgi, clgi
 PROBE invlpga, invlpga
 PROBE ud2, ud2
+PROBE rdpmc, rdpmc
 PROBE vmxon, {vmxon [probe_scratch]}
 PROBE vmxoff, vmxoff
 PROBE vmclear, {vmclear [probe_scratch]}

@@ -39,6 +39,7 @@ int stgi_probe(void);
 int clgi_probe(void);
 int invlpga_probe(void);
 int ud2_probe(void);
+int rdpmc_probe(void);
 int vmxon_probe(void);
 int vmxoff_probe(void);
 int vmclear_probe(void);

@@ -64,6 +64,7 @@ static const struct {
 } exit_codes[] = {
 	{ SVM_EXIT_VMMCALL, { EXIT_HYPERCALL, INSN_VMMCALL, NULL } },
 	{ SVM_EXIT_CPUID, { EXIT_CPUID, INSN_CPUID, NULL } },
+	{ SVM_EXIT_RDPMC, { EXIT_RDPMC, INSN_RDPMC, NULL } },
 	{ SVM_EXIT_MSR, { EXIT_MSR_READ, INSN_RDMSR, decode_msr } },
 	{ SVM_EXIT_IOIO, { EXIT_IO, INSN_OP_COUNT, decode_ioio } },
 	{ SVM_EXIT_HLT, { EXIT_HLT, INSN_HLT, NULL } },

@@ -120,6 +120,7 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define INTERCEPT_NMI BIT(1)
 #define INTERCEPT_SMI BIT(2)
 #define INTERCEPT_INIT BIT(3)
+#define INTERCEPT_RDPMC BIT(15)
 #define INTERCEPT_CPUID BIT(18)
 #define INTERCEPT_INVD BIT(22)
 #define INTERCEPT_HLT BIT(24)
@@ -159,6 +160,7 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define SVM_EXIT_INTR 0x060
 #define SVM_EXIT_NMI 0x061
 #define SVM_EXIT_VINTR 0x064
+#define SVM_EXIT_RDPMC 0x06f
 #define SVM_EXIT_CPUID 0x072
 #define SVM_EXIT_INVD 0x076
 #define SVM_EXIT_HLT 0x078

@@ -142,6 +142,7 @@ enum vmcs_field {
 /* Primary processor-based controls (§25.6.2, Table 25-6) */
 #define PROC_INTERRUPT_WINDOW_EXITING BIT(2)
 #define PROC_HLT_EXITING BIT(7)
+#define PROC_RDPMC_EXITING BIT(11)
 #define PROC_USE_TPR_SHADOW BIT(21)
 #define PROC_USE_IO_BITMAPS BIT(25)
 #define PROC_USE_MSR_BITMAPS BIT(28)
@@ -196,6 +197,7 @@ enum vmcs_field {
 #define EXIT_REASON_CPUID 10
 #define EXIT_REASON_HLT 12
 #define EXIT_REASON_INVD 13
+#define EXIT_REASON_RDPMC 15
 #define EXIT_REASON_VMCALL 18
 #define EXIT_REASON_VMCLEAR 19
 #define EXIT_REASON_VMXON 27

@@ -36,8 +36,11 @@ static const char *compute_controls(void)
 		{ "pin-based", MSR_IA32_VMX_PINBASED_CTLS, MSR_IA32_VMX_TRUE_PINBASED_CTLS,
 		  PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING, 0, &vmx_caps.pin },
 		{ "processor-based", MSR_IA32_VMX_PROCBASED_CTLS, MSR_IA32_VMX_TRUE_PROCBASED_CTLS,
-		  PROC_HLT_EXITING | PROC_USE_IO_BITMAPS | PROC_USE_MSR_BITMAPS |
-		      PROC_SECONDARY_CONTROLS,
+		  /* TPR shadow: guest CR8 accesses stay in the virtual-APIC page (as
+		   * V_TPR on SVM) instead of reaching the host's TPR (SDM Vol 3 §30.1);
+		   * RDPMC exits: the PMU is off unless a PMU mode says otherwise */
+		  PROC_HLT_EXITING | PROC_RDPMC_EXITING | PROC_USE_TPR_SHADOW |
+		      PROC_USE_IO_BITMAPS | PROC_USE_MSR_BITMAPS | PROC_SECONDARY_CONTROLS,
 		  PROC_INTERRUPT_WINDOW_EXITING, &vmx_caps.proc },
 		{ "VM-exit", MSR_IA32_VMX_EXIT_CTLS, MSR_IA32_VMX_TRUE_EXIT_CTLS,
 		  EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_SAVE_EFER | EXIT_LOAD_EFER,

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_PMU_CAPS_H
+#define MHV_PMU_CAPS_H
+
+#include "types.h"
+
+/*
+ * What the host PMU offers, decided from CPUID alone: emulators answer PMU
+ * MSRs with 0 instead of #GP, so probing MSRs would give wrong answers
+ * (ref/emulators.md).
+ */
+struct pmu_caps {
+	bool amd, intel;
+	/* AMD (pmu-virt.md §1.1, §2.1) */
+	bool perfctr_core, perfmon_v2, perfctr_virt, vnmi, avic;
+	u32 amd_counters;
+	/* Intel CPUID.0AH (pmu-virt.md §3.3) */
+	u32 version, nr_gp, gp_width, nr_fixed, fixed_width;
+	bool pdcm;
+};
+
+extern struct pmu_caps pmu_caps;
+
+void pmu_caps_probe(void);
+/* NULL when the host can run a VM in this mode ("off", "sw", ...), else why not. */
+const char *pmu_mode_unsupported(const char *mode);
+void pmu_caps_describe(void);
+
+#endif
