@@ -13,7 +13,7 @@
 #include "pagetable.h"
 #include "status.h"
 
-static void *host_alloc_page(struct pt_ctx *ctx, u64 *phys)
+void *host_pt_alloc_page(struct pt_ctx *ctx, u64 *phys)
 {
 	void *p = alloc_page_zeroed();
 
@@ -22,15 +22,15 @@ static void *host_alloc_page(struct pt_ctx *ctx, u64 *phys)
 	return p;
 }
 
-static void *host_phys_to_virt(struct pt_ctx *ctx, u64 phys)
+void *host_pt_phys_to_virt(struct pt_ctx *ctx, u64 phys)
 {
 	(void)ctx;
 	return (void *)(uintptr_t)phys;
 }
 
 struct pt_ctx host_pt_ctx = {
-	.alloc_page = host_alloc_page,
-	.phys_to_virt = host_phys_to_virt,
+	.alloc_page = host_pt_alloc_page,
+	.phys_to_virt = host_pt_phys_to_virt,
 	.table_flags = PTE_P | PTE_RW,
 };
 

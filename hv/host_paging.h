@@ -6,6 +6,11 @@
 
 struct pt_ctx;
 
+/* Page-table pages from the hypervisor's allocator, reached by identity map:
+ * the callbacks of every tree in host memory (host map, NPT, EPT). */
+void *host_pt_alloc_page(struct pt_ctx *ctx, u64 *phys);
+void *host_pt_phys_to_virt(struct pt_ctx *ctx, u64 phys);
+
 /* The pt_ctx for tables in host memory (identity-mapped: phys == pointer). */
 extern struct pt_ctx host_pt_ctx;
 

@@ -134,6 +134,18 @@ void vm_run(struct vm *vm)
 		backend->vcpu_run(&vm->vcpu);
 }
 
+int vm_map_nested(struct vm *vm, struct pt_ctx *ctx, u64 gpa, u64 hpa, u64 size, u64 leaf_flags)
+{
+	if (!vm->npt_root) {
+		void *root = alloc_page_zeroed();
+
+		if (!root)
+			return -1;
+		vm->npt_root = (u64)(uintptr_t)root;
+	}
+	return pt_map_range(ctx, vm->npt_root, gpa, hpa, size, leaf_flags, PAGE_SHIFT);
+}
+
 void vm_destroy(struct vm *vm)
 {
 	backend->vcpu_destroy(&vm->vcpu);

@@ -22,4 +22,9 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 void vm_run(struct vm *vm);
 void vm_destroy(struct vm *vm);
 
+struct pt_ctx;
+/* Map guest RAM in the VM's nested table (NPT or EPT: the ctx and leaf
+ * flags say which), creating its root on first use. */
+int vm_map_nested(struct vm *vm, struct pt_ctx *ctx, u64 gpa, u64 hpa, u64 size, u64 leaf_flags);
+
 #endif

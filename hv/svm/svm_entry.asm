@@ -11,25 +11,7 @@ section .text
 
 extern svm_handle_exit
 
-; Offsets into struct guest_regs (gpr[] in ModRM order), the first member
-; of struct vcpu
-%define G_RCX 8
-%define G_RDX 16
-%define G_RBX 24
-%define G_RBP 40
-%define G_RSI 48
-%define G_RDI 56
-%define G_R8  64
-%define G_R9  72
-%define G_R10 80
-%define G_R11 88
-%define G_R12 96
-%define G_R13 104
-%define G_R14 112
-%define G_R15 120
-
-%define T_ENTRY_TSC 136		; struct vcpu_timing, right after struct guest_regs
-%define T_EXIT_TSC 144
+%include "guest_regs.inc"
 
 ; Stack frame while the loop runs
 %define F_VMCB 8		; [rsp + 8]: VMCB physical address

@@ -4,12 +4,14 @@
 #include "svm_exit.h"
 #include "console.h"
 #include "guest_abi.h"
+#include "host_paging.h"
 #include "msr_policy.h"
 #include "cpu.h"
 #include "page_alloc.h"
 #include "pagetable.h"
 #include "vcpu.h"
 #include "vm.h"
+#include "vm_run.h"
 #include "x86.h"
 
 #define MSRPM_PAGES 2				   /* 8 KiB, APM Vol 2 §15.11 */
@@ -19,41 +21,16 @@
 #define DR7_INIT 0x400ull
 #define RFLAGS_FIXED BIT(1)
 
-/* Host state the CPU does not touch before the first VMRUN: none needed. */
-
-static void *npt_alloc_page(struct pt_ctx *ctx, u64 *phys)
-{
-	void *p = alloc_page_zeroed();
-
-	(void)ctx;
-	*phys = (u64)(uintptr_t)p;
-	return p;
-}
-
-static void *npt_phys_to_virt(struct pt_ctx *ctx, u64 phys)
-{
-	(void)ctx;
-	return (void *)(uintptr_t)phys;
-}
-
 /* NPT walks are user accesses: every level needs U/S (APM Vol 2 §15.25.5). */
 static struct pt_ctx npt_ctx = {
-	.alloc_page = npt_alloc_page,
-	.phys_to_virt = npt_phys_to_virt,
+	.alloc_page = host_pt_alloc_page,
+	.phys_to_virt = host_pt_phys_to_virt,
 	.table_flags = PTE_P | PTE_RW | PTE_US,
 };
 
 static int svm_map_ram(struct vm *vm, u64 gpa, u64 hpa, u64 size)
 {
-	if (!vm->npt_root) {
-		void *root = alloc_page_zeroed();
-
-		if (!root)
-			return -1;
-		vm->npt_root = (u64)(uintptr_t)root;
-	}
-	return pt_map_range(&npt_ctx, vm->npt_root, gpa, hpa, size, PTE_P | PTE_RW | PTE_US,
-			    PAGE_SHIFT);
+	return vm_map_nested(vm, &npt_ctx, gpa, hpa, size, PTE_P | PTE_RW | PTE_US);
 }
 
 static void msrpm_allow(u8 *msrpm, const struct msr_passthrough *p)

@@ -10,26 +10,7 @@ section .text
 extern vmx_handle_exit
 extern vmx_entry_failed
 
-; Offsets into struct guest_regs (gpr[] in ModRM order), the first member
-; of struct vcpu
-%define G_RAX 0
-%define G_RCX 8
-%define G_RDX 16
-%define G_RBX 24
-%define G_RBP 40
-%define G_RSI 48
-%define G_RDI 56
-%define G_R8  64
-%define G_R9  72
-%define G_R10 80
-%define G_R11 88
-%define G_R12 96
-%define G_R13 104
-%define G_R14 112
-%define G_R15 120
-
-%define T_ENTRY_TSC 136		; struct vcpu_timing, right after struct guest_regs
-%define T_EXIT_TSC 144
+%include "guest_regs.inc"
 
 %define VMCS_HOST_RSP 0x6c14
 %define VMCS_HOST_RIP 0x6c16

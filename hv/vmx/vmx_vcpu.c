@@ -5,10 +5,12 @@
 #include "cpu.h"
 #include "cpu_tables.h"
 #include "guest_abi.h"
+#include "host_paging.h"
 #include "msr_policy.h"
 #include "page_alloc.h"
 #include "pagetable.h"
 #include "vcpu.h"
+#include "vm_run.h"
 #include "vmcs.h"
 #include "vmx_controls.h"
 #include "vmx_exit.h"
@@ -28,36 +30,16 @@
 #define AR_TSS64_BUSY 0x008b
 #define AR_UNUSABLE BIT(16)
 
-static void *ept_alloc_page(struct pt_ctx *ctx, u64 *phys)
-{
-	void *p = alloc_page_zeroed();
-
-	*phys = (u64)(uintptr_t)p;
-	return p;
-}
-
-static void *ept_phys_to_virt(struct pt_ctx *ctx, u64 phys)
-{
-	return (void *)(uintptr_t)phys;
-}
-
 static struct pt_ctx ept_ctx = {
-	.alloc_page = ept_alloc_page,
-	.phys_to_virt = ept_phys_to_virt,
+	.alloc_page = host_pt_alloc_page,
+	.phys_to_virt = host_pt_phys_to_virt,
 	.table_flags = EPT_READ | EPT_WRITE | EPT_EXEC,
 };
 
 static int vmx_map_ram(struct vm *vm, u64 gpa, u64 hpa, u64 size)
 {
-	if (!vm->npt_root) {
-		void *root = alloc_page_zeroed();
-
-		if (!root)
-			return -1;
-		vm->npt_root = (u64)(uintptr_t)root;
-	}
-	return pt_map_range(&ept_ctx, vm->npt_root, gpa, hpa, size,
-			    EPT_READ | EPT_WRITE | EPT_EXEC | EPT_MEMTYPE_WB, PAGE_SHIFT);
+	return vm_map_nested(vm, &ept_ctx, gpa, hpa, size,
+			     EPT_READ | EPT_WRITE | EPT_EXEC | EPT_MEMTYPE_WB);
 }
 
 /* Two bits of policy per MSR, shared with SVM: msr_policy.h.  Bitmap
