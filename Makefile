@@ -126,7 +126,8 @@ unit: $(UNIT_BINS)
 ACCEL ?= tcg
 CPU ?= max
 run: deps all
-	@sh scripts/run-qemu.sh --accel $(ACCEL) --cpu $(CPU) --config scripts/run.cfg $(EFI)
+	@sh scripts/run-qemu.sh --accel $(ACCEL) --cpu $(CPU) --config scripts/run.cfg \
+		--explain-status $(EFI)
 
 test: deps all unit
 	@sh tests/run-all.sh

@@ -1,11 +1,13 @@
 #!/bin/sh
 # Boot BOOTX64.EFI under QEMU + OVMF from a throw-away ESP directory.
 #   run-qemu.sh [--accel tcg|kvm] [--cpu MODEL] [--config FILE] [--timeout S]
-#               [--serial-log FILE] [--smp N] [--extra "QEMU ARGS"] BOOTX64.EFI
+#               [--serial-log FILE] [--smp N] [--extra "QEMU ARGS"]
+#               [--explain-status] BOOTX64.EFI
 # Exits with QEMU's status: (code << 1) | 1 from mhv's qemu-exit action,
-# 0 for a triple fault or reset, 124 on timeout.
+# 0 for a triple fault or reset, 124 on timeout.  With --explain-status it
+# prints what the status means and exits 0 only for mhv's "pass".
 set -u
-accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra=""
+accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra="" translate=0
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--accel) accel=$2; shift 2 ;;
@@ -15,6 +17,7 @@ while [ $# -gt 1 ]; do
 	--serial-log) log=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--extra) extra=$2; shift 2 ;;
+	--explain-status) translate=1; shift ;;
 	*) echo "run-qemu: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -55,4 +58,16 @@ timeout "$timeout" qemu-system-x86_64 -machine q35 -accel "$accel" -cpu "$cpu" -
 	-drive format=raw,file=fat:rw:"$work/esp" \
 	-nic none -display none $serial -no-reboot -monitor none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 $extra </dev/null
-exit $?
+st=$?
+[ "$translate" = 1 ] || exit $st
+case $st in
+33) echo "run-qemu: mhv finished: pass (QEMU status 33)"; exit 0 ;;
+35) echo "run-qemu: mhv finished: a test failed (QEMU status 35)" ;;
+37) echo "run-qemu: mhv finished: config error (QEMU status 37)" ;;
+39) echo "run-qemu: mhv finished: no hardware virtualization (QEMU status 39)" ;;
+41) echo "run-qemu: mhv finished: fatal error (QEMU status 41)" ;;
+124) echo "run-qemu: timed out after ${timeout}s" ;;
+0) echo "run-qemu: the machine reset (a triple fault?) before mhv finished" ;;
+*) echo "run-qemu: QEMU exited with status $st" ;;
+esac
+exit 1
