@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Vendor-neutral guest PMU: the software world switch (pmu-virt.md §3.1),
+ * its WRMSR elision (§3.2), a lazy variant, AMD PerfCtrVirt (§2.3-2.7) and
+ * emulated-instruction accounting (§5).  Hardware is reached only through
+ * struct pmu_hw so host tests can run this code against a PMU model.
+ */
+#ifndef MHV_PMU_H
+#define MHV_PMU_H
+
+#include "types.h"
+
+enum pmu_mode {
+	PMU_OFF,	/* guest sees no PMU; every hook is a no-op */
+	PMU_SW,		/* put at every exit, load at every entry, counter WRMSRs elided */
+	PMU_SW_NOELIDE, /* as PMU_SW, every counter written on load (§3.1 before §3.2) */
+	PMU_SW_LAZY,	/* loaded across exits, put only when the host needs the PMU */
+	PMU_HW,		/* AMD PerfCtrVirt: VMRUN/#VMEXIT switch, state in VMCB (§2.4) */
+	PMU_MODE_COUNT,
+};
+
+enum pmu_vendor {
+	PMU_AMD,
+	PMU_INTEL,
+};
+
+#define PMU_MAX_GP 8
+#define PMU_MAX_FIXED 4
+#define PMU_AMD_MAX_GP 6     /* F15h PERF_CTL/CTR pairs and VMCB slots (pmu-virt.md §1.2, §2.3) */
+#define PMU_DEFAULT_WIDTH 48 /* pmu-virt.md §1.5 */
+
+/* AMD MSRs (pmu-virt.md §1.2). */
+#define MSR_AMD_PERF_CTL(i) (0xc0010200u + 2 * (i))
+#define MSR_AMD_PERF_CTR(i) (0xc0010201u + 2 * (i))
+#define MSR_AMD_GLOBAL_STATUS 0xc0000300u
+#define MSR_AMD_GLOBAL_CTL 0xc0000301u
+#define MSR_AMD_GLOBAL_STATUS_CLR 0xc0000302u
+#define MSR_AMD_GLOBAL_STATUS_SET 0xc0000303u
+
+/* Intel MSRs (pmu-virt.md §3.3); counters via the full-width A_PMC alias (§0.1). */
+#define MSR_INTEL_PERFEVTSEL(i) (0x186u + (i))
+#define MSR_INTEL_A_PMC(i) (0x4c1u + (i))
+#define MSR_INTEL_FIXED_CTR(i) (0x309u + (i))
+#define MSR_INTEL_FIXED_CTR_CTRL 0x38du
+#define MSR_INTEL_GLOBAL_STATUS 0x38eu
+#define MSR_INTEL_GLOBAL_CTRL 0x38fu
+#define MSR_INTEL_GLOBAL_OVF_CTRL 0x390u
+#define MSR_INTEL_GLOBAL_STATUS_SET 0x391u
+
+/* RDPMC ECX for Intel fixed counters: bit 30 | i (pmu-virt.md §3.3). */
+#define PMU_RDPMC_FIXED BIT(30)
+
+/* Event select bits, both vendors (pmu-virt.md §1.3, §3.3). */
+#define PMU_EVTSEL_EVENT 0xffull
+#define PMU_EVTSEL_UMASK 0xff00ull
+#define PMU_EVTSEL_USR BIT(16)
+#define PMU_EVTSEL_OS BIT(17)
+#define PMU_EVTSEL_INT BIT(20)
+#define PMU_EVTSEL_EN BIT(22)
+#define PMU_AMD_EVTSEL_EVENT_HI (0xfull << 32) /* EventSelect[11:8] */
+#define PMU_AMD_GUESTONLY BIT(40)
+#define PMU_AMD_HOSTONLY BIT(41)
+
+/* IA32_FIXED_CTR_CTRL: 4 bits per counter at 4*i (pmu-virt.md §3.3). */
+#define PMU_FIXED_OS(i) BIT(4 * (i))
+#define PMU_FIXED_USR(i) BIT(4 * (i) + 1)
+#define PMU_FIXED_PMI(i) BIT(4 * (i) + 3)
+
+/* GLOBAL_CTRL/STATUS layout: GP i at bit i, Intel fixed i at 32 + i (§3.3). */
+#define PMU_GLOBAL_FIXED(i) BIT(32 + (i))
+
+/* Event encodings used for emulated-instruction accounting (pmu-virt.md §0.2, §5.1). */
+#define PMU_EVENT_INSTRUCTIONS 0xc0
+#define PMU_AMD_EVENT_BRANCHES 0xc2
+#define PMU_INTEL_EVENT_BRANCHES 0xc4
+
+/* Events for pmu_account_emulated(). */
+#define PMU_EV_INSTRUCTIONS BIT(0)
+#define PMU_EV_BRANCHES BIT(1)
+
+/* Hardware access; in mhv thin wrappers around RDPMC/RDMSR/WRMSR. */
+struct pmu_hw_ops {
+	u64 (*rdpmc)(void *ctx, u32 ecx);
+	u64 (*rdmsr)(void *ctx, u32 msr);
+	void (*wrmsr)(void *ctx, u32 msr, u64 v);
+};
+
+struct pmu_hw {
+	const struct pmu_hw_ops *ops;
+	void *ctx;
+};
+
+/*
+ * One vCPU's guest PMU.  Where the authoritative copy lives depends on the
+ * mode: PMU_SW*: the fields below while !loaded, the hardware while loaded;
+ * PMU_HW: the vmcb_* slots for counters, status and global control.  The
+ * event selects and FIXED_CTR_CTRL are always intercepted, so eventsel[] and
+ * fixed_ctr_ctrl are always current.
+ */
+struct pmu_state {
+	enum pmu_vendor vendor;
+	u8 nr_gp, nr_fixed;
+	u8 width;
+	u64 eventsel[PMU_MAX_GP];    /* as the guest wrote it */
+	u64 eventsel_hw[PMU_MAX_GP]; /* what goes into hardware */
+	u64 counter[PMU_MAX_GP];     /* masked to width */
+	u64 fixed_ctr_ctrl, fixed_ctr_ctrl_hw;
+	u64 fixed[PMU_MAX_FIXED];
+	u64 global_ctrl, global_status;
+	/* VMCS GUEST_IA32_PERF_GLOBAL_CTRL (0x2808), loaded at VM-entry (§3.3). */
+	u64 vmcs_global_ctrl;
+	/* VMCB save-area slots of PerfCtrVirt (pmu-virt.md §2.3). */
+	u64 vmcb_ctl[PMU_AMD_MAX_GP], vmcb_ctr[PMU_AMD_MAX_GP];
+	u64 vmcb_global_ctl, vmcb_global_status;
+	/* Counters that count emulated instructions / branches, GLOBAL_CTRL layout. */
+	u64 acct_insn, acct_branch;
+	bool acct_needed;
+	bool loaded;	  /* guest values are in the PMU registers (PMU_SW*) */
+	bool pmi_pending; /* an accounted overflow wants a PMI injected */
+};
+
+const char *pmu_mode_name(enum pmu_mode mode);
+bool pmu_mode_supported(enum pmu_vendor vendor, enum pmu_mode mode);
+
+/* RESET state; nr_gp/nr_fixed are clamped to what the vendor can have. */
+void pmu_init(struct pmu_state *s, enum pmu_vendor vendor, unsigned nr_gp, unsigned nr_fixed,
+	      enum pmu_mode mode);
+
+static inline u64 pmu_mask(const struct pmu_state *s)
+{
+	return s->width >= 64 ? ~0ull : BIT(s->width) - 1;
+}
+
+/* World switch, pmu-virt.md §3.1; see pmu_switch.c for where each sits. */
+void pmu_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
+void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
+void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs);
+void pmu_vm_entry(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
+void pmu_vm_exit(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
+
+/* Guest register writes seen by the intercept handlers. */
+void pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value);
+void pmu_set_fixed_ctr_ctrl(struct pmu_state *s, u64 guest_value);
+void pmu_set_global_ctrl(struct pmu_state *s, u64 guest_value);
+
+/*
+ * Intercepted guest RDMSR/WRMSR of a PMU MSR, wherever its state lives.
+ * Returns false if msr is not a PMU MSR of this guest (the caller raises #GP).
+ */
+bool pmu_get_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32 msr, u64 *v);
+bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32 msr, u64 v);
+
+/* Emulated-instruction accounting (pmu-virt.md §5); returns true if a PMI is due. */
+bool pmu_account_emulated(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode,
+			  unsigned events, unsigned cpl);
+void pmu_recalc_accounting(struct pmu_state *s);
+
+static inline bool pmu_accounting_needed(const struct pmu_state *s)
+{
+	return s->acct_needed;
+}
+
+#endif

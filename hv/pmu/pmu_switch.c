@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The guest PMU world switch (pmu-virt.md §3.1, §3.2, §2.4).
+ *
+ * Where the hooks sit, per mode:
+ *   #VMEXIT -> pmu_vm_exit -> pmu_put (PMU_SW*) or pmu_put_if_needed (PMU_SW_LAZY)
+ *   handler (may call pmu_account_emulated, pmu_get_msr, pmu_set_msr)
+ *   pmu_load -> pmu_vm_entry -> VMRUN/VMLAUNCH/VMRESUME
+ * with IRQs off from pmu_load to VMRUN (§3.1: KVM loads with IRQs disabled).
+ * mhv runs no host perf events, so §3.1 steps 1 and 3 (perf context, LVTPC)
+ * are not here; the LVTPC switch belongs to the APIC code.
+ */
+#include "pmu.h"
+
+static const char *const mode_names[PMU_MODE_COUNT] = {
+	[PMU_OFF] = "off",	   [PMU_SW] = "sw", [PMU_SW_NOELIDE] = "sw-noelide",
+	[PMU_SW_LAZY] = "sw-lazy", [PMU_HW] = "hw",
+};
+
+const char *pmu_mode_name(enum pmu_mode mode)
+{
+	return (unsigned)mode < PMU_MODE_COUNT ? mode_names[mode] : "?";
+}
+
+bool pmu_mode_supported(enum pmu_vendor vendor, enum pmu_mode mode)
+{
+	/* Only AMD has a hardware-switched PMU (PerfCtrVirt, pmu-virt.md §2.1). */
+	if (mode == PMU_HW)
+		return vendor == PMU_AMD;
+	return (unsigned)mode < PMU_MODE_COUNT;
+}
+
+static bool is_sw(enum pmu_mode mode)
+{
+	return mode == PMU_SW || mode == PMU_SW_NOELIDE || mode == PMU_SW_LAZY;
+}
+
+static u64 rdpmc(struct pmu_hw *hw, u32 ecx)
+{
+	return hw->ops->rdpmc(hw->ctx, ecx);
+}
+
+static u64 rdmsr(struct pmu_hw *hw, u32 msr)
+{
+	return hw->ops->rdmsr(hw->ctx, msr);
+}
+
+static void wrmsr(struct pmu_hw *hw, u32 msr, u64 v)
+{
+	hw->ops->wrmsr(hw->ctx, msr, v);
+}
+
+static u32 ctl_msr(const struct pmu_state *s, unsigned i)
+{
+	return s->vendor == PMU_AMD ? MSR_AMD_PERF_CTL(i) : MSR_INTEL_PERFEVTSEL(i);
+}
+
+static u32 ctr_msr(const struct pmu_state *s, unsigned i)
+{
+	return s->vendor == PMU_AMD ? MSR_AMD_PERF_CTR(i) : MSR_INTEL_A_PMC(i);
+}
+
+static u32 global_ctrl_msr(const struct pmu_state *s)
+{
+	return s->vendor == PMU_AMD ? MSR_AMD_GLOBAL_CTL : MSR_INTEL_GLOBAL_CTRL;
+}
+
+static u32 global_status_msr(const struct pmu_state *s)
+{
+	return s->vendor == PMU_AMD ? MSR_AMD_GLOBAL_STATUS : MSR_INTEL_GLOBAL_STATUS;
+}
+
+void pmu_init(struct pmu_state *s, enum pmu_vendor vendor, unsigned nr_gp, unsigned nr_fixed,
+	      enum pmu_mode mode)
+{
+	unsigned max_gp = vendor == PMU_AMD ? PMU_AMD_MAX_GP : PMU_MAX_GP;
+
+	*s = (struct pmu_state){ 0 };
+	s->vendor = vendor;
+	s->nr_gp = nr_gp < max_gp ? nr_gp : max_gp;
+	/* AMD has no fixed counters (pmu-virt.md §1.2). */
+	s->nr_fixed = vendor == PMU_AMD ? 0 : (nr_fixed < PMU_MAX_FIXED ? nr_fixed : PMU_MAX_FIXED);
+	s->width = PMU_DEFAULT_WIDTH;
+	/*
+	 * RESET sets the GP enable bits of GLOBAL_CTRL so v1-style software
+	 * that only writes event selects still counts (pmu-virt.md §2.7 [I]).
+	 */
+	s->global_ctrl = s->nr_gp ? BIT(s->nr_gp) - 1 : 0;
+	s->vmcs_global_ctrl = s->global_ctrl;
+	/* GLOBAL_CTL is a dword in the VMCB (pmu-virt.md §2.3). */
+	s->vmcb_global_ctl = s->global_ctrl & 0xffffffffull;
+	if (mode == PMU_OFF)
+		s->global_ctrl = s->vmcs_global_ctrl = s->vmcb_global_ctl = 0;
+	pmu_recalc_accounting(s);
+}
+
+/* §3.1 LOAD steps 2, 4 and 5, with the §3.2 elision unless PMU_SW_NOELIDE. */
+static void sw_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
+{
+	bool elide = mode != PMU_SW_NOELIDE;
+	u64 hw_status;
+	unsigned i;
+
+	/* Step 2: selectors and counters are written with the PMU globally off. */
+	wrmsr(hw, global_ctrl_msr(s), 0);
+
+	/* Step 4: RDPMC returns exactly width bits, counter[] is masked: exact compare (§3.2). */
+	for (i = 0; i < s->nr_gp; i++) {
+		if (!elide || s->counter[i] != rdpmc(hw, i))
+			wrmsr(hw, ctr_msr(s, i), s->counter[i]);
+		wrmsr(hw, ctl_msr(s, i), s->eventsel_hw[i]);
+	}
+	for (i = 0; i < s->nr_fixed; i++) {
+		if (!elide || s->fixed[i] != rdpmc(hw, PMU_RDPMC_FIXED | i))
+			wrmsr(hw, MSR_INTEL_FIXED_CTR(i), s->fixed[i]);
+	}
+
+	/* Step 5, vendor load. */
+	hw_status = rdmsr(hw, global_status_msr(s));
+	if (s->vendor == PMU_INTEL) {
+		u64 toggle = s->global_status ^ hw_status;
+
+		if (hw_status & toggle)
+			wrmsr(hw, MSR_INTEL_GLOBAL_OVF_CTRL, hw_status & toggle);
+		if (s->global_status & toggle)
+			wrmsr(hw, MSR_INTEL_GLOBAL_STATUS_SET, s->global_status & toggle);
+		wrmsr(hw, MSR_INTEL_FIXED_CTR_CTRL, s->fixed_ctr_ctrl_hw);
+		/* GLOBAL_CTRL itself is loaded by VM-entry from VMCS 0x2808 (§3.3). */
+		s->vmcs_global_ctrl = s->global_ctrl;
+	} else {
+		if (hw_status)
+			wrmsr(hw, MSR_AMD_GLOBAL_STATUS_CLR, hw_status);
+		wrmsr(hw, MSR_AMD_GLOBAL_STATUS_SET, s->global_status);
+		/* Safe to enable now: eventsel_hw has GuestOnly set (§1.4). */
+		wrmsr(hw, MSR_AMD_GLOBAL_CTL, s->global_ctrl);
+	}
+}
+
+/* §3.1 PUT: controls and status first, then counters. */
+static void sw_put(struct pmu_state *s, struct pmu_hw *hw)
+{
+	u64 mask = pmu_mask(s);
+	unsigned i;
+
+	if (s->vendor == PMU_AMD) {
+		/* No VM-exit load of GLOBAL_CTL on AMD (§1.4); s->global_ctrl was read at exit. */
+		wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
+		s->global_status = rdmsr(hw, MSR_AMD_GLOBAL_STATUS);
+		if (s->global_status)
+			wrmsr(hw, MSR_AMD_GLOBAL_STATUS_CLR, s->global_status);
+	} else {
+		/* GLOBAL_CTRL is already 0: the VM-exit loaded it from HOST 0x2C04 (§3.3). */
+		s->global_status = rdmsr(hw, MSR_INTEL_GLOBAL_STATUS);
+		if (s->global_status)
+			wrmsr(hw, MSR_INTEL_GLOBAL_OVF_CTRL, s->global_status);
+		if (s->fixed_ctr_ctrl_hw)
+			wrmsr(hw, MSR_INTEL_FIXED_CTR_CTRL, 0);
+	}
+
+	for (i = 0; i < s->nr_gp; i++) {
+		s->counter[i] = rdpmc(hw, i) & mask;
+		if (s->counter[i])
+			wrmsr(hw, ctr_msr(s, i), 0);
+		if (s->eventsel_hw[i])
+			wrmsr(hw, ctl_msr(s, i), 0);
+	}
+	for (i = 0; i < s->nr_fixed; i++) {
+		s->fixed[i] = rdpmc(hw, PMU_RDPMC_FIXED | i) & mask;
+		if (s->fixed[i])
+			wrmsr(hw, MSR_INTEL_FIXED_CTR(i), 0);
+	}
+}
+
+void pmu_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
+{
+	/* PMU_HW: VMRUN loads the guest state; PMU_SW_LAZY: usually still loaded. */
+	if (!is_sw(mode) || s->loaded)
+		return;
+	sw_load(s, hw, mode);
+	s->loaded = true;
+}
+
+void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
+{
+	if (!is_sw(mode) || !s->loaded)
+		return;
+	sw_put(s, hw);
+	s->loaded = false;
+}
+
+/*
+ * PMU_SW_LAZY keeps the guest PMU loaded across exits handled in mhv.  That
+ * is safe because no guest counter counts in host mode: on AMD every
+ * eventsel_hw has GuestOnly=1/HostOnly=0 (pmu-virt.md §1.4), on Intel the
+ * VM-exit loads GLOBAL_CTRL = 0 (§3.3).  Only a host user of the PMU (or a
+ * vCPU migrating away) needs the registers back.
+ */
+void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs)
+{
+	if (mode == PMU_SW_LAZY && !host_needs)
+		return;
+	pmu_put(s, hw, mode);
+}
+
+/* Last thing before VMRUN/VMRESUME, IRQs off. */
+void pmu_vm_entry(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
+{
+	/*
+	 * The host GLOBAL_CTL must be 0 or VMRUN fails with VMEXIT_INVALID_PMC;
+	 * #VMEXIT resets it to all-enabled, so every VMRUN needs it (§2.4).
+	 */
+	if (mode == PMU_HW && s->vendor == PMU_AMD)
+		wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
+}
+
+/* First thing after #VMEXIT/VM-exit: capture what the guest changed unintercepted. */
+void pmu_vm_exit(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
+{
+	u64 global_ctrl = s->global_ctrl;
+
+	if (mode == PMU_HW && s->vendor == PMU_AMD) {
+		/* #VMEXIT saved the guest state into the VMCB (§2.4): a memory read. */
+		global_ctrl = s->vmcb_global_ctl;
+	} else if (is_sw(mode) && s->loaded) {
+		if (s->vendor == PMU_INTEL) {
+			/* VM-exit "save GLOBAL_CTRL" stored it into VMCS 0x2808 (§3.3). */
+			global_ctrl = s->vmcs_global_ctrl;
+		} else {
+			/* GLOBAL_CTL is not intercepted, so read it back (§3.1). */
+			global_ctrl = rdmsr(hw, MSR_AMD_GLOBAL_CTL);
+		}
+	}
+	if (global_ctrl != s->global_ctrl) {
+		s->global_ctrl = global_ctrl;
+		pmu_recalc_accounting(s);
+	}
+}

@@ -1,0 +1,944 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The PMU world switch against a PMU model (pmu-virt.md §1-§3, §5): a
+ * register file per vendor with GuestOnly/HostOnly, global control and
+ * status, RDPMC, the VMCS GLOBAL_CTRL loads and the PerfCtrVirt VMRUN /
+ * #VMEXIT swap, plus an oracle: the guest's PMU as it would be on bare
+ * metal, which only ever sees guest-mode events.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pmu/pmu.h"
+
+#define MASK48 (BIT(48) - 1)
+
+struct model {
+	enum pmu_vendor vendor;
+	unsigned nr_gp, nr_fixed;
+	u64 ctl[PMU_MAX_GP], ctr[PMU_MAX_GP], fixed[PMU_MAX_FIXED], fixed_ctrl;
+	u64 global_ctrl, global_status, host_status;
+	bool guest_mode;
+	unsigned n_rdpmc, n_rdmsr, n_wrmsr;
+	unsigned ctr_writes[PMU_MAX_GP], fixed_writes[PMU_MAX_FIXED], global_ctl_zero_writes;
+};
+
+static u64 valid_bits(const struct model *m)
+{
+	return (BIT(m->nr_gp) - 1) | ((BIT(m->nr_fixed) - 1) << 32);
+}
+
+static u64 m_rdpmc(void *ctx, u32 ecx)
+{
+	struct model *m = ctx;
+
+	m->n_rdpmc++;
+	if (m->vendor == PMU_INTEL && (ecx & PMU_RDPMC_FIXED)) {
+		assert_true((ecx & ~PMU_RDPMC_FIXED) < m->nr_fixed);
+		return m->fixed[ecx & ~PMU_RDPMC_FIXED];
+	}
+	assert_true(ecx < m->nr_gp); /* else #GP (pmu-virt.md §1.5) */
+	return m->ctr[ecx];
+}
+
+/* Returns the register an MSR names, or NULL for the global/special ones. */
+static u64 *m_reg(struct model *m, u32 msr, unsigned **writes)
+{
+	unsigned i;
+
+	*writes = NULL;
+	for (i = 0; i < m->nr_gp; i++) {
+		if (msr == (m->vendor == PMU_AMD ? MSR_AMD_PERF_CTL(i) : MSR_INTEL_PERFEVTSEL(i)))
+			return &m->ctl[i];
+		if (msr == (m->vendor == PMU_AMD ? MSR_AMD_PERF_CTR(i) : MSR_INTEL_A_PMC(i))) {
+			*writes = &m->ctr_writes[i];
+			return &m->ctr[i];
+		}
+	}
+	for (i = 0; i < m->nr_fixed; i++) {
+		if (msr == MSR_INTEL_FIXED_CTR(i)) {
+			*writes = &m->fixed_writes[i];
+			return &m->fixed[i];
+		}
+	}
+	if (m->vendor == PMU_INTEL && msr == MSR_INTEL_FIXED_CTR_CTRL)
+		return &m->fixed_ctrl;
+	if (msr == (m->vendor == PMU_AMD ? MSR_AMD_GLOBAL_CTL : MSR_INTEL_GLOBAL_CTRL))
+		return &m->global_ctrl;
+	return NULL;
+}
+
+static u64 m_rdmsr(void *ctx, u32 msr)
+{
+	struct model *m = ctx;
+	unsigned *w;
+	u64 *r = m_reg(m, msr, &w);
+
+	m->n_rdmsr++;
+	if (msr == (m->vendor == PMU_AMD ? MSR_AMD_GLOBAL_STATUS : MSR_INTEL_GLOBAL_STATUS))
+		return m->global_status;
+	assert_non_null(r);
+	return *r;
+}
+
+static void m_wrmsr(void *ctx, u32 msr, u64 v)
+{
+	struct model *m = ctx;
+	bool amd = m->vendor == PMU_AMD;
+	unsigned *w;
+	u64 *r = m_reg(m, msr, &w);
+
+	m->n_wrmsr++;
+	if (msr == (amd ? MSR_AMD_GLOBAL_STATUS_CLR : MSR_INTEL_GLOBAL_OVF_CTRL)) {
+		m->global_status &= ~v;
+		return;
+	}
+	if (msr == (amd ? MSR_AMD_GLOBAL_STATUS_SET : MSR_INTEL_GLOBAL_STATUS_SET)) {
+		m->global_status |= v & valid_bits(m);
+		return;
+	}
+	assert_non_null(r); /* GLOBAL_STATUS itself is read-only */
+	if (w) {
+		(*w)++;
+		v &= MASK48;
+	}
+	if (r == &m->global_ctrl) {
+		v &= valid_bits(m);
+		if (v == 0)
+			m->global_ctl_zero_writes++;
+	}
+	*r = v;
+}
+
+static const struct pmu_hw_ops model_ops = {
+	.rdpmc = m_rdpmc,
+	.rdmsr = m_rdmsr,
+	.wrmsr = m_wrmsr,
+};
+
+/* Does counter i (fixed: 32 + i) count now?  EN, global enable, and H/G (§1.4, §1.5). */
+static bool m_counts(const struct model *m, unsigned bit, bool guest)
+{
+	u64 sel, hg;
+
+	if (!(m->global_ctrl & BIT(bit)))
+		return false;
+	if (bit >= 32)
+		return (m->fixed_ctrl >> (4 * (bit - 32))) & 3;
+	sel = m->ctl[bit];
+	if (!(sel & PMU_EVTSEL_EN))
+		return false;
+	if (m->vendor == PMU_INTEL)
+		return true;
+	hg = sel & (PMU_AMD_GUESTONLY | PMU_AMD_HOSTONLY);
+	if (hg == PMU_AMD_GUESTONLY)
+		return guest;
+	if (hg == PMU_AMD_HOSTONLY)
+		return !guest;
+	return true;
+}
+
+static void add_wrap(u64 *ctr, u64 n, u64 *status, u64 bit)
+{
+	u64 v = *ctr + n;
+
+	if (v > MASK48)
+		*status |= bit;
+	*ctr = v & MASK48;
+}
+
+static void m_tick(struct model *m, bool guest, u64 n)
+{
+	unsigned i;
+
+	for (i = 0; i < m->nr_gp; i++)
+		if (m_counts(m, i, guest))
+			add_wrap(&m->ctr[i], n, &m->global_status, BIT(i));
+	for (i = 0; i < m->nr_fixed; i++)
+		if (m_counts(m, 32 + i, guest))
+			add_wrap(&m->fixed[i], n, &m->global_status, PMU_GLOBAL_FIXED(i));
+}
+
+/* The guest's PMU on bare metal: H/G ignored with EFER.SVME = 0 (§1.4). */
+struct ref {
+	enum pmu_vendor vendor;
+	unsigned nr_gp, nr_fixed;
+	u64 sel[PMU_MAX_GP], ctr[PMU_MAX_GP], fixed[PMU_MAX_FIXED], fixed_ctrl;
+	u64 global_ctrl, global_status;
+};
+
+static void ref_tick(struct ref *r, u64 n)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr_gp; i++)
+		if ((r->sel[i] & PMU_EVTSEL_EN) && (r->global_ctrl & BIT(i)))
+			add_wrap(&r->ctr[i], n, &r->global_status, BIT(i));
+	for (i = 0; i < r->nr_fixed; i++)
+		if (((r->fixed_ctrl >> (4 * i)) & 3) && (r->global_ctrl & PMU_GLOBAL_FIXED(i)))
+			add_wrap(&r->fixed[i], n, &r->global_status, PMU_GLOBAL_FIXED(i));
+}
+
+/* Independent restatement of §5.1 for the oracle. */
+static bool ref_account(struct ref *r, unsigned events, unsigned cpl)
+{
+	u64 br = r->vendor == PMU_AMD ? 0xc2 : 0xc4;
+	bool pmi = false;
+	unsigned i;
+
+	for (i = 0; i < r->nr_gp; i++) {
+		u64 sel = r->sel[i], ev = sel & 0xffff;
+		bool match = ((events & PMU_EV_INSTRUCTIONS) && ev == 0xc0) ||
+			     ((events & PMU_EV_BRANCHES) && ev == br);
+
+		if (r->vendor == PMU_AMD && (sel & (0xfull << 32)))
+			match = false;
+		if (!match || !(sel & BIT(22)) || !(r->global_ctrl & BIT(i)) ||
+		    !(sel & (cpl ? BIT(16) : BIT(17))))
+			continue;
+		add_wrap(&r->ctr[i], 1, &r->global_status, BIT(i));
+		if (r->ctr[i] == 0 && (sel & BIT(20)))
+			pmi = true;
+	}
+	if (r->nr_fixed && (events & PMU_EV_INSTRUCTIONS) && (r->global_ctrl & BIT(32)) &&
+	    (r->fixed_ctrl & (cpl ? 2 : 1))) {
+		u64 before = r->fixed[0];
+
+		add_wrap(&r->fixed[0], 1, &r->global_status, BIT(32));
+		if (before == MASK48 && (r->fixed_ctrl & 8))
+			pmi = true;
+	}
+	return pmi;
+}
+
+struct harness {
+	struct model m;
+	struct pmu_state s;
+	struct pmu_hw hw;
+	struct ref r;
+	enum pmu_mode mode;
+	u64 rng;
+};
+
+static u64 rnd(struct harness *h)
+{
+	h->rng ^= h->rng << 13;
+	h->rng ^= h->rng >> 7;
+	h->rng ^= h->rng << 17;
+	return h->rng;
+}
+
+static void h_init(struct harness *h, enum pmu_vendor v, enum pmu_mode mode, u64 seed)
+{
+	unsigned i;
+
+	memset(h, 0, sizeof(*h));
+	h->mode = mode;
+	h->rng = seed * 0x9e3779b97f4a7c15ull + 1;
+	h->m.vendor = h->r.vendor = v;
+	h->m.nr_gp = h->r.nr_gp = v == PMU_AMD ? 6 : 8;
+	h->m.nr_fixed = h->r.nr_fixed = v == PMU_AMD ? 0 : 3;
+	/* Host leftovers: stale counts, nothing enabled; PerfMonV2 resets GLOBAL_CTL to all-on. */
+	for (i = 0; i < h->m.nr_gp; i++)
+		h->m.ctr[i] = (i & 1) ? 0 : 1000 + i;
+	h->m.global_ctrl = v == PMU_AMD ? valid_bits(&h->m) : 0;
+	h->hw.ops = &model_ops;
+	h->hw.ctx = &h->m;
+	pmu_init(&h->s, v, h->m.nr_gp, h->m.nr_fixed, mode);
+	h->r.global_ctrl = h->s.global_ctrl;
+}
+
+static void reset_ops(struct model *m)
+{
+	m->n_rdpmc = m->n_rdmsr = m->n_wrmsr = 0;
+	memset(m->ctr_writes, 0, sizeof(m->ctr_writes));
+	memset(m->fixed_writes, 0, sizeof(m->fixed_writes));
+	m->global_ctl_zero_writes = 0;
+}
+
+static bool sw_mode(enum pmu_mode mode)
+{
+	return mode == PMU_SW || mode == PMU_SW_NOELIDE || mode == PMU_SW_LAZY;
+}
+
+/* Hardware side of VMRUN/VMLAUNCH; false is VMEXIT_INVALID_PMC (§2.4). */
+static bool hw_vmentry(struct harness *h)
+{
+	struct model *m = &h->m;
+	struct pmu_state *s = &h->s;
+	unsigned i;
+
+	if (h->mode == PMU_HW && m->vendor == PMU_AMD) {
+		if (m->global_ctrl)
+			return false;
+		m->host_status = m->global_status;
+		for (i = 0; i < m->nr_gp; i++) {
+			m->ctl[i] = s->vmcb_ctl[i];
+			m->ctr[i] = s->vmcb_ctr[i];
+		}
+		m->global_status = s->vmcb_global_status;
+		m->global_ctrl = s->vmcb_global_ctl;
+	} else if (m->vendor == PMU_INTEL && sw_mode(h->mode)) {
+		m->global_ctrl = s->vmcs_global_ctrl; /* entry "load GLOBAL_CTRL" */
+	}
+	m->guest_mode = true;
+	return true;
+}
+
+static void hw_vmexit(struct harness *h)
+{
+	struct model *m = &h->m;
+	struct pmu_state *s = &h->s;
+	unsigned i;
+
+	if (h->mode == PMU_HW && m->vendor == PMU_AMD) {
+		/* Guest state saved; type C reset, type A restored (§2.3, §2.4). */
+		for (i = 0; i < m->nr_gp; i++) {
+			s->vmcb_ctl[i] = m->ctl[i];
+			s->vmcb_ctr[i] = m->ctr[i];
+			m->ctl[i] = m->ctr[i] = 0;
+		}
+		s->vmcb_global_status = m->global_status;
+		s->vmcb_global_ctl = m->global_ctrl;
+		m->global_ctrl = valid_bits(m);
+		m->global_status = m->host_status;
+	} else if (m->vendor == PMU_INTEL && sw_mode(h->mode)) {
+		s->vmcs_global_ctrl = m->global_ctrl; /* exit "save", then load host 0 */
+		m->global_ctrl = 0;
+	}
+	m->guest_mode = false;
+}
+
+static void do_exit(struct harness *h, bool host_needs)
+{
+	hw_vmexit(h);
+	pmu_vm_exit(&h->s, &h->hw, h->mode);
+	if (h->mode == PMU_SW_LAZY)
+		pmu_put_if_needed(&h->s, &h->hw, h->mode, host_needs);
+	else
+		pmu_put(&h->s, &h->hw, h->mode);
+}
+
+static void do_entry(struct harness *h)
+{
+	pmu_load(&h->s, &h->hw, h->mode);
+	pmu_vm_entry(&h->s, &h->hw, h->mode);
+	assert_true(hw_vmentry(h));
+}
+
+static u32 sel_msr(enum pmu_vendor v, unsigned i)
+{
+	return v == PMU_AMD ? MSR_AMD_PERF_CTL(i) : MSR_INTEL_PERFEVTSEL(i);
+}
+
+static u32 cnt_msr(enum pmu_vendor v, unsigned i)
+{
+	return v == PMU_AMD ? MSR_AMD_PERF_CTR(i) : MSR_INTEL_A_PMC(i);
+}
+
+static u32 gctl_msr(enum pmu_vendor v)
+{
+	return v == PMU_AMD ? MSR_AMD_GLOBAL_CTL : MSR_INTEL_GLOBAL_CTRL;
+}
+
+static u32 gsts_msr(enum pmu_vendor v)
+{
+	return v == PMU_AMD ? MSR_AMD_GLOBAL_STATUS : MSR_INTEL_GLOBAL_STATUS;
+}
+
+static u32 gclr_msr(enum pmu_vendor v)
+{
+	return v == PMU_AMD ? MSR_AMD_GLOBAL_STATUS_CLR : MSR_INTEL_GLOBAL_OVF_CTRL;
+}
+
+static u32 gset_msr(enum pmu_vendor v)
+{
+	return v == PMU_AMD ? MSR_AMD_GLOBAL_STATUS_SET : MSR_INTEL_GLOBAL_STATUS_SET;
+}
+
+static u64 get(struct harness *h, u32 msr)
+{
+	u64 v = ~0ull;
+
+	assert_true(pmu_get_msr(&h->s, &h->hw, h->mode, msr, &v));
+	return v;
+}
+
+static void set(struct harness *h, u32 msr, u64 v)
+{
+	assert_true(pmu_set_msr(&h->s, &h->hw, h->mode, msr, v));
+}
+
+/* In guest mode the passed-through registers are the guest's. */
+static void check_guest_view(struct harness *h)
+{
+	unsigned i;
+
+	for (i = 0; i < h->r.nr_gp; i++) {
+		assert_int_equal(h->m.ctr[i], h->r.ctr[i]);
+		assert_int_equal(h->s.eventsel[i], h->r.sel[i]);
+	}
+	for (i = 0; i < h->r.nr_fixed; i++)
+		assert_int_equal(h->m.fixed[i], h->r.fixed[i]);
+	assert_int_equal(h->m.global_ctrl, h->r.global_ctrl);
+	assert_int_equal(h->m.global_status, h->r.global_status);
+}
+
+/* In host mode: the handlers' view equals the oracle, and nothing counts. */
+static u64 check_host_view(struct harness *h)
+{
+	enum pmu_vendor v = h->r.vendor;
+	u64 hash = 1469598103934665603ull;
+	unsigned i;
+
+#define MIX(x) (hash = (hash ^ (x)) * 1099511628211ull)
+	for (i = 0; i < h->r.nr_gp; i++) {
+		assert_int_equal(get(h, sel_msr(v, i)), h->r.sel[i]);
+		assert_int_equal(get(h, cnt_msr(v, i)), h->r.ctr[i]);
+		MIX(h->r.ctr[i]);
+		assert_false(h->m.guest_mode || m_counts(&h->m, i, false));
+	}
+	for (i = 0; i < h->r.nr_fixed; i++) {
+		assert_int_equal(get(h, MSR_INTEL_FIXED_CTR(i)), h->r.fixed[i]);
+		MIX(h->r.fixed[i]);
+		assert_false(m_counts(&h->m, 32 + i, false));
+	}
+	if (v == PMU_INTEL)
+		assert_int_equal(get(h, MSR_INTEL_FIXED_CTR_CTRL), h->r.fixed_ctrl);
+	assert_int_equal(get(h, gctl_msr(v)), h->r.global_ctrl);
+	assert_int_equal(get(h, gsts_msr(v)), h->r.global_status);
+	MIX(h->r.global_status);
+#undef MIX
+	return hash;
+}
+
+static u64 rnd_count(struct harness *h)
+{
+	switch (rnd(h) % 4) {
+	case 0:
+		return 0;
+	case 1:
+		return MASK48 - rnd(h) % 8; /* about to wrap */
+	case 2:
+		return rnd(h) % 1000;
+	}
+	return rnd(h) & MASK48;
+}
+
+static u64 rnd_sel(struct harness *h)
+{
+	static const u64 ev[] = { 0xc0, 0xc2, 0xc4, 0x3c, 0x76 };
+	u64 x = rnd(h), sel = ev[x % 5];
+
+	if (x & BIT(8))
+		sel = (x >> 24) & 0xff;
+	if ((x & (3ull << 9)) == 0)
+		sel |= ((x >> 32) & 0xff) << 8;
+	sel |= x & (PMU_EVTSEL_USR | PMU_EVTSEL_OS | PMU_EVTSEL_INT);
+	if (x & (3ull << 22))
+		sel |= PMU_EVTSEL_EN;
+	if (h->r.vendor == PMU_AMD) {
+		/* The guest's own H/G bits and EventSelect[11:8] (§1.3, §1.4). */
+		sel |= x & (PMU_AMD_GUESTONLY | PMU_AMD_HOSTONLY);
+		if ((x & (7ull << 33)) == 0)
+			sel |= 1ull << 32;
+	}
+	return sel;
+}
+
+/* A guest-mode step: run, or touch a passed-through register. */
+static void guest_step(struct harness *h)
+{
+	u64 valid = valid_bits(&h->m), v;
+	unsigned i;
+
+	switch (rnd(h) % 6) {
+	case 0:
+	case 1:
+		v = rnd(h) % 64;
+		m_tick(&h->m, true, v);
+		ref_tick(&h->r, v);
+		break;
+	case 2:
+		i = rnd(h) % h->r.nr_gp;
+		h->m.ctr[i] = h->r.ctr[i] = rnd_count(h);
+		break;
+	case 3:
+		if (h->r.nr_fixed) {
+			i = rnd(h) % h->r.nr_fixed;
+			h->m.fixed[i] = h->r.fixed[i] = rnd_count(h);
+		}
+		break;
+	case 4:
+		h->m.global_ctrl = h->r.global_ctrl = rnd(h) & valid;
+		break;
+	case 5:
+		v = rnd(h) & valid;
+		h->m.global_status &= ~v;
+		h->r.global_status &= ~v;
+		break;
+	}
+	check_guest_view(h);
+}
+
+/* A host-mode step inside an exit handler. */
+static void handler_step(struct harness *h)
+{
+	enum pmu_vendor vd = h->r.vendor;
+	u64 valid = valid_bits(&h->m), v, before[PMU_MAX_GP + PMU_MAX_FIXED + 1];
+	unsigned i, ev, cpl;
+
+	switch (rnd(h) % 8) {
+	case 0:
+		i = rnd(h) % h->r.nr_gp;
+		h->r.sel[i] = rnd_sel(h);
+		set(h, sel_msr(vd, i), h->r.sel[i]);
+		break;
+	case 1:
+		if (h->r.nr_fixed) {
+			h->r.fixed_ctrl = rnd(h) & 0xbbb; /* OS/USR/PMI of three counters */
+			set(h, MSR_INTEL_FIXED_CTR_CTRL, h->r.fixed_ctrl);
+		}
+		break;
+	case 2:
+		h->r.global_ctrl = rnd(h) & valid;
+		set(h, gctl_msr(vd), h->r.global_ctrl);
+		break;
+	case 3:
+		i = rnd(h) % h->r.nr_gp;
+		h->r.ctr[i] = rnd_count(h);
+		set(h, cnt_msr(vd, i), h->r.ctr[i]);
+		break;
+	case 4:
+		v = rnd(h) & valid;
+		if (rnd(h) & 1) {
+			h->r.global_status |= v;
+			set(h, gset_msr(vd), v);
+		} else {
+			h->r.global_status &= ~v;
+			set(h, gclr_msr(vd), v);
+		}
+		break;
+	case 5:
+	case 6:
+		ev = 1 + rnd(h) % 3;
+		cpl = (rnd(h) & 1) ? 3 : 0;
+		assert_int_equal(pmu_account_emulated(&h->s, &h->hw, h->mode, ev, cpl),
+				 ref_account(&h->r, ev, cpl));
+		break;
+	case 7:
+		/* Host-mode events must not reach any guest counter. */
+		for (i = 0; i < h->m.nr_gp; i++)
+			before[i] = h->m.ctr[i];
+		for (i = 0; i < h->m.nr_fixed; i++)
+			before[PMU_MAX_GP + i] = h->m.fixed[i];
+		before[PMU_MAX_GP + PMU_MAX_FIXED] = h->m.global_status;
+		m_tick(&h->m, false, 1 + rnd(h) % 1000);
+		for (i = 0; i < h->m.nr_gp; i++)
+			assert_int_equal(before[i], h->m.ctr[i]);
+		for (i = 0; i < h->m.nr_fixed; i++)
+			assert_int_equal(before[PMU_MAX_GP + i], h->m.fixed[i]);
+		assert_int_equal(before[PMU_MAX_GP + PMU_MAX_FIXED], h->m.global_status);
+		break;
+	}
+}
+
+/* Runs a seeded sequence; trace[] gets the guest-visible state at each exit. */
+static void run_seq(struct harness *h, unsigned steps, u64 *trace)
+{
+	unsigned n = 0, k;
+
+	do_entry(h);
+	while (n < steps) {
+		guest_step(h);
+		if (rnd(h) % 3)
+			continue;
+		do_exit(h, (rnd(h) % 4) == 0);
+		for (k = rnd(h) % 4; k; k--) {
+			handler_step(h);
+			check_host_view(h);
+		}
+		trace[n++] = check_host_view(h);
+		do_entry(h);
+		check_guest_view(h);
+	}
+	do_exit(h, true);
+	check_host_view(h);
+}
+
+#define STEPS 300
+#define SEEDS 25
+
+static const enum pmu_mode live_modes[] = { PMU_SW, PMU_SW_NOELIDE, PMU_SW_LAZY, PMU_HW };
+
+static void test_random_sequences(void **state)
+{
+	static u64 trace[ARRAY_SIZE(live_modes)][STEPS];
+	struct harness h;
+	unsigned vd, mi, seed;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		for (seed = 1; seed <= SEEDS; seed++) {
+			for (mi = 0; mi < ARRAY_SIZE(live_modes); mi++) {
+				if (!pmu_mode_supported(vd, live_modes[mi]))
+					continue;
+				h_init(&h, vd, live_modes[mi], seed);
+				run_seq(&h, STEPS, trace[mi]);
+			}
+			/* Same guest-visible history in every mode, lazy included. */
+			for (mi = 1; mi < ARRAY_SIZE(live_modes); mi++) {
+				if (pmu_mode_supported(vd, live_modes[mi]))
+					assert_memory_equal(trace[0], trace[mi], sizeof(trace[0]));
+			}
+		}
+	}
+}
+
+/* §3.2: a counter WRMSR on load only where RDPMC differs; noelide writes all. */
+static void test_elision(void **state)
+{
+	struct harness h;
+	unsigned vd, i, elide;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		for (elide = 0; elide <= 1; elide++) {
+			h_init(&h, vd, elide ? PMU_SW : PMU_SW_NOELIDE, 1);
+			for (i = 0; i < h.m.nr_gp; i++) {
+				h.s.counter[i] = i % 3 ? 0 : 77 + i;
+				h.m.ctr[i] = i % 2 ? h.s.counter[i] : 5;
+			}
+			for (i = 0; i < h.m.nr_fixed; i++) {
+				h.s.fixed[i] = i;
+				h.m.fixed[i] = i == 1 ? 1 : 9;
+			}
+			reset_ops(&h.m);
+			pmu_load(&h.s, &h.hw, h.mode);
+			for (i = 0; i < h.m.nr_gp; i++) {
+				bool differ = h.s.counter[i] != (i % 2 ? h.s.counter[i] : 5);
+
+				assert_int_equal(h.m.ctr_writes[i], elide ? differ : 1);
+				assert_int_equal(h.m.ctr[i], h.s.counter[i]);
+			}
+			for (i = 0; i < h.m.nr_fixed; i++)
+				assert_int_equal(h.m.fixed_writes[i], elide ? i != 1 : 1);
+			assert_int_equal(h.m.n_rdpmc, elide ? h.m.nr_gp + h.m.nr_fixed : 0);
+
+			/* Idle guest: put leaves zeros, load then writes no counter (§3.1). */
+			memset(h.s.counter, 0, sizeof(h.s.counter));
+			memset(h.s.fixed, 0, sizeof(h.s.fixed));
+			for (i = 0; i < h.m.nr_gp; i++)
+				set(&h, cnt_msr(vd, i), 0);
+			for (i = 0; i < h.m.nr_fixed; i++)
+				set(&h, MSR_INTEL_FIXED_CTR(i), 0);
+			pmu_put(&h.s, &h.hw, h.mode);
+			reset_ops(&h.m);
+			pmu_load(&h.s, &h.hw, h.mode);
+			for (i = 0; i < h.m.nr_gp; i++)
+				assert_int_equal(h.m.ctr_writes[i], !elide);
+			for (i = 0; i < h.m.nr_fixed; i++)
+				assert_int_equal(h.m.fixed_writes[i], !elide);
+		}
+	}
+}
+
+/* Guest counters never count in host mode, also between load and VMRUN. */
+static void test_host_never_counts(void **state)
+{
+	struct harness h;
+	unsigned vd, mi, i, round;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		for (mi = 0; mi < ARRAY_SIZE(live_modes); mi++) {
+			if (!pmu_mode_supported(vd, live_modes[mi]))
+				continue;
+			h_init(&h, vd, live_modes[mi], 3);
+			for (i = 0; i < h.r.nr_gp; i++)
+				set(&h, sel_msr(vd, i), 0xc0 | PMU_EVTSEL_EN | PMU_EVTSEL_OS);
+			if (h.r.nr_fixed)
+				set(&h, MSR_INTEL_FIXED_CTR_CTRL, 0x333);
+			set(&h, gctl_msr(vd), valid_bits(&h.m));
+			for (round = 0; round < 4; round++) {
+				pmu_load(&h.s, &h.hw, h.mode);
+				pmu_vm_entry(&h.s, &h.hw, h.mode);
+				for (i = 0; i < h.m.nr_gp; i++)
+					assert_false(m_counts(&h.m, i, false));
+				for (i = 0; i < h.m.nr_fixed; i++)
+					assert_false(m_counts(&h.m, 32 + i, false));
+				assert_true(hw_vmentry(&h));
+				/* ...and they do count in guest mode. */
+				for (i = 0; i < h.m.nr_gp; i++)
+					assert_true(m_counts(&h.m, i, true));
+				for (i = 0; i < h.m.nr_fixed; i++)
+					assert_true(m_counts(&h.m, 32 + i, true));
+				do_exit(&h, round & 1);
+				for (i = 0; i < h.m.nr_gp; i++)
+					assert_false(m_counts(&h.m, i, false));
+				for (i = 0; i < h.m.nr_fixed; i++)
+					assert_false(m_counts(&h.m, 32 + i, false));
+			}
+		}
+	}
+}
+
+/* §2.4: GLOBAL_CTL = 0 before every VMRUN, or VMRUN fails. */
+static void test_hw_clears_global_ctl(void **state)
+{
+	struct harness h;
+	unsigned i;
+
+	h_init(&h, PMU_AMD, PMU_HW, 5);
+	set(&h, sel_msr(PMU_AMD, 0), 0xc0 | PMU_EVTSEL_EN | PMU_EVTSEL_OS | PMU_EVTSEL_USR);
+	set(&h, gctl_msr(PMU_AMD), 1);
+	reset_ops(&h.m);
+	for (i = 0; i < 50; i++) {
+		do_entry(&h);
+		m_tick(&h.m, true, 10);
+		do_exit(&h, true);
+		assert_int_equal(h.m.global_ctrl, valid_bits(&h.m)); /* #VMEXIT reset value */
+	}
+	assert_int_equal(h.m.global_ctl_zero_writes, 50);
+	assert_int_equal(h.m.n_wrmsr, 50);
+	assert_int_equal(h.m.n_rdmsr + h.m.n_rdpmc, 0);
+	assert_int_equal(get(&h, cnt_msr(PMU_AMD, 0)), 500);
+	assert_int_equal(h.s.vmcb_ctl[0] & PMU_AMD_HOSTONLY, 0);
+	/* Skipping the hook: the model's VMRUN fails with VMEXIT_INVALID_PMC. */
+	assert_false(hw_vmentry(&h));
+}
+
+/* Puts h in the state where handlers run for its mode: put, loaded or VMCB. */
+static void to_handler(struct harness *h)
+{
+	do_entry(h);
+	do_exit(h, false);
+}
+
+static void test_accounting(void **state)
+{
+	static const u64 en = PMU_EVTSEL_EN | PMU_EVTSEL_OS | PMU_EVTSEL_USR;
+	struct harness h;
+	unsigned vd, mi;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		u64 br = vd == PMU_AMD ? 0xc2 : 0xc4, other_br = vd == PMU_AMD ? 0xc4 : 0xc2;
+
+		for (mi = 0; mi < ARRAY_SIZE(live_modes); mi++) {
+			if (!pmu_mode_supported(vd, live_modes[mi]))
+				continue;
+			h_init(&h, vd, live_modes[mi], 7);
+			assert_false(pmu_accounting_needed(&h.s));
+			set(&h, sel_msr(vd, 0), 0xc0 | en);
+			assert_true(pmu_accounting_needed(&h.s));
+			set(&h, sel_msr(vd, 1), br | en | PMU_EVTSEL_INT);
+			set(&h, sel_msr(vd, 2), 0xc0 | PMU_EVTSEL_OS | PMU_EVTSEL_USR); /* EN = 0 */
+			set(&h, sel_msr(vd, 3), 0x1c0 | en);	/* umask 1 */
+			set(&h, sel_msr(vd, 4), other_br | en); /* the other vendor's branches */
+			set(&h, sel_msr(vd, 5), 0xc0 | en);	/* not in GLOBAL_CTRL */
+			set(&h, gctl_msr(vd), 0x1f | (vd == PMU_INTEL ? 0x3ull << 32 : 0));
+			if (vd == PMU_INTEL)
+				set(&h, MSR_INTEL_FIXED_CTR_CTRL, 0x33); /* fixed 0 and 1 */
+			set(&h, cnt_msr(vd, 1), MASK48);
+			to_handler(&h);
+
+			assert_false(
+			    pmu_account_emulated(&h.s, &h.hw, h.mode, PMU_EV_INSTRUCTIONS, 0));
+			assert_int_equal(get(&h, cnt_msr(vd, 0)), 1);
+			assert_int_equal(get(&h, cnt_msr(vd, 1)), MASK48);
+			assert_int_equal(get(&h, cnt_msr(vd, 2)), 0);
+			assert_int_equal(get(&h, cnt_msr(vd, 3)), 0);
+			assert_int_equal(get(&h, cnt_msr(vd, 5)), 0);
+			if (vd == PMU_INTEL) {
+				assert_int_equal(get(&h, MSR_INTEL_FIXED_CTR(0)), 1);
+				assert_int_equal(get(&h, MSR_INTEL_FIXED_CTR(1)), 0);
+			}
+			assert_int_equal(get(&h, gsts_msr(vd)), 0);
+
+			/* The branch counter wraps, sets its status bit and wants a PMI. */
+			assert_true(pmu_account_emulated(&h.s, &h.hw, h.mode, PMU_EV_BRANCHES, 3));
+			assert_int_equal(get(&h, cnt_msr(vd, 0)), 1);
+			assert_int_equal(get(&h, cnt_msr(vd, 1)), 0);
+			assert_int_equal(get(&h, cnt_msr(vd, 4)), 0);
+			assert_int_equal(get(&h, gsts_msr(vd)), BIT(1));
+			assert_true(h.s.pmi_pending);
+
+			pmu_account_emulated(&h.s, &h.hw, h.mode,
+					     PMU_EV_INSTRUCTIONS | PMU_EV_BRANCHES, 3);
+			assert_int_equal(get(&h, cnt_msr(vd, 0)), 2);
+			assert_int_equal(get(&h, cnt_msr(vd, 1)), 1);
+
+			/* Wrap without INT: status, no PMI. */
+			set(&h, cnt_msr(vd, 0), MASK48);
+			assert_false(
+			    pmu_account_emulated(&h.s, &h.hw, h.mode, PMU_EV_INSTRUCTIONS, 0));
+			assert_int_equal(get(&h, cnt_msr(vd, 0)), 0);
+			assert_int_equal(get(&h, gsts_msr(vd)), BIT(0) | BIT(1));
+
+			/* The guest turns everything off: the hot path sees one false bool. */
+			set(&h, gctl_msr(vd), 0);
+			assert_false(pmu_accounting_needed(&h.s));
+			do_entry(&h);
+			do_exit(&h, true);
+		}
+	}
+}
+
+static void test_cpl_filter(void **state)
+{
+	struct harness h;
+	unsigned vd, mi, cpl;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		for (mi = 0; mi < ARRAY_SIZE(live_modes); mi++) {
+			if (!pmu_mode_supported(vd, live_modes[mi]))
+				continue;
+			h_init(&h, vd, live_modes[mi], 9);
+			set(&h, sel_msr(vd, 0), 0xc0 | PMU_EVTSEL_EN | PMU_EVTSEL_OS);
+			set(&h, sel_msr(vd, 1), 0xc0 | PMU_EVTSEL_EN | PMU_EVTSEL_USR);
+			set(&h, sel_msr(vd, 2),
+			    0xc0 | PMU_EVTSEL_EN | PMU_EVTSEL_OS | PMU_EVTSEL_USR);
+			set(&h, gctl_msr(vd), 0x7 | (vd == PMU_INTEL ? BIT(32) : 0));
+			if (vd == PMU_INTEL)
+				set(&h, MSR_INTEL_FIXED_CTR_CTRL, PMU_FIXED_USR(0));
+			to_handler(&h);
+			for (cpl = 0; cpl <= 3; cpl++)
+				pmu_account_emulated(&h.s, &h.hw, h.mode, PMU_EV_INSTRUCTIONS, cpl);
+			/* OS: CPL 0 only; USR: CPL 1-3. */
+			assert_int_equal(get(&h, cnt_msr(vd, 0)), 1);
+			assert_int_equal(get(&h, cnt_msr(vd, 1)), 3);
+			assert_int_equal(get(&h, cnt_msr(vd, 2)), 4);
+			if (vd == PMU_INTEL)
+				assert_int_equal(get(&h, MSR_INTEL_FIXED_CTR(0)), 3);
+			do_entry(&h);
+			do_exit(&h, true);
+		}
+	}
+}
+
+static void test_off(void **state)
+{
+	struct harness h;
+	unsigned vd;
+	u64 v;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		h_init(&h, vd, PMU_OFF, 1);
+		reset_ops(&h.m);
+		do_entry(&h);
+		do_exit(&h, true);
+		pmu_account_emulated(&h.s, &h.hw, PMU_OFF, PMU_EV_INSTRUCTIONS, 0);
+		assert_int_equal(h.m.n_rdpmc + h.m.n_rdmsr + h.m.n_wrmsr, 0);
+		assert_false(pmu_get_msr(&h.s, &h.hw, PMU_OFF, sel_msr(vd, 0), &v));
+		assert_false(pmu_set_msr(&h.s, &h.hw, PMU_OFF, gctl_msr(vd), 1));
+		assert_false(pmu_accounting_needed(&h.s));
+	}
+}
+
+static void test_names(void **state)
+{
+	assert_string_equal(pmu_mode_name(PMU_OFF), "off");
+	assert_string_equal(pmu_mode_name(PMU_SW), "sw");
+	assert_string_equal(pmu_mode_name(PMU_SW_NOELIDE), "sw-noelide");
+	assert_string_equal(pmu_mode_name(PMU_SW_LAZY), "sw-lazy");
+	assert_string_equal(pmu_mode_name(PMU_HW), "hw");
+	assert_false(pmu_mode_supported(PMU_INTEL, PMU_HW));
+	assert_true(pmu_mode_supported(PMU_AMD, PMU_HW));
+}
+
+struct ops {
+	unsigned rdpmc, rdmsr, wrmsr;
+};
+
+static struct ops take_ops(struct model *m)
+{
+	struct ops o = { m->n_rdpmc, m->n_rdmsr, m->n_wrmsr };
+
+	reset_ops(m);
+	return o;
+}
+
+/*
+ * One exit round trip (exit -> handler -> entry) in steady state, guest with
+ * counter 0 on instructions and counter 1 on cycles, the rest zero.  The
+ * second column group adds one emulated instruction at CPL 0 (a CPUID exit).
+ */
+static void test_op_table(void **state)
+{
+	struct harness h;
+	unsigned vd, mode, acct;
+	struct ops o[2];
+
+	printf("\nPMU MSR/RDPMC operations per exit round trip (exit -> handler -> "
+	       "entry)\n");
+	printf("guest: 2 counters enabled (instructions, cycles), others 0; 48-bit "
+	       "counters\n");
+	printf("%-6s %-11s | %5s %5s %5s %5s | %5s %5s %5s %5s\n", "vendor", "mode", "rdpmc",
+	       "rdmsr", "wrmsr", "total", "rdpmc", "rdmsr", "wrmsr", "total");
+	printf("%-6s %-11s | %-23s | %-23s\n", "", "", "  plain exit", "  + 1 emulated insn");
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		for (mode = 0; mode < PMU_MODE_COUNT; mode++) {
+			const char *vn = vd == PMU_AMD ? "amd" : "intel";
+
+			if (!pmu_mode_supported(vd, mode)) {
+				printf("%-6s %-11s | %-23s | %-23s\n", vn, pmu_mode_name(mode),
+				       "  n/a", "  n/a");
+				continue;
+			}
+			h_init(&h, vd, mode, 11);
+			if (mode != PMU_OFF) {
+				set(&h, sel_msr(vd, 0),
+				    0xc0 | PMU_EVTSEL_EN | PMU_EVTSEL_OS | PMU_EVTSEL_USR);
+				set(&h, sel_msr(vd, 1),
+				    (vd == PMU_AMD ? 0x76 : 0x3c) | PMU_EVTSEL_EN | PMU_EVTSEL_OS |
+					PMU_EVTSEL_USR);
+				set(&h, gctl_msr(vd), 0x3);
+			}
+			do_entry(&h);
+			for (acct = 0; acct < 3; acct++) {
+				m_tick(&h.m, true, 1000);
+				reset_ops(&h.m);
+				do_exit(&h, false);
+				if (acct)
+					pmu_account_emulated(&h.s, &h.hw, h.mode,
+							     PMU_EV_INSTRUCTIONS, 0);
+				do_entry(&h);
+				/* Round 0 warms up (lazy's first load happens there). */
+				if (acct)
+					o[acct - 1] = take_ops(&h.m);
+				else
+					take_ops(&h.m);
+			}
+			/* Rounds 1 and 2 both account; recompute a plain one. */
+			m_tick(&h.m, true, 1000);
+			reset_ops(&h.m);
+			do_exit(&h, false);
+			do_entry(&h);
+			o[0] = take_ops(&h.m);
+			printf("%-6s %-11s | %5u %5u %5u %5u | %5u %5u %5u %5u\n", vn,
+			       pmu_mode_name(mode), o[0].rdpmc, o[0].rdmsr, o[0].wrmsr,
+			       o[0].rdpmc + o[0].rdmsr + o[0].wrmsr, o[1].rdpmc, o[1].rdmsr,
+			       o[1].wrmsr, o[1].rdpmc + o[1].rdmsr + o[1].wrmsr);
+		}
+	}
+	fflush(stdout);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_off),
+		cmocka_unit_test(test_elision),
+		cmocka_unit_test(test_host_never_counts),
+		cmocka_unit_test(test_hw_clears_global_ctl),
+		cmocka_unit_test(test_accounting),
+		cmocka_unit_test(test_cpl_filter),
+		cmocka_unit_test(test_random_sequences),
+		cmocka_unit_test(test_op_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
