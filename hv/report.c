@@ -180,6 +180,9 @@ void report_bench_tables(const struct run_results *r)
 	console_printf("mhv: (loop_overhead is the empty timed loop: included in, not subtracted "
 		       "from, every other row; ns from the TSC at %llu Hz, %s)\n",
 		       host_tsc.hz, host_tsc.source);
+	for (i = 0; i < r->nr_refused; i++)
+		console_printf("mhv: column %s could not run here: %s\n", r->refused[i].column,
+			       r->refused[i].why);
 	if (n > 1)
 		print_comparison(r, cols, n);
 	for (i = 0; i < r->nr_bench; i++) {

@@ -9,6 +9,7 @@
 #include "fmt.h"
 #include "guest_console.h"
 #include "platform.h"
+#include "pmu/pmu_caps.h"
 #include "report.h"
 #include "vm_config.h"
 #include "vm_run.h"
@@ -78,10 +79,18 @@ static const struct suite suites[] = {
 static const char *const xstate_tests[] = { "cpuid_0xd_0", "cpuid_0xd_1", "cpuid_0xd_2", "xsetbv",
 					    NULL };
 
+/* One column per PMU mode (DESIGN §5): refused, with the reason, where
+ * the host cannot run it (pmu_caps). */
 const struct vm_config vm_configs[] = {
-	{ "default", "every intercept of DESIGN §4, PMU off, CPUID.0xD from the cache", false,
-	  NULL },
-	{ "xstate-nocache", "CPUID.0xD re-executed on the host at every exit", true, xstate_tests },
+	{ "default", "every intercept of DESIGN §4, PMU off, CPUID.0xD from the cache", false, NULL,
+	  "off" },
+	{ "xstate-nocache", "CPUID.0xD re-executed on the host at every exit", true, xstate_tests,
+	  "off" },
+	{ "pmu-sw-noelide", "software PMU switch, always WRMSR", false, NULL, "sw-noelide" },
+	{ "pmu-sw", "software PMU switch with RDPMC-compare elision", false, NULL, "sw" },
+	{ "pmu-sw-lazy", "guest PMU stays loaded across exits mhv handles", false, NULL,
+	  "sw-lazy" },
+	{ "pmu-hw", "AMD PMC virtualization (VMCB swaps the counters)", false, NULL, "hw" },
 };
 
 bool vm_config_wants(const struct vm_config *config, const char *test)
@@ -113,6 +122,19 @@ void results_test(struct run_results *r, const char *suite, const char *name, en
 		r->skipped++;
 	console_printf("mhv: %s %s/%s%s%s\n", words[st], suite, name, reason[0] ? ": " : "",
 		       reason);
+}
+
+void results_refuse_column(struct run_results *r, const char *suite, const char *column,
+			   const char *why)
+{
+	struct refused_column *rc;
+
+	console_printf("mhv: %s: configuration %s cannot run here: %s\n", suite, column, why);
+	if (r->nr_refused == MAX_REFUSED_COLUMNS)
+		return;
+	rc = &r->refused[r->nr_refused++];
+	rc->column = column;
+	rc->why = why;
 }
 
 struct bench_row *results_bench_row(struct run_results *r)
@@ -202,9 +224,17 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg)
 		if (!(cfg->suites & suites[i].bit))
 			continue;
 		console_printf("mhv: suite %s\n", suites[i].name);
-		for (c = 0; c < (suites[i].matrix ? nr_vm_configs : 1); c++)
+		for (c = 0; c < (suites[i].matrix ? nr_vm_configs : 1); c++) {
+			const char *why = pmu_mode_unsupported(vm_configs[c].pmu);
+
+			if (why) {
+				results_refuse_column(&results, suites[i].name, vm_configs[c].name,
+						      why);
+				continue;
+			}
 			for (j = 0; j < suites[i].nr_vms; j++)
 				run_suite_vm(&suites[i], &suites[i].vms[j], &vm_configs[c], id++);
+		}
 	}
 	report_bench_tables(&results);
 	console_printf("mhv: summary: %u passed, %u failed, %u skipped\n", results.passed,

@@ -18,11 +18,20 @@ struct bench_row {
 	char skip_reason[HC_REASON_LEN];
 };
 
+#define MAX_REFUSED_COLUMNS 8
+
+/* A matrix column this host could not run, and why. */
+struct refused_column {
+	const char *column, *why;
+};
+
 struct run_results {
 	const struct mhv_config *cfg;
 	u32 passed, failed, skipped;
 	u32 nr_bench;
 	struct bench_row bench[MAX_BENCH_ROWS];
+	u32 nr_refused;
+	struct refused_column refused[MAX_REFUSED_COLUMNS];
 };
 
 /* Run every suite the config selects; the status to finish with. */
@@ -31,5 +40,8 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg);
 void results_test(struct run_results *r, const char *suite, const char *name, enum test_status st,
 		  const char *reason);
 struct bench_row *results_bench_row(struct run_results *r);
+/* A matrix column the host cannot run: said now and in the tables. */
+void results_refuse_column(struct run_results *r, const char *suite, const char *column,
+			   const char *why);
 
 #endif

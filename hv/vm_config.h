@@ -15,6 +15,8 @@ struct vm_config {
 	bool xstate_uncached; /* guest CPUID.0xD re-executes host CPUID */
 	/* The tests this configuration is for (NULL-terminated), or NULL: all. */
 	const char *const *tests;
+	/* PMU mode name ("off", "sw", ...): a column the host may refuse */
+	const char *pmu;
 };
 
 bool vm_config_wants(const struct vm_config *config, const char *test);
