@@ -43,19 +43,7 @@ global %1
 	mov [rdi + T_ENTRY_TSC], rax
 %endif
 	mov rax, [rsp + F_VMCB]		; VMRUN takes the VMCB in RAX
-	mov rcx, [rdi + G_RCX]
-	mov rdx, [rdi + G_RDX]
-	mov rbx, [rdi + G_RBX]
-	mov rbp, [rdi + G_RBP]
-	mov rsi, [rdi + G_RSI]
-	mov r8,  [rdi + G_R8]
-	mov r9,  [rdi + G_R9]
-	mov r10, [rdi + G_R10]
-	mov r11, [rdi + G_R11]
-	mov r12, [rdi + G_R12]
-	mov r13, [rdi + G_R13]
-	mov r14, [rdi + G_R14]
-	mov r15, [rdi + G_R15]
+	LOAD_GUEST_GPRS
 	mov rdi, [rdi + G_RDI]
 	vmrun
 	; #VMEXIT: host RSP, RAX and RIP are back from the host save area
@@ -68,18 +56,7 @@ global %1
 	or rax, rdx
 	mov [rdi + T_EXIT_TSC], rax
 %endif
-	mov [rdi + G_RCX], rcx
-	mov [rdi + G_RBX], rbx
-	mov [rdi + G_RBP], rbp
-	mov [rdi + G_RSI], rsi
-	mov [rdi + G_R8],  r8
-	mov [rdi + G_R9],  r9
-	mov [rdi + G_R10], r10
-	mov [rdi + G_R11], r11
-	mov [rdi + G_R12], r12
-	mov [rdi + G_R13], r13
-	mov [rdi + G_R14], r14
-	mov [rdi + G_R15], r15
+	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]
 	mov rsi, [rsp + F_VMCB]		; identity-mapped: the VMCB's address
 	call svm_handle_exit		; (vcpu, vmcb); non-zero: enter again
