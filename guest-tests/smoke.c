@@ -299,6 +299,14 @@ static void touch_unbacked(void)
 	(void)*(volatile u32 *)(uintptr_t)GUEST_UNBACKED_GPA;
 }
 
+static void spin_forever(void)
+{
+	gprintf("spinning with interrupts off and no exits: expect the time limit\n");
+	asm volatile("cli");
+	for (;;)
+		asm volatile("pause" ::: "memory");
+}
+
 u64 guest_main(u64 variant)
 {
 	unsigned i;
@@ -308,6 +316,8 @@ u64 guest_main(u64 variant)
 		triple_fault();
 	else if (variant == 2)
 		touch_unbacked();
+	else if (variant == 3)
+		spin_forever();
 	if (variant) {
 		gprintf("still running after variant %llu: mhv did not stop this VM\n",
 			(unsigned long long)variant);

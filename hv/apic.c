@@ -116,16 +116,16 @@ static void check_timer(struct vcpu *vcpu)
 	struct vapic *apic = &vcpu->apic;
 
 	if (!timer_armed(apic)) {
-		host_timer_disarm();
+		host_timer_disarm(TIMER_GUEST_APIC);
 		return;
 	}
 	if (rdtsc() >= apic->tsc_deadline) {
 		apic->tsc_deadline = 0;
-		host_timer_disarm();
+		host_timer_disarm(TIMER_GUEST_APIC);
 		accept(vcpu, apic->lvt_timer & 0xff);
 		return;
 	}
-	host_timer_arm(apic->tsc_deadline);
+	host_timer_arm(TIMER_GUEST_APIC, apic->tsc_deadline);
 }
 
 void apic_poll_timer(struct vcpu *vcpu)

@@ -56,6 +56,7 @@ void config_defaults(struct mhv_config *cfg)
 	cfg->exit_action = EXIT_ACTION_HALT;
 	cfg->debugcon = false;
 	cfg->xstate_cache = true;
+	cfg->time_limit = 60;
 }
 
 const char *exit_action_name(enum exit_action a)
@@ -273,6 +274,7 @@ static const struct config_key config_keys[] = {
 	NUMBER_KEY(iterations, 1, 10000000, "iterations per batch"),
 	NUMBER_KEY(batches, 1, 10000, "batches per test"),
 	NUMBER_KEY(warmup, 0, 10000000, "warm-up iterations before measuring"),
+	NUMBER_KEY(time_limit, 1, 3600, "seconds a VM may run before it is stopped"),
 	{ .name = "exit_action", .parse = parse_exit_action, .desc = "what to do when done" },
 	{ .name = "debugcon",
 	  .parse = parse_on_off,

@@ -33,6 +33,7 @@ struct mhv_config {
 	u32 batches;		      /* batches per test; default 20, allowed 1..10000 */
 	u32 warmup;		      /* warm-up iterations; default 1000, allowed 0..10000000 */
 	enum exit_action exit_action; /* default EXIT_ACTION_HALT */
+	u32 time_limit;		      /* seconds a VM may run; default 60 */
 	bool xstate_cache;	      /* CPUID.0xD from the cache; off re-executes CPUID */
 	bool debugcon;		      /* mirror console to port 0xE9; default false */
 	u32 nr_tests;		      /* 'tests =' filter; 0 = run all */

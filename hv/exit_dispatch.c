@@ -6,6 +6,7 @@
  */
 #include "exit_dispatch.h"
 #include "vcpu.h"
+#include "x86.h"
 
 static const char *const exit_kind_names[EXIT_KIND_COUNT] = {
 	[EXIT_HYPERCALL] = "hypercall",
@@ -92,6 +93,10 @@ static void handle_host_event(struct vcpu *vcpu, const struct vm_exit *exit)
 {
 	backend->host_interrupt_window();
 	apic_poll_timer(vcpu);
+	if (vcpu->vm->deadline_tsc && rdtsc() >= vcpu->vm->deadline_tsc)
+		vm_stop(vcpu->vm, VM_STOP_TIME_LIMIT,
+			"still running after its time limit of %llu ms (rip 0x%llx)",
+			vcpu->vm->time_limit_ms, vcpu->regs.rip);
 }
 
 /* mhv offers no nested virtualization: its instructions raise #UD. */

@@ -101,7 +101,9 @@ const char *host_timer_describe(void)
 	return description;
 }
 
-void host_timer_arm(u64 tsc_deadline)
+static u64 deadlines[TIMER_SLOTS];
+
+static void program(u64 tsc_deadline)
 {
 	u64 now, ticks;
 
@@ -112,16 +114,38 @@ void host_timer_arm(u64 tsc_deadline)
 	}
 	if (mode != TIMER_ONE_SHOT)
 		return;
+	if (!tsc_deadline) {
+		apic_write(APIC_TIMER_INITIAL, 0);
+		return;
+	}
 	now = rdtsc();
 	ticks = tsc_deadline > now ? ((tsc_deadline - now) * apic_per_tsc_q32) >> 32 : 0;
 	apic_write(APIC_LVT_TIMER, HOST_TIMER_VECTOR);
 	apic_write(APIC_TIMER_INITIAL, ticks ? (ticks > 0xffffffffu ? 0xffffffffu : ticks) : 1);
 }
 
-void host_timer_disarm(void)
+/* The earliest armed deadline, or 0 (disarmed). */
+static void reprogram(void)
 {
-	if (mode == TIMER_TSC_DEADLINE)
-		wrmsr(MSR_IA32_TSC_DEADLINE, 0);
-	else if (mode == TIMER_ONE_SHOT)
-		apic_write(APIC_TIMER_INITIAL, 0);
+	u64 earliest = 0;
+	unsigned i;
+
+	for (i = 0; i < TIMER_SLOTS; i++)
+		if (deadlines[i] && (!earliest || deadlines[i] < earliest))
+			earliest = deadlines[i];
+	program(earliest);
+}
+
+void host_timer_arm(enum host_timer_slot slot, u64 tsc_deadline)
+{
+	deadlines[slot] = tsc_deadline;
+	reprogram();
+}
+
+void host_timer_disarm(enum host_timer_slot slot)
+{
+	if (!deadlines[slot])
+		return;
+	deadlines[slot] = 0;
+	reprogram();
 }

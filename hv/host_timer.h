@@ -16,8 +16,15 @@
 void host_timer_init(void);
 /* false when there is no usable timer; why says so */
 bool host_timer_available(const char **why);
-void host_timer_arm(u64 tsc_deadline);
-void host_timer_disarm(void);
+/* Two users share the one timer: the guest's TSC deadline and the VM's
+ * time limit; the earlier armed deadline is programmed. */
+enum host_timer_slot {
+	TIMER_GUEST_APIC,
+	TIMER_VM_LIMIT,
+	TIMER_SLOTS
+};
+void host_timer_arm(enum host_timer_slot slot, u64 tsc_deadline);
+void host_timer_disarm(enum host_timer_slot slot);
 /* The end of a host interrupt (isr_dispatch). */
 void host_apic_eoi(void);
 const char *host_timer_describe(void);

@@ -10,6 +10,8 @@
 #include "fmt.h"
 #include "guest_abi.h"
 #include "host_timer.h"
+#include "tsc.h"
+#include "x86.h"
 #include "pagetable.h"
 #include "vcpu.h"
 #include "vm_config.h"
@@ -22,6 +24,7 @@ static const char *const stop_names[] = {
 	[VM_STOP_ENTRY_FAILED] = "entry-failed",
 	[VM_STOP_UNHANDLED] = "unhandled-exit",
 	[VM_STOP_INSN_DECODE] = "instruction-mismatch",
+	[VM_STOP_TIME_LIMIT] = "time-limit",
 };
 
 const char *vm_stop_name(enum vm_stop why)
@@ -103,6 +106,8 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 	vm->results = results;
 	vm->suite = spec->suite;
 	vm->config = spec->config;
+	vm->time_limit_ms =
+	    spec->time_limit_ms ? spec->time_limit_ms : (u64)results->cfg->time_limit * 1000;
 	vm->ram_size = GUEST_RAM_SIZE;
 	vm->vcpu.vm = vm;
 	vm->vcpu.timed = spec->timed;
@@ -128,8 +133,25 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 	return 0;
 }
 
+/*
+ * Bound the VM's run: the host timer ends it even when it spins without
+ * exits.  Under Bochs the TSC counts instructions and has no frequency:
+ * a nominal 1 GHz is used there.
+ */
+static void arm_time_limit(struct vm *vm, u64 limit_ms)
+{
+	const char *why;
+	u64 hz = host_tsc.hz ? host_tsc.hz : 1000000000ull;
+
+	if (!limit_ms || !host_timer_available(&why))
+		return;
+	vm->deadline_tsc = rdtsc() + hz / 1000 * limit_ms;
+	host_timer_arm(TIMER_VM_LIMIT, vm->deadline_tsc);
+}
+
 void vm_run(struct vm *vm)
 {
+	arm_time_limit(vm, vm->time_limit_ms);
 	if (vm->stop == VM_RUNNING)
 		backend->vcpu_run(&vm->vcpu);
 }
@@ -149,6 +171,7 @@ int vm_map_nested(struct vm *vm, struct pt_ctx *ctx, u64 gpa, u64 hpa, u64 size,
 void vm_destroy(struct vm *vm)
 {
 	backend->vcpu_destroy(&vm->vcpu);
-	host_timer_disarm(); /* a deadline the guest left armed */
+	host_timer_disarm(TIMER_GUEST_APIC); /* a deadline the guest left armed */
+	host_timer_disarm(TIMER_VM_LIMIT);
 	page_alloc_release(&hv_pages, &vm->mark);
 }

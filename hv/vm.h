@@ -49,6 +49,7 @@ enum vm_stop {
 	VM_STOP_ENTRY_FAILED,
 	VM_STOP_UNHANDLED,
 	VM_STOP_INSN_DECODE, /* bytes at RIP are not the instruction the exit names */
+	VM_STOP_TIME_LIMIT,  /* ran past its time limit (e.g. a spin without exits) */
 };
 
 struct vm;
@@ -82,6 +83,8 @@ struct vm {
 	u64 ram_size;
 	u64 npt_root; /* nested page table root (host physical) */
 	enum vm_stop stop;
+	u64 deadline_tsc; /* the time limit, 0 if none */
+	u64 time_limit_ms;
 	char stop_reason[160];
 	s64 exit_code;
 	struct vcpu vcpu;

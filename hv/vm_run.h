@@ -14,6 +14,7 @@ struct vm_spec {
 	u32 variant;
 	const struct vm_config *config;
 	bool timed;
+	u32 time_limit_ms; /* 0: the config's time_limit */
 };
 
 /* 0, or negative when memory ran out or the blob does not fit. */

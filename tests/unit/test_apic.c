@@ -9,6 +9,7 @@
 
 #include "apic.h"
 #include "backend.h"
+#include "host_timer.h"
 #include "vm.h"
 
 /* A backend that records what the APIC asks of it. */
@@ -43,13 +44,15 @@ const struct backend_ops *backend = &fake_backend;
 /* The host timer: recorded, not programmed. */
 static u64 host_deadline;
 
-void host_timer_arm(u64 tsc_deadline)
+void host_timer_arm(enum host_timer_slot slot, u64 tsc_deadline)
 {
+	assert_int_equal(slot, TIMER_GUEST_APIC);
 	host_deadline = tsc_deadline;
 }
 
-void host_timer_disarm(void)
+void host_timer_disarm(enum host_timer_slot slot)
 {
+	assert_int_equal(slot, TIMER_GUEST_APIC);
 	host_deadline = 0;
 }
 
