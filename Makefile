@@ -41,7 +41,7 @@ GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/gues
 	$(B)/guest-tests/lib/fmt.o $(B)/guest-tests/lib/string.o
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
-.PHONY: all run test unit emu-test deps clean format format-check bench-baseline
+.PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb
 .SECONDARY:
 all: $(EFI)
 
@@ -131,6 +131,10 @@ run: deps all
 
 test: deps all unit
 	@sh tests/run-all.sh
+
+# A USB-stick image: GPT + FAT32 EFI System Partition (README: writing it).
+usb: deps all
+	@sh scripts/mkusb.sh $(B)/mhv-usb.img $(EFI) scripts/usb.cfg
 
 # Rewrite the exit-path baseline from fresh Bochs runs (both vendors).
 bench-baseline: all

@@ -2,12 +2,14 @@
 # Boot BOOTX64.EFI under QEMU + OVMF from a throw-away ESP directory.
 #   run-qemu.sh [--accel tcg|kvm] [--cpu MODEL] [--config FILE] [--timeout S]
 #               [--serial-log FILE] [--smp N] [--extra "QEMU ARGS"]
-#               [--explain-status] BOOTX64.EFI
+#               [--explain-status] [--usb-image IMG] BOOTX64.EFI
+# With --usb-image the machine boots that disk image as a USB stick
+# (qemu-xhci + usb-storage) instead of a directory holding BOOTX64.EFI.
 # Exits with QEMU's status: (code << 1) | 1 from mhv's qemu-exit action,
 # 0 for a triple fault or reset, 124 on timeout.  With --explain-status it
 # prints what the status means and exits 0 only for mhv's "pass".
 set -u
-accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra="" translate=0
+accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra="" translate=0 usb=""
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--accel) accel=$2; shift 2 ;;
@@ -18,6 +20,7 @@ while [ $# -gt 1 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--extra) extra=$2; shift 2 ;;
 	--explain-status) translate=1; shift ;;
+	--usb-image) usb=$2; shift 2 ;;
 	*) echo "run-qemu: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -47,6 +50,11 @@ mkdir -p "$work/esp/EFI/BOOT"
 cp "$efi" "$work/esp/EFI/BOOT/BOOTX64.EFI"
 [ -n "$config" ] && cp "$config" "$work/esp/mhv.cfg"
 cp "$ovmf_vars" "$work/vars.fd"
+boot_disk="-drive format=raw,file=fat:rw:$work/esp"
+if [ -n "$usb" ]; then
+	cp "$usb" "$work/usb.img"
+	boot_disk="-device qemu-xhci -drive if=none,id=stick,format=raw,file=$work/usb.img -device usb-storage,drive=stick"
+fi
 serial="-serial stdio"
 [ -n "$log" ] && serial="-serial file:$log"
 
@@ -55,7 +63,7 @@ timeout "$timeout" qemu-system-x86_64 -machine q35 -accel "$accel" -cpu "$cpu" -
 	-smp "$smp" \
 	-drive if=pflash,format=raw,readonly=on,file="$ovmf_code" \
 	-drive if=pflash,format=raw,file="$work/vars.fd" \
-	-drive format=raw,file=fat:rw:"$work/esp" \
+	$boot_disk \
 	-nic none -display none $serial -no-reboot -monitor none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 $extra </dev/null
 st=$?
