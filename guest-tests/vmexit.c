@@ -219,6 +219,15 @@ static void tscdeadline(void)
 	asm volatile("cli" ::: "memory");
 }
 
+/* mhv says when its interrupt windows are only approximate (QEMU TCG) */
+static bool loose_windows(void)
+{
+	struct cpuid_regs r;
+
+	cpuid_count(0x40000001, 0, &r);
+	return r.ebx & HV_FEATURE_LOOSE_WINDOWS;
+}
+
 static const char *needs_guest_timer(void)
 {
 	struct cpuid_regs r;
@@ -362,7 +371,7 @@ static void run_bench(const struct bench *b)
 	struct hc_bench_result r = { 0 };
 	u32 i, n = params.iterations;
 	const char *why_not;
-	u64 irqs_before, irqs;
+	u64 irqs_before, irqs, expected;
 
 	if ((b->vendor == AMD_ONLY && !guest_is_amd) || (b->vendor == INTEL_ONLY && guest_is_amd))
 		return;
@@ -381,7 +390,13 @@ static void run_bench(const struct bench *b)
 	for (i = 0; i < params.batches; i++)
 		samples[i] = (run_batch(b->fn, n) + n / 2) / n;
 	irqs = guest_irqs - irqs_before;
-	if (irqs != (u64)b->irqs_per_iteration * n * params.batches)
+	expected = (u64)b->irqs_per_iteration * n * params.batches;
+	if (irqs < expected && loose_windows() && irqs * 100 >= expected * 99)
+		gprintf("note: %s: %llu of %llu interrupts coalesced (QEMU TCG: interrupt "
+			"windows are approximate)\n",
+			b->name, (unsigned long long)(expected - irqs),
+			(unsigned long long)expected);
+	else if (irqs != expected)
 		test_report(b->name, TEST_FAIL, "%llu interrupts arrived for %u iterations",
 			    (unsigned long long)irqs, n * params.batches);
 	__builtin_memcpy(r.name, b->name, __builtin_strlen(b->name) + 1);

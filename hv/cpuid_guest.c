@@ -8,6 +8,7 @@
 #include "exit_dispatch.h"
 #include "guest_abi.h"
 #include "host_timer.h"
+#include "platform.h"
 #include "vm.h"
 #include "vcpu.h"
 
@@ -82,6 +83,8 @@ void guest_cpuid_init(void)
 	guest_view = host_cpu.cpuid;
 	if (host_timer_available(&why))
 		hv_leaves[1].ebx |= HV_FEATURE_TIMER;
+	if (!__builtin_strcmp(platform_env(), "qemu-tcg"))
+		hv_leaves[1].ebx |= HV_FEATURE_LOOSE_WINDOWS;
 	for (i = 0; i < CPUID_STD_CACHED; i++)
 		apply_edits(i, &guest_view.std[i]);
 	for (i = 0; i < CPUID_EXT_CACHED; i++)

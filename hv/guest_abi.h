@@ -87,6 +87,9 @@ struct hc_params {
 
 /* CPUID 0x40000001 EBX: what mhv offers beyond the host's CPUID */
 #define HV_FEATURE_TIMER BIT(0) /* a TSC deadline fires while the guest runs */
+/* An emulator whose interrupt windows can close before a pending interrupt
+ * is taken (QEMU TCG), so back-to-back self-IPIs may coalesce in IRR */
+#define HV_FEATURE_LOOSE_WINDOWS BIT(1)
 
 /* Entry: RDI = variant (which program of the blob), RSI = GUEST_RAM_SIZE */
 

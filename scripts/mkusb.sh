@@ -5,10 +5,12 @@
 # Needs sfdisk (fdisk) and mtools; no root, no loop devices.
 set -eu
 img=$1 efi=$2 cfg=$3
-size_mib=64 # FAT32 wants at least 65525 clusters: 62 MiB of 512-byte clusters
+# 130 cylinders x 16 heads x 63 sectors (~64 MiB): a geometry Bochs can
+# boot as an ATA disk, and enough for FAT32 (at least 65525 clusters)
+sectors=$((130 * 16 * 63))
 esp_type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B # UEFI spec §5.3.3
 rm -f "$img"
-dd if=/dev/zero of="$img" bs=1M count=$size_mib status=none
+dd if=/dev/zero of="$img" bs=512 count=$sectors status=none
 printf 'label: gpt\nstart=2048, type=%s, name="MHV-ESP"\n' "$esp_type" | sfdisk -q "$img"
 mformat -i "$img@@1M" -F -v MHV ::
 mmd -i "$img@@1M" ::/EFI ::/EFI/BOOT

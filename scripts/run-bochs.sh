@@ -1,6 +1,7 @@
 #!/bin/sh
 # Boot BOOTX64.EFI under Bochs + OVMF from a whole-disk FAT image.
-#   run-bochs.sh [--cpu MODEL] [--config FILE] [--timeout S] [--log FILE] BOOTX64.EFI
+#   run-bochs.sh [--cpu MODEL] [--config FILE] [--timeout S] [--log FILE]
+#                [--disk-image IMG] BOOTX64.EFI
 # mhv's console is mirrored to port 0xE9 (set debugcon = on in the config),
 # which Bochs prints on stdout; that, not the COM1 file (which Bochs can
 # truncate at exit), is the log to judge.  Paths in the bochsrc are
@@ -9,13 +10,14 @@
 # reset_on_triple_fault=1: with 0 Bochs panics on a guest's triple fault.  Bochs' own status is 1 after
 # mhv writes "Shutdown" to port 0x8900 (exit_action = qemu-exit does).
 set -u
-cpu=ryzen config="" timeout=300 log=""
+cpu=ryzen config="" timeout=300 log="" disk=""
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--cpu) cpu=$2; shift 2 ;;
 	--config) config=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
+	--disk-image) disk=$2; shift 2 ;;
 	*) echo "run-bochs: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -28,11 +30,18 @@ ovmf=/usr/share/ovmf/OVMF.fd
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 img=$work/esp.img
-dd if=/dev/zero of="$img" bs=512 count=$((20 * 16 * 63)) status=none
-mformat -i "$img" -h 16 -s 63 -t 20 ::
-mmd -i "$img" ::/EFI ::/EFI/BOOT
-mcopy -i "$img" "$efi" ::/EFI/BOOT/BOOTX64.EFI
-[ -n "$config" ] && mcopy -i "$img" "$config" ::/mhv.cfg
+cylinders=20
+if [ -n "$disk" ]; then
+	# a whole disk image (make usb): 16 heads x 63 sectors per track
+	cp "$disk" "$img"
+	cylinders=$(($(stat -c %s "$img") / (16 * 63 * 512)))
+else
+	dd if=/dev/zero of="$img" bs=512 count=$((20 * 16 * 63)) status=none
+	mformat -i "$img" -h 16 -s 63 -t 20 ::
+	mmd -i "$img" ::/EFI ::/EFI/BOOT
+	mcopy -i "$img" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+	[ -n "$config" ] && mcopy -i "$img" "$config" ::/mhv.cfg
+fi
 
 cat >"$work/bochsrc" <<RC
 megs: 256
@@ -41,7 +50,7 @@ vgaromimage: file=/usr/share/bochs/VGABIOS-lgpl-latest
 cpu: model=$cpu, count=1, ips=50000000, reset_on_triple_fault=1
 pci: enabled=1, chipset=i440fx
 boot: disk
-ata0-master: type=disk, path=esp.img, mode=flat, cylinders=20, heads=16, spt=63
+ata0-master: type=disk, path=esp.img, mode=flat, cylinders=$cylinders, heads=16, spt=63
 display_library: rfb, options="timeout=0"
 port_e9_hack: enabled=1
 magic_break: enabled=1

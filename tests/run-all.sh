@@ -53,13 +53,21 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 	if [ "$emu" = qemu ]; then
 		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout 120 \
 			--serial-log "$log" "$EFI" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null
-	elif [ "$emu" = qemu-usb ]; then
+	elif [ "$emu" = qemu-usb ] || [ "$emu" = bochs-disk ]; then
 		# the stick image make usb writes, with the shipped mhv.cfg plus overrides
 		cat scripts/usb.cfg "tests/emu/$cfg" >"$LOGS/$name.cfg"
-		sh scripts/mkusb.sh "$LOGS/$name.img" "$EFI" "$LOGS/$name.cfg" >/dev/null &&
+		if ! sh scripts/mkusb.sh "$LOGS/$name.img" "$EFI" "$LOGS/$name.cfg" >/dev/null; then
+			bad "$name" "scripts/mkusb.sh failed"
+			continue
+		fi
+		if [ "$emu" = qemu-usb ]; then
 			sh scripts/run-qemu.sh --cpu "$cpu" --usb-image "$LOGS/$name.img" \
 				--timeout 120 --serial-log "$log" "$EFI" \
 				>"$LOGS/$name.qemu.txt" 2>&1 </dev/null
+		else
+			sh scripts/run-bochs.sh --cpu "$cpu" --disk-image "$LOGS/$name.img" \
+				--timeout 300 --log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
+		fi
 	else
 		sh scripts/run-bochs.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout 300 \
 			--log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
