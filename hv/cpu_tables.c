@@ -141,6 +141,16 @@ u64 host_tss_base(void)
 	return (u64)(uintptr_t)&tss;
 }
 
+u64 host_gdt_base(void)
+{
+	return (u64)(uintptr_t)gdt;
+}
+
+u64 host_idt_base(void)
+{
+	return (u64)(uintptr_t)idt;
+}
+
 u64 host_interrupt_count(void)
 {
 	return interrupts_taken;

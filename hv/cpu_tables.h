@@ -18,8 +18,10 @@ struct isr_frame {
 
 /* Own GDT, TSS and IDT: the firmware's are gone after ExitBootServices. */
 void cpu_tables_init(void);
-/* The host TSS, for the VMX host-state area. */
+/* The host's tables, for the VMX host-state area. */
 u64 host_tss_base(void);
+u64 host_gdt_base(void);
+u64 host_idt_base(void);
 /* Counts of host interrupts (vectors 32..255) taken while the host polls them. */
 u64 host_interrupt_count(void);
 

@@ -68,28 +68,6 @@ struct vmcs_init {
 		field, #field, value \
 	}
 
-static u64 read_gdtr_base(void)
-{
-	struct {
-		u16 limit;
-		u64 base;
-	} __packed d;
-
-	asm volatile("sgdt %0" : "=m"(d));
-	return d.base;
-}
-
-static u64 read_idtr_base(void)
-{
-	struct {
-		u16 limit;
-		u64 base;
-	} __packed d;
-
-	asm volatile("sidt %0" : "=m"(d));
-	return d.base;
-}
-
 /* Read back what VM entry will check, and name the field if it is wrong. */
 static void check_guest_state(struct vm *vm)
 {
@@ -182,8 +160,8 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 		F(VMCS_HOST_FS_BASE, rdmsr(MSR_FS_BASE)),
 		F(VMCS_HOST_GS_BASE, rdmsr(MSR_GS_BASE)),
 		F(VMCS_HOST_TR_BASE, host_tss_base()),
-		F(VMCS_HOST_GDTR_BASE, read_gdtr_base()),
-		F(VMCS_HOST_IDTR_BASE, read_idtr_base()),
+		F(VMCS_HOST_GDTR_BASE, host_gdt_base()),
+		F(VMCS_HOST_IDTR_BASE, host_idt_base()),
 		F(VMCS_HOST_SYSENTER_CS, 0),
 		F(VMCS_HOST_SYSENTER_ESP, 0),
 		F(VMCS_HOST_SYSENTER_EIP, 0),
