@@ -16,7 +16,6 @@ struct vm;
 
 struct backend_ops {
 	const char *name;
-	const char *hypercall_insn; /* "vmmcall" or "vmcall" */
 	/* Prepare the VM's nested page table and the vCPU's control state;
 	 * the guest starts in 64-bit mode at regs.rip with the given CR3. */
 	int (*vcpu_create)(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit);

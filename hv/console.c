@@ -88,12 +88,6 @@ void console_putc(char c)
 		outb(DEBUGCON_PORT, (u8)c);
 }
 
-void console_write(const char *s, size_t len)
-{
-	while (len--)
-		console_putc(*s++);
-}
-
 static void console_sink(void *ctx, char c)
 {
 	(void)ctx;

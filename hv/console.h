@@ -10,7 +10,6 @@ struct boot_info;
 void console_init(const struct boot_info *bi);
 void console_set_debugcon(bool on);
 void console_putc(char c);
-void console_write(const char *s, size_t len);
 int console_printf(const char *fmt, ...) __printf(1, 2);
 int console_vprintf(const char *fmt, va_list ap);
 /* Where the console is, for the environment header ("COM1 0x3f8 (default)") */

@@ -50,7 +50,6 @@ void isr_dispatch(struct isr_frame *f);
 static u64 gdt[5] __aligned(16);
 static struct tss64 tss __aligned(16);
 static struct idt_gate idt[256] __aligned(16);
-static u64 interrupts_taken;
 
 /* Segment descriptors (SDM Vol 3 §3.4.5): L=1 for 64-bit code, P, S, DPL 0 */
 #define DESC_CODE64 0x00af9a000000ffffull
@@ -126,7 +125,6 @@ void isr_dispatch(struct isr_frame *f)
 	}
 	if (f->vector >= 32) {
 		/* A host interrupt let in on purpose (see host_interrupt_window). */
-		interrupts_taken++;
 		host_apic_eoi();
 		return;
 	}
@@ -149,11 +147,6 @@ u64 host_gdt_base(void)
 u64 host_idt_base(void)
 {
 	return (u64)(uintptr_t)idt;
-}
-
-u64 host_interrupt_count(void)
-{
-	return interrupts_taken;
 }
 
 void cpu_tables_init(void)

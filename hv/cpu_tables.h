@@ -22,7 +22,5 @@ void cpu_tables_init(void);
 u64 host_tss_base(void);
 u64 host_gdt_base(void);
 u64 host_idt_base(void);
-/* Counts of host interrupts (vectors 32..255) taken while the host polls them. */
-u64 host_interrupt_count(void);
 
 #endif

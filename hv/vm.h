@@ -65,7 +65,6 @@ struct vcpu {
 	struct vapic apic;
 	struct vcpu_xstate xstate;
 	u64 exits[EXIT_KIND_COUNT];
-	u64 hypercalls;
 	bool timed; /* run with the timed loop (stamps around every entry/exit) */
 };
 

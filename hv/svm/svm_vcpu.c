@@ -250,7 +250,6 @@ static void svm_describe(void)
 
 const struct backend_ops svm_backend = {
 	.name = "svm",
-	.hypercall_insn = "vmmcall",
 	.vcpu_create = svm_vcpu_create,
 	.vcpu_run = svm_vcpu_run,
 	.vcpu_destroy = svm_vcpu_destroy,

@@ -420,7 +420,6 @@ static void vmx_describe(void)
 
 const struct backend_ops vmx_backend = {
 	.name = "vmx",
-	.hypercall_insn = "vmcall",
 	.vcpu_create = vmx_vcpu_create,
 	.vcpu_run = vmx_vcpu_run,
 	.vcpu_destroy = vmx_vcpu_destroy,
