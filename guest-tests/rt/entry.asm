@@ -34,6 +34,26 @@ _start:
 	jmp .dead
 
 section .text
+
+; A probe that may fault: FAULT_PROBE_BEGIN arms the fixup, FAULT_PROBE_END
+; disarms it and returns -1, or, after a fault, the vector that arrived.
+%macro FAULT_PROBE_BEGIN 0
+	%push probe
+	lea r8, [%$fault]
+	mov [fault_fixup], r8
+	mov byte [fault_armed], 1
+%endmacro
+
+%macro FAULT_PROBE_END 0
+	mov byte [fault_armed], 0
+	mov eax, -1
+	ret
+%$fault:
+	movzx eax, byte [fault_vector]
+	ret
+	%pop
+%endmacro
+
 %define HAS_ERR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
 align 16
 guest_isr_stubs:
@@ -87,19 +107,12 @@ isr_common:
 ; int rdmsr_safe(u32 msr, u64 *val): -1, or the vector of the fault it raised
 rdmsr_safe:
 	mov ecx, edi
-	lea rax, [.fault]
-	mov [fault_fixup], rax
-	mov byte [fault_armed], 1
+	FAULT_PROBE_BEGIN
 	rdmsr
-	mov byte [fault_armed], 0
 	shl rdx, 32
 	or rax, rdx
 	mov [rsi], rax
-	mov eax, -1
-	ret
-.fault:
-	movzx eax, byte [fault_vector]
-	ret
+	FAULT_PROBE_END
 
 ; int wrmsr_safe(u32 msr, u64 val)
 wrmsr_safe:
@@ -107,16 +120,9 @@ wrmsr_safe:
 	mov rax, rsi
 	mov rdx, rsi
 	shr rdx, 32
-	lea r8, [.fault]
-	mov [fault_fixup], r8
-	mov byte [fault_armed], 1
+	FAULT_PROBE_BEGIN
 	wrmsr
-	mov byte [fault_armed], 0
-	mov eax, -1
-	ret
-.fault:
-	movzx eax, byte [fault_vector]
-	ret
+	FAULT_PROBE_END
 
 ; int xsetbv_safe(u32 index, u64 value): -1, or the vector of the fault it raised
 global xsetbv_safe
@@ -125,50 +131,29 @@ xsetbv_safe:
 	mov rax, rsi
 	mov rdx, rsi
 	shr rdx, 32
-	lea r8, [.fault]
-	mov [fault_fixup], r8
-	mov byte [fault_armed], 1
+	FAULT_PROBE_BEGIN
 	xsetbv
-	mov byte [fault_armed], 0
-	mov eax, -1
-	ret
-.fault:
-	movzx eax, byte [fault_vector]
-	ret
+	FAULT_PROBE_END
 
 ; int single_step_probe(void): sets TF, runs one instruction; the vector seen
 single_step_probe:
-	lea rax, [.fault]
-	mov [fault_fixup], rax
-	mov byte [fault_armed], 1
+	FAULT_PROBE_BEGIN
 	pushfq
 	or qword [rsp], 0x100
 	popfq
 	nop
 	nop
-	mov byte [fault_armed], 0
-	mov eax, -1
-	ret
-.fault:
-	movzx eax, byte [fault_vector]
-	ret
+	FAULT_PROBE_END
 
 ; int NAME_probe(void): runs one instruction that must fault; the vector seen, or -1
 %macro PROBE 2
 global %1_probe
 %1_probe:
-	lea rax, [%%fault]
-	mov [fault_fixup], rax
-	mov byte [fault_armed], 1
 	xor eax, eax
 	xor ecx, ecx
+	FAULT_PROBE_BEGIN
 	%2
-	mov byte [fault_armed], 0
-	mov eax, -1
-	ret
-%%fault:
-	movzx eax, byte [fault_vector]
-	ret
+	FAULT_PROBE_END
 %endmacro
 
 PROBE vmrun, vmrun

@@ -24,12 +24,7 @@ extern svm_handle_exit
 %macro RUN_LOOP 2
 global %1
 %1:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_HOST_CALLEE_SAVED
 	push rdi
 	push rsi
 	sub rsp, 8			; 16-byte alignment at the call below
@@ -37,10 +32,7 @@ global %1
 	mov rdi, [rsp + F_VCPU]
 %if %2
 	lfence
-	rdtsc
-	shl rdx, 32
-	or rax, rdx
-	mov [rdi + T_ENTRY_TSC], rax
+	STAMP_TSC T_ENTRY_TSC
 %endif
 	mov rax, [rsp + F_VMCB]		; VMRUN takes the VMCB in RAX
 	LOAD_GUEST_GPRS
@@ -51,10 +43,8 @@ global %1
 	mov rdi, [rsp + 8 + F_VCPU]
 	mov [rdi + G_RDX], rdx
 %if %2
-	rdtsc				; RAX is the host's here: guest RAX is in the VMCB
-	shl rdx, 32
-	or rax, rdx
-	mov [rdi + T_EXIT_TSC], rax
+	; RAX is the host's here: guest RAX is in the VMCB
+	STAMP_TSC T_EXIT_TSC
 %endif
 	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]
@@ -63,12 +53,7 @@ global %1
 	test eax, eax
 	jnz %%enter
 	add rsp, 24
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	POP_HOST_CALLEE_SAVED
 	ret
 %endmacro
 

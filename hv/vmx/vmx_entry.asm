@@ -25,12 +25,7 @@ extern vmx_entry_failed
 %macro RUN_LOOP 2
 global %1
 %1:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_HOST_CALLEE_SAVED
 	push rdi
 	push 0				; not launched yet
 	sub rsp, 8			; 16-byte alignment at the calls below
@@ -44,10 +39,7 @@ global %1
 	mov rdi, [rsp + F_VCPU]
 %if %2
 	lfence
-	rdtsc
-	shl rdx, 32
-	or rax, rdx
-	mov [rdi + T_ENTRY_TSC], rax
+	STAMP_TSC T_ENTRY_TSC
 %endif
 	mov rax, [rdi + G_RAX]
 	LOAD_GUEST_GPRS
@@ -69,10 +61,7 @@ global %1
 	mov [rdi + G_RAX], rax
 	mov [rdi + G_RDX], rdx
 %if %2
-	rdtsc
-	shl rdx, 32
-	or rax, rdx
-	mov [rdi + T_EXIT_TSC], rax
+	STAMP_TSC T_EXIT_TSC
 %endif
 	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]
@@ -82,12 +71,7 @@ global %1
 	jnz %%enter
 %%out:
 	add rsp, 24
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	POP_HOST_CALLEE_SAVED
 	ret
 %endmacro
 
