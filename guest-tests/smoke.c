@@ -16,14 +16,6 @@
 
 typedef void smoke_fn(const char *name);
 
-#define expect(name, ok, ...)                                      \
-	do {                                                       \
-		if (ok)                                            \
-			test_report(name, TEST_PASS, "%s", "");    \
-		else                                               \
-			test_report(name, TEST_FAIL, __VA_ARGS__); \
-	} while (0)
-
 static void t_cpuid_signature(const char *name)
 {
 	struct cpuid_regs r;
@@ -217,28 +209,6 @@ static void t_xsetbv(const char *name)
 	       want);
 }
 
-/* PMU off (the default): the guest sees no PMU, as on a CPU without one. */
-static void t_pmu_off_hidden(const char *name)
-{
-	struct cpuid_regs a, e1, max, e22 = { 0, 0, 0, 0 };
-	u64 v = 0;
-	int rd_ctl, rdpmc;
-
-	cpuid_count(0xa, 0, &a);
-	cpuid_count(0x80000001, 0, &e1);
-	cpuid_count(0x80000000, 0, &max);
-	if (max.eax >= 0x80000022)
-		cpuid_count(0x80000022, 0, &e22);
-	rd_ctl = rdmsr_safe(guest_is_amd ? 0xc0010200 : 0x186, &v); /* PERF_CTL0 / PERFEVTSEL0 */
-	rdpmc = rdpmc_probe();
-	expect(name,
-	       !a.eax && !a.ebx && !a.ecx && !a.edx && !(e1.ecx & BIT(23)) && !e22.eax &&
-		   rd_ctl == VECTOR_GP && rdpmc == VECTOR_GP,
-	       "CPUID.0AH eax 0x%x, PerfCtrExtCore %d, 8000_0022 eax 0x%x, event select %d, "
-	       "RDPMC %d",
-	       a.eax, !!(e1.ecx & BIT(23)), e22.eax, rd_ctl, rdpmc);
-}
-
 static void t_hypercall_errors(const char *name)
 {
 	u64 bad_nr = hypercall(999, 0, 0);
@@ -280,7 +250,6 @@ static const struct {
 	{ "db_reinjected", t_db_reinjected },
 	{ "virt_insn_ud", t_virt_insn_ud },
 	{ "xsetbv", t_xsetbv },
-	{ "pmu_off_hidden", t_pmu_off_hidden },
 	{ "hypercall_errors", t_hypercall_errors },
 	{ "exit_counts", t_exit_counts },
 };

@@ -18,9 +18,11 @@
 #define APIC_ESR 0x280
 #define APIC_ICR 0x300
 #define APIC_LVT_TIMER 0x320
+#define APIC_LVT_PMC 0x340
 #define APIC_SELF_IPI 0x3f0
 
 #define LVT_MASKED BIT(16)
+#define LVT_DELIVERY_MODE_MASK (7u << 8)
 #define LVT_TIMER_MODE_MASK (3u << 17)
 #define LVT_TIMER_TSC_DEADLINE (2u << 17)
 #define ICR_SHORTHAND_SELF (1ull << 18)
@@ -52,6 +54,7 @@ void apic_reset(struct vapic *apic)
 	__builtin_memset(apic, 0, sizeof(*apic));
 	apic->svr = 0xff;
 	apic->lvt_timer = LVT_MASKED;
+	apic->lvt_pmc = LVT_MASKED;
 }
 
 /* Processor priority: the higher of TPR and the in-service class (§11.8.3.1) */
@@ -188,6 +191,9 @@ bool apic_msr_read(struct vcpu *vcpu, u32 msr, u64 *val)
 	case APIC_LVT_TIMER:
 		*val = apic->lvt_timer;
 		return true;
+	case APIC_LVT_PMC:
+		*val = apic->lvt_pmc;
+		return true;
 	default:
 		return false; /* includes write-only EOI and SELF IPI (§11.12.1.2) */
 	}
@@ -234,10 +240,31 @@ bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val)
 		apic->lvt_timer = val & (0xff | LVT_MASKED | LVT_TIMER_MODE_MASK);
 		check_timer(vcpu);
 		return true;
+	case APIC_LVT_PMC:
+		/* vector, delivery mode (fixed or NMI), mask (SDM Vol 3 Figure 11-8) */
+		apic->lvt_pmc = val & (0xff | LVT_DELIVERY_MODE_MASK | LVT_MASKED);
+		return true;
 	default:
 		return false;
 	}
 	/* TPR and EOI change what is deliverable */
 	apic_update_interrupts(vcpu);
+	return true;
+}
+
+/*
+ * A counter overflow with its interrupt enabled: the LVTPC's vector, and
+ * the LVTPC masks itself as on hardware, so the guest's handler unmasks
+ * it (pmu-virt.md §3.3; SDM Vol 3 ch. 21, PMI on overflow).  Only fixed delivery is
+ * offered: NMI delivery mode is taken as masked.
+ */
+bool apic_raise_pmi(struct vcpu *vcpu)
+{
+	struct vapic *apic = &vcpu->apic;
+
+	if (apic->lvt_pmc & (LVT_MASKED | LVT_DELIVERY_MODE_MASK))
+		return false;
+	apic->lvt_pmc |= LVT_MASKED;
+	accept(vcpu, apic->lvt_pmc & 0xff);
 	return true;
 }

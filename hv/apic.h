@@ -16,6 +16,7 @@ struct vapic {
 	u32 tpr;
 	u32 svr;
 	u32 lvt_timer;
+	u32 lvt_pmc; /* LVT performance monitoring counters (LVTPC) */
 	u64 tsc_deadline;
 	u64 icr;
 };
@@ -35,6 +36,8 @@ void apic_update_interrupts(struct vcpu *vcpu);
 void apic_poll_timer(struct vcpu *vcpu);
 /* A halted vCPU waits for its armed TSC deadline; true if it expired. */
 bool apic_wait_for_timer(struct vcpu *vcpu);
+/* A guest PMI through the LVTPC; false when the LVTPC is masked. */
+bool apic_raise_pmi(struct vcpu *vcpu);
 /* The highest vector the APIC would deliver now, or -1 (pure, for tests). */
 int apic_deliverable_vector(const struct vapic *apic);
 

@@ -38,6 +38,7 @@ struct backend_ops {
 	u64 (*guest_cr3)(struct vcpu *vcpu);
 	u64 (*guest_efer)(struct vcpu *vcpu);
 	u64 (*guest_cr4)(struct vcpu *vcpu);
+	unsigned (*guest_cpl)(struct vcpu *vcpu);
 	/* The vendor's name of a raw exit code, for messages. */
 	const char *(*exit_name)(u64 vendor_code);
 	/* Let a pending host interrupt or NMI be taken (it caused an exit). */

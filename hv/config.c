@@ -23,9 +23,12 @@ struct config_key {
 	const char *name;
 	int (*parse)(struct parser *ps, const struct config_key *key, struct slice val);
 	const char *desc;
-	/* Only numeric keys use these, so one parser serves all of them. */
+	/* Numeric, on/off and list keys: the field they set (a u32 or bool) */
 	size_t field;
 	u32 min, max;
+	/* List keys: the names allowed, each one bit of the u32 field */
+	const struct name_value *names;
+	size_t nr_names;
 };
 
 /* A new suite needs only a SUITE_* bit and one line here. */
@@ -33,6 +36,23 @@ static const struct name_value suite_names[] = {
 	{ "smoke", SUITE_SMOKE },
 	{ "vmexit", SUITE_VMEXIT },
 	{ "xstate", SUITE_XSTATE },
+	{ "pmu", SUITE_PMU },
+};
+
+/* Bits by enum pmu_mode / HV_PMU_* value (guest_abi.h). */
+static const struct name_value pmu_mode_names[] = {
+	{ "off", CONFIG_PMU_OFF },
+	{ "sw", CONFIG_PMU_SW },
+	{ "sw-noelide", CONFIG_PMU_SW_NOELIDE },
+	{ "sw-lazy", CONFIG_PMU_SW_LAZY },
+	{ "hw", CONFIG_PMU_HW },
+};
+
+/* "none" is the empty list (pmu-virt.md §5.3: the per-VM switch). */
+static const struct name_value pmu_account_names[] = {
+	{ "insn", CONFIG_ACCOUNT_INSN },
+	{ "branch", CONFIG_ACCOUNT_BRANCH },
+	{ "none", 0 },
 };
 
 static const struct name_value exit_action_names[] = {
@@ -49,13 +69,15 @@ static const struct name_value on_off_names[] = {
 void config_defaults(struct mhv_config *cfg)
 {
 	__builtin_memset(cfg, 0, sizeof(*cfg));
-	cfg->suites = SUITE_SMOKE | SUITE_VMEXIT | SUITE_XSTATE;
+	cfg->suites = SUITE_SMOKE | SUITE_VMEXIT | SUITE_XSTATE | SUITE_PMU;
 	cfg->iterations = 1000;
 	cfg->batches = 20;
 	cfg->warmup = 1000;
 	cfg->exit_action = EXIT_ACTION_HALT;
 	cfg->debugcon = false;
 	cfg->xstate_cache = true;
+	cfg->pmu_modes = CONFIG_PMU_ALL;
+	cfg->pmu_account = CONFIG_ACCOUNT_INSN | CONFIG_ACCOUNT_BRANCH;
 	cfg->time_limit = 60;
 }
 
@@ -201,10 +223,11 @@ static int parse_on_off(struct parser *ps, const struct config_key *key, struct 
 	return 0;
 }
 
-static int parse_suites(struct parser *ps, const struct config_key *key, struct slice val)
+/* A comma-separated list of key->names: their bits ORed into the u32 field. */
+static int parse_name_list(struct parser *ps, const struct config_key *key, struct slice val)
 {
 	struct slice rest = val;
-	u32 suites = 0, bit;
+	u32 bits = 0, bit;
 	char names[96];
 
 	while (rest.p) {
@@ -212,15 +235,14 @@ static int parse_suites(struct parser *ps, const struct config_key *key, struct 
 
 		if (!item.len)
 			return fail(ps, "empty name in list for '%s'", key->name);
-		if (!lookup(suite_names, ARRAY_SIZE(suite_names), item, &bit)) {
-			join_names(suite_names, ARRAY_SIZE(suite_names), NULL, names,
-				   sizeof(names));
-			return fail(ps, "unknown suite '%.*s' (known: %s)", (int)item.len, item.p,
-				    names);
+		if (!lookup(key->names, key->nr_names, item, &bit)) {
+			join_names(key->names, key->nr_names, NULL, names, sizeof(names));
+			return fail(ps, "unknown %s '%.*s' (known: %s)", key->desc, (int)item.len,
+				    item.p, names);
 		}
-		suites |= bit;
+		bits |= bit;
 	}
-	ps->cfg->suites = suites;
+	*(u32 *)((char *)ps->cfg + key->field) = bits;
 	return 0;
 }
 
@@ -269,8 +291,20 @@ static int parse_tests(struct parser *ps, const struct config_key *key, struct s
 		.field = __builtin_offsetof(struct mhv_config, k), .min = lo, .max = hi \
 	}
 
+/* desc names one item: "unknown suite 'x' (known: ...)" */
+#define LIST_KEY(key, f, tab, d)                                                 \
+	{                                                                        \
+		.name = key, .parse = parse_name_list, .desc = d,                \
+		.field = __builtin_offsetof(struct mhv_config, f), .names = tab, \
+		.nr_names = ARRAY_SIZE(tab)                                      \
+	}
+
 static const struct config_key config_keys[] = {
-	{ .name = "suites", .parse = parse_suites, .desc = "comma-separated suites to run" },
+	LIST_KEY("suites", suites, suite_names, "suite"),
+	/* which PMU columns of the benchmark matrix run */
+	LIST_KEY("pmu", pmu_modes, pmu_mode_names, "PMU mode"),
+	/* events counted for each instruction mhv emulates */
+	LIST_KEY("pmu_account", pmu_account, pmu_account_names, "accounting event"),
 	NUMBER_KEY(iterations, 1, 10000000, "iterations per batch"),
 	NUMBER_KEY(batches, 1, 10000, "batches per test"),
 	NUMBER_KEY(warmup, 0, 10000000, "warm-up iterations before measuring"),

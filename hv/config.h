@@ -21,7 +21,19 @@ enum suite_bits {
 	SUITE_SMOKE = 1u << 0,
 	SUITE_VMEXIT = 1u << 1,
 	SUITE_XSTATE = 1u << 2,
+	SUITE_PMU = 1u << 3,
 };
+
+/* pmu_modes bits: 1 << the mode's number (guest_abi.h HV_PMU_*) */
+#define CONFIG_PMU_OFF (1u << 0)
+#define CONFIG_PMU_SW (1u << 1)
+#define CONFIG_PMU_SW_NOELIDE (1u << 2)
+#define CONFIG_PMU_SW_LAZY (1u << 3)
+#define CONFIG_PMU_HW (1u << 4)
+#define CONFIG_PMU_ALL 0x1fu
+/* pmu_account bits: as guest_abi.h HV_PMU_ACCOUNT_* */
+#define CONFIG_ACCOUNT_INSN (1u << 0)
+#define CONFIG_ACCOUNT_BRANCH (1u << 1)
 
 #define CONFIG_MAX_TESTS 16
 #define CONFIG_NAME_LEN 32
@@ -36,6 +48,8 @@ struct mhv_config {
 	u32 time_limit;		      /* seconds a VM may run; default 60 */
 	bool xstate_cache;	      /* CPUID.0xD from the cache; off re-executes CPUID */
 	bool debugcon;		      /* mirror console to port 0xE9; default false */
+	u32 pmu_modes;		      /* CONFIG_PMU_* columns to run; default all */
+	u32 pmu_account;	      /* CONFIG_ACCOUNT_*; default insn,branch */
 	u32 nr_tests;		      /* 'tests =' filter; 0 = run all */
 	char tests[CONFIG_MAX_TESTS][CONFIG_NAME_LEN];
 };

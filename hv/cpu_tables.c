@@ -118,7 +118,7 @@ extern u64 host_fault_fixup;
 
 void isr_dispatch(struct isr_frame *f)
 {
-	/* rdmsr_safe: a #GP from the probed RDMSR resumes at its fixup. */
+	/* rdmsr_safe/wrmsr_safe: a #GP from the probed MSR access resumes at its fixup. */
 	if (f->vector == 13 && host_fault_fixup) {
 		f->rip = host_fault_fixup;
 		return;

@@ -9,6 +9,7 @@
 #include "guest_abi.h"
 #include "host_timer.h"
 #include "platform.h"
+#include "pmu/pmu_vcpu.h"
 #include "vm.h"
 #include "vcpu.h"
 
@@ -29,24 +30,31 @@ struct cpuid_edit {
 	u32 leaf;
 	u8 reg;
 	u32 clear, set;
+	bool pmu; /* hides the PMU: only in the view of VMs with the PMU off */
 };
 
 /* Bit positions: SDM Vol 2A CPUID; APM Vol 3 Appendix E */
 static const struct cpuid_edit cpuid_edits[] = {
 	/* no VMX; hypervisor; x2APIC and TSC-deadline from mhv's virtual APIC */
-	{ 0x1, R_ECX, BIT(5) | CPUID1_ECX_OSXSAVE, BIT(31) | BIT(21) | BIT(24) },
-	{ 0x1, R_EBX, 0xff000000u, 0 }, /* initial APIC ID 0 */
-	{ 0xa, R_EAX, 0xffffffffu, 0 }, /* no architectural PMU (PMU off) */
-	{ 0xa, R_EBX, 0xffffffffu, 0 },
-	{ 0xa, R_ECX, 0xffffffffu, 0 },
-	{ 0xa, R_EDX, 0xffffffffu, 0 },
-	{ 0x80000001, R_ECX, BIT(2) | BIT(23), 0 }, /* no SVM, no PerfCtrExtCore */
-	{ 0x80000022, R_EAX, 0xffffffffu, 0 },	    /* no PerfMonV2 (PMU off) */
-	{ 0x80000022, R_EBX, 0xffffffffu, 0 },
-	{ 0x8000000a, R_EAX, 0xffffffffu, 0 }, /* no SVM features */
-	{ 0x8000000a, R_EBX, 0xffffffffu, 0 },
-	{ 0x8000000a, R_ECX, 0xffffffffu, 0 },
-	{ 0x8000000a, R_EDX, 0xffffffffu, 0 },
+	{ 0x1, R_ECX, BIT(5) | CPUID1_ECX_OSXSAVE, BIT(31) | BIT(21) | BIT(24), false },
+	{ 0x1, R_EBX, 0xff000000u, 0, false },	 /* initial APIC ID 0 */
+	{ 0x80000001, R_ECX, BIT(2), 0, false }, /* no SVM */
+	/* PMU off (pmu-virt.md §7.1): no PDCM (IA32_PERF_CAPABILITIES), no
+	 * architectural PMU leaf, no PerfCtrExtCore, no PerfMonV2 */
+	{ 0x1, R_ECX, BIT(15), 0, true },
+	{ 0xa, R_EAX, 0xffffffffu, 0, true },
+	{ 0xa, R_EBX, 0xffffffffu, 0, true },
+	{ 0xa, R_ECX, 0xffffffffu, 0, true },
+	{ 0xa, R_EDX, 0xffffffffu, 0, true },
+	{ 0x80000001, R_ECX, BIT(23), 0, true },
+	{ 0x80000022, R_EAX, 0xffffffffu, 0, true },
+	{ 0x80000022, R_EBX, 0xffffffffu, 0, true },
+	{ 0x80000022, R_ECX, 0xffffffffu, 0, true },
+	/* no SVM features, so no PerfCtrVirt either: no nested PMC virtualization (§2.6) */
+	{ 0x8000000a, R_EAX, 0xffffffffu, 0, false },
+	{ 0x8000000a, R_EBX, 0xffffffffu, 0, false },
+	{ 0x8000000a, R_ECX, 0xffffffffu, 0, false },
+	{ 0x8000000a, R_EDX, 0xffffffffu, 0, false },
 };
 
 /* "mhvmhvmhvmhv" in EBX, ECX, EDX, as hypervisor signatures go. */
@@ -56,12 +64,14 @@ static struct cpuid_regs hv_leaves[] = {
 };
 
 /*
- * The guest's view, computed once from the host cache: an exit only
- * indexes it (and patches the one bit that follows the guest's CR4).
+ * The guests' views, computed once from the host cache: an exit only
+ * indexes the vCPU's view (and patches the one bit that follows the
+ * guest's CR4).  VMs with a PMU mode other than off see the host's PMU
+ * leaves; the others see a CPU without a PMU.
  */
-static struct cpuid_cache guest_view;
+static struct cpuid_cache guest_view, guest_view_pmu;
 
-static void apply_edits(u32 leaf, struct cpuid_regs *r)
+static void apply_edits(u32 leaf, struct cpuid_regs *r, bool with_pmu)
 {
 	u32 *regs[] = { &r->eax, &r->ebx, &r->ecx, &r->edx };
 	unsigned i;
@@ -69,36 +79,51 @@ static void apply_edits(u32 leaf, struct cpuid_regs *r)
 	for (i = 0; i < ARRAY_SIZE(cpuid_edits); i++) {
 		const struct cpuid_edit *e = &cpuid_edits[i];
 
-		if (e->leaf == leaf)
+		if (e->leaf == leaf && !(with_pmu && e->pmu))
 			*regs[e->reg] = (*regs[e->reg] & ~e->clear) | e->set;
 	}
 }
 
-void guest_cpuid_init(void)
+static void build_view(struct cpuid_cache *view, bool with_pmu)
 {
 	u32 i;
 
+	*view = host_cpu.cpuid;
+	for (i = 0; i < CPUID_STD_CACHED; i++)
+		apply_edits(i, &view->std[i], with_pmu);
+	for (i = 0; i < CPUID_EXT_CACHED; i++)
+		apply_edits(CPUID_EXT_BASE + i, &view->ext[i], with_pmu);
+	/* No usable CPUID.0xD cache: no XSAVE for guests rather than wrong sizes */
+	if (!host_xstate.valid)
+		view->std[1].ecx &= ~BIT(26);
+	if (backend->adjust_guest_cpuid)
+		backend->adjust_guest_cpuid(view);
+	if (with_pmu)
+		pmu_adjust_guest_cpuid(view);
+}
+
+const struct cpuid_cache *guest_cpuid_view(bool with_pmu)
+{
+	return with_pmu ? &guest_view_pmu : &guest_view;
+}
+
+void guest_cpuid_init(void)
+{
 	const char *why;
 
-	guest_view = host_cpu.cpuid;
 	if (host_timer_available(&why))
 		hv_leaves[1].ebx |= HV_FEATURE_TIMER;
 	if (!__builtin_strcmp(platform_env(), "qemu-tcg"))
 		hv_leaves[1].ebx |= HV_FEATURE_LOOSE_WINDOWS;
-	for (i = 0; i < CPUID_STD_CACHED; i++)
-		apply_edits(i, &guest_view.std[i]);
-	for (i = 0; i < CPUID_EXT_CACHED; i++)
-		apply_edits(CPUID_EXT_BASE + i, &guest_view.ext[i]);
-	/* No usable CPUID.0xD cache: no XSAVE for guests rather than wrong sizes */
-	if (!host_xstate.valid)
-		guest_view.std[1].ecx &= ~BIT(26);
-	if (backend->adjust_guest_cpuid)
-		backend->adjust_guest_cpuid(&guest_view);
+	build_view(&guest_view, false);
+	build_view(&guest_view_pmu, true);
 }
 
-void guest_cpuid(struct vcpu *vcpu, u32 leaf, u32 subleaf, struct cpuid_regs *r)
+/* Inlined into handle_cpuid: this is the hot path of every CPUID exit. */
+static inline __attribute__((always_inline)) void guest_cpuid(struct vcpu *vcpu, u32 leaf,
+							      u32 subleaf, struct cpuid_regs *r)
 {
-	const struct cpuid_cache *v = &guest_view;
+	const struct cpuid_cache *v = vcpu->cpuid_view;
 
 	if (leaf == 0xd) {
 		xstate_guest_cpuid(vcpu, subleaf, r);
@@ -113,6 +138,11 @@ void guest_cpuid(struct vcpu *vcpu, u32 leaf, u32 subleaf, struct cpuid_regs *r)
 		*r = v->ext[leaf - CPUID_EXT_BASE];
 	} else if (leaf - HV_LEAF_BASE <= HV_LEAF_MAX - HV_LEAF_BASE) {
 		*r = hv_leaves[leaf - HV_LEAF_BASE];
+		if (leaf == HV_LEAF_MAX) {
+			/* per VM: its PMU mode and what emulated instructions it counts */
+			r->ecx = vcpu->pmu_mode;
+			r->edx = vcpu->pmu_account;
+		}
 	} else {
 		*r = (struct cpuid_regs){ 0, 0, 0, 0 };
 	}

@@ -5,6 +5,7 @@
  * vm_stop().
  */
 #include "exit_dispatch.h"
+#include "pmu/pmu_vcpu.h"
 #include "vcpu.h"
 #include "x86.h"
 
@@ -48,13 +49,6 @@ static void handle_hlt(struct vcpu *vcpu, const struct vm_exit *exit)
 	if (apic_deliverable_vector(&vcpu->apic) < 0)
 		apic_wait_for_timer(vcpu);
 	apic_update_interrupts(vcpu);
-}
-
-/* With the PMU off the guest has no counters: RDPMC of any index is #GP
- * (SDM Vol 2B RDPMC: an invalid ECX). */
-static void handle_rdpmc(struct vcpu *vcpu, const struct vm_exit *exit)
-{
-	vcpu_inject_gp(vcpu);
 }
 
 /* XSETBV: checked against the cache as hardware would, then loaded. */
@@ -135,7 +129,7 @@ exit_handler_fn *const exit_handlers[EXIT_KIND_COUNT] = {
 	[EXIT_HLT] = handle_hlt,
 	[EXIT_CACHE_FLUSH] = handle_cache_flush,
 	[EXIT_XSETBV] = handle_xsetbv,
-	[EXIT_RDPMC] = handle_rdpmc,
+	[EXIT_RDPMC] = pmu_vcpu_rdpmc,
 	[EXIT_NPF] = handle_npf,
 	[EXIT_EXCEPTION] = handle_exception,
 	[EXIT_INTR] = handle_host_event,

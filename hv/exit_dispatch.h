@@ -18,5 +18,7 @@ exit_handler_fn handle_npf;
 
 /* Build the guest's CPUID view from the host cache (once, at init). */
 void guest_cpuid_init(void);
+/* The view a vCPU's CPUID exits read: with or without the host's PMU. */
+const struct cpuid_cache *guest_cpuid_view(bool with_pmu);
 
 #endif

@@ -91,6 +91,17 @@ struct hc_params {
  * is taken (QEMU TCG), so back-to-back self-IPIs may coalesce in IRR */
 #define HV_FEATURE_LOOSE_WINDOWS BIT(1)
 
+/* CPUID 0x40000001 ECX: the VM's PMU mode (hv/pmu/pmu.h enum pmu_mode) */
+#define HV_PMU_OFF 0
+#define HV_PMU_SW 1
+#define HV_PMU_SW_NOELIDE 2
+#define HV_PMU_SW_LAZY 3
+#define HV_PMU_HW 4
+/* CPUID 0x40000001 EDX: events mhv adds to the guest's counters for each
+ * instruction it emulates (config pmu_account) */
+#define HV_PMU_ACCOUNT_INSN BIT(0)
+#define HV_PMU_ACCOUNT_BRANCH BIT(1)
+
 /* Entry: RDI = variant (which program of the blob), RSI = GUEST_RAM_SIZE */
 
 #endif

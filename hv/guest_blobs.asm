@@ -16,3 +16,4 @@ guest_blob_%1_end:
 BLOB smoke
 BLOB vmexit
 BLOB xstate
+BLOB pmu

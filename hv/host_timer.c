@@ -11,6 +11,7 @@
 /* xAPIC register offsets (SDM Vol 3 Table 11-1) */
 #define APIC_EOI 0x0b0
 #define APIC_LVT_TIMER 0x320
+#define APIC_LVT_PMC 0x340 /* SDM Vol 3 Table 11-1 */
 #define APIC_TIMER_INITIAL 0x380
 #define APIC_TIMER_CURRENT 0x390
 #define APIC_TIMER_DIVIDE 0x3e0
@@ -81,6 +82,10 @@ void host_timer_init(void)
 		return;
 	x2apic = base & APIC_BASE_X2APIC;
 	xapic = (volatile u32 *)(uintptr_t)(base & ~0xfffull);
+	/* mhv takes no PMIs: a guest counter overflowing in hardware must not
+	 * raise the firmware's LVTPC vector on the host.  mhv notices guest
+	 * overflows at the next exit instead (hv/pmu/pmu_vcpu.c). */
+	apic_write(APIC_LVT_PMC, LVT_MASKED);
 	if (host_cpu.has.tsc_deadline) {
 		mode = TIMER_TSC_DEADLINE;
 		fmt_snprintf(description, sizeof(description), "local APIC TSC-deadline mode");

@@ -10,6 +10,7 @@ extern isr_dispatch
 global isr_stubs
 global gdt_load
 global rdmsr_safe
+global wrmsr_safe
 global host_fault_fixup
 
 ; Vectors whose exception pushes an error code (SDM Vol 3 §6.15, APM Vol 2 §8.2)
@@ -104,3 +105,20 @@ rdmsr_safe:
 
 section .data
 host_fault_fixup: dq 0
+
+; int wrmsr_safe(u32 msr, u64 val): 0, or -1 when WRMSR raised #GP
+wrmsr_safe:
+	mov ecx, edi
+	mov rax, rsi
+	mov rdx, rsi
+	shr rdx, 32
+	lea r8, [.fault]
+	mov [host_fault_fixup], r8
+	wrmsr
+	mov qword [host_fault_fixup], 0
+	xor eax, eax
+	ret
+.fault:
+	mov qword [host_fault_fixup], 0
+	mov eax, -1
+	ret

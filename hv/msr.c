@@ -6,6 +6,7 @@
 #include "cpu.h"
 #include "exit_dispatch.h"
 #include "msr_policy.h"
+#include "pmu/pmu_vcpu.h"
 #include "vcpu.h"
 #include "x86.h"
 
@@ -79,6 +80,16 @@ static bool x2apic_write(struct vcpu *vcpu, u64 val)
 	return apic_msr_write(vcpu, (u32)vcpu->regs.gpr[GPR_RCX], val);
 }
 
+static bool pmu_read(struct vcpu *vcpu, u64 *val)
+{
+	return pmu_vcpu_msr_read(vcpu, (u32)vcpu->regs.gpr[GPR_RCX], val);
+}
+
+static bool pmu_write(struct vcpu *vcpu, u64 val)
+{
+	return pmu_vcpu_msr_write(vcpu, (u32)vcpu->regs.gpr[GPR_RCX], val);
+}
+
 static const struct msr_handler msr_handlers[] = {
 	{ MSR_IA32_TSC_ADJUST, 1, tsc_adjust_read, tsc_adjust_write },
 	{ MSR_IA32_APIC_BASE, 1, apic_base_read, apic_base_write },
@@ -86,6 +97,17 @@ static const struct msr_handler msr_handlers[] = {
 	{ MSR_IA32_XSS, 1, xstate_xss_read, xstate_xss_write },
 	{ X2APIC_MSR_BASE, X2APIC_MSR_LAST - X2APIC_MSR_BASE + 1, x2apic_read, x2apic_write },
 	{ MSR_TSC_DEADLINE, 1, x2apic_read, x2apic_write },
+	/* PMU (pmu-virt.md §1.2, §3.3); pmu_vcpu.c answers #GP for MSRs the
+	 * VM's PMU does not have */
+	{ 0xc1, 8, pmu_read, pmu_write },	 /* IA32_PMC0-7 */
+	{ 0x186, 8, pmu_read, pmu_write },	 /* IA32_PERFEVTSEL0-7 */
+	{ 0x309, 4, pmu_read, pmu_write },	 /* IA32_FIXED_CTR0-3 */
+	{ 0x345, 1, pmu_read, pmu_write },	 /* IA32_PERF_CAPABILITIES */
+	{ 0x38d, 5, pmu_read, pmu_write },	 /* FIXED_CTR_CTRL .. GLOBAL_STATUS_SET */
+	{ 0x4c1, 8, pmu_read, pmu_write },	 /* IA32_A_PMC0-7 */
+	{ 0xc0000300, 4, pmu_read, pmu_write },	 /* AMD global status/control */
+	{ 0xc0010000, 8, pmu_read, pmu_write },	 /* AMD K7 PERF_CTL/CTR 0-3 */
+	{ 0xc0010200, 12, pmu_read, pmu_write }, /* AMD PERF_CTL/CTR 0-5 */
 };
 
 static const struct msr_handler *find_msr(u32 index)

@@ -105,44 +105,81 @@ static const struct bench_row *find_row(const struct run_results *r, const char 
 	return NULL;
 }
 
-/* With several VM configurations: medians side by side, and the gain of
- * the last column over the first (the seed posts' table). */
-static void print_comparison(const struct run_results *r, const char *cols[], unsigned n)
+/*
+ * The comparisons the seed posts make, as gain columns: each is printed
+ * when both of its columns ran.  gain = (base - new) / base.
+ */
+static const struct gain_pair {
+	const char *label, *base, *new;
+} gain_pairs[] = {
+	{ "xstate-cache", "xstate-nocache", "default" },
+	{ "elide", "pmu-sw-noelide", "pmu-sw" },
+	{ "lazy", "pmu-sw", "pmu-sw-lazy" },
+	{ "hw", "pmu-sw", "pmu-hw" },
+	{ "pmu-cost", "pmu-sw", "default" },
+	{ "no-acct", "sw+insn", "sw+insn-noacct" },
+};
+
+static bool have_column(const char *cols[], unsigned n, const char *name)
 {
-	char line[320], cell[32];
-	size_t used;
-	u32 i;
 	unsigned c;
 
+	for (c = 0; c < n; c++)
+		if (!__builtin_strcmp(cols[c], name))
+			return true;
+	return false;
+}
+
+static u32 format_cell(char *buf, size_t size, const struct bench_row *row)
+{
+	if (!row || row->skip_reason[0])
+		return fmt_snprintf(buf, size, " %14s", "-");
+	return fmt_snprintf(buf, size, " %14llu", row->st.median);
+}
+
+/* With several VM configurations: medians side by side, then the gains. */
+static void print_comparison(const struct run_results *r, const char *cols[], unsigned n)
+{
+	const struct gain_pair *pairs[ARRAY_SIZE(gain_pairs)];
+	char line[480], cell[32];
+	unsigned c, np = 0;
+	size_t used;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(gain_pairs); i++)
+		if (have_column(cols, n, gain_pairs[i].base) &&
+		    have_column(cols, n, gain_pairs[i].new))
+			pairs[np++] = &gain_pairs[i];
 	used = fmt_snprintf(line, sizeof(line), "%-28s", "test");
 	for (c = 0; c < n; c++)
-		used += fmt_snprintf(line + used, sizeof(line) - used, " %12s", cols[c]);
-	fmt_snprintf(line + used, sizeof(line) - used, "   gain(%s vs %s)", cols[n - 1], cols[0]);
+		used += fmt_snprintf(line + used, sizeof(line) - used, " %14s", cols[c]);
+	for (c = 0; c < np; c++)
+		used += fmt_snprintf(line + used, sizeof(line) - used, " %12s", pairs[c]->label);
 	console_printf("mhv: %s\n", line);
 	for (i = 0; i < r->nr_bench; i++) {
-		const struct bench_row *base, *last;
-
 		if (__builtin_strcmp(r->bench[i].column, cols[0]))
 			continue;
 		used = fmt_snprintf(line, sizeof(line), "%-28s", r->bench[i].name);
-		for (c = 0; c < n; c++) {
-			const struct bench_row *row = find_row(r, r->bench[i].name, cols[c]);
+		for (c = 0; c < n; c++)
+			used += format_cell(line + used, sizeof(line) - used,
+					    find_row(r, r->bench[i].name, cols[c]));
+		for (c = 0; c < np; c++) {
+			const struct bench_row *base =
+			    find_row(r, r->bench[i].name, pairs[c]->base);
+			const struct bench_row *new = find_row(r, r->bench[i].name, pairs[c]->new);
 
-			if (!row || row->skip_reason[0])
-				used +=
-				    fmt_snprintf(line + used, sizeof(line) - used, " %12s", "-");
+			if (base && new && !base->skip_reason[0] && !new->skip_reason[0])
+				report_format_gain(cell, sizeof(cell), base->st.median,
+						   new->st.median);
 			else
-				used += fmt_snprintf(line + used, sizeof(line) - used, " %12llu",
-						     row->st.median);
-		}
-		base = &r->bench[i];
-		last = find_row(r, base->name, cols[n - 1]);
-		if (last && !base->skip_reason[0] && !last->skip_reason[0]) {
-			report_format_gain(cell, sizeof(cell), base->st.median, last->st.median);
-			fmt_snprintf(line + used, sizeof(line) - used, "   %s", cell);
+				fmt_snprintf(cell, sizeof(cell), "-");
+			used += fmt_snprintf(line + used, sizeof(line) - used, " %12s", cell);
 		}
 		console_printf("mhv: %s\n", line);
 	}
+	for (c = 0; c < np; c++)
+		console_printf("mhv: gain %s = (%s - %s) / %s\n", pairs[c]->label, pairs[c]->base,
+			       pairs[c]->new, pairs[c]->base);
 }
 
 void report_bench_tables(const struct run_results *r)

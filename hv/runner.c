@@ -11,6 +11,7 @@
 #include "host_timer.h"
 #include "platform.h"
 #include "pmu/pmu_caps.h"
+#include "pmu/pmu_vcpu.h"
 #include "report.h"
 #include "vm_config.h"
 #include "vm_run.h"
@@ -18,6 +19,7 @@
 extern const u8 guest_blob_smoke_start[], guest_blob_smoke_end[];
 extern const u8 guest_blob_vmexit_start[], guest_blob_vmexit_end[];
 extern const u8 guest_blob_xstate_start[], guest_blob_xstate_end[];
+extern const u8 guest_blob_pmu_start[], guest_blob_pmu_end[];
 
 /* A VM of a suite: which program of the blob, and how it must end. */
 struct suite_vm {
@@ -60,13 +62,20 @@ static const char *spin_unsupported(void)
 	return NULL;
 }
 
+/* Which columns of the VM configuration matrix a suite runs in. */
+enum suite_columns {
+	COLUMN_DEFAULT, /* the default configuration only */
+	COLUMNS_ALL,	/* every configuration (the benchmark matrix) */
+	COLUMNS_PMU,	/* every configuration that changes the PMU */
+};
+
 struct suite {
 	const char *name;
 	u32 bit;
 	const u8 *blob, *blob_end;
 	const struct suite_vm *vms;
 	unsigned nr_vms;
-	bool matrix; /* run once per VM configuration (benchmark columns) */
+	enum suite_columns columns;
 };
 
 static const struct suite_vm smoke_vms[] = {
@@ -89,30 +98,44 @@ static const struct suite_vm xstate_vms[] = {
 	{ "xstate", 0, VM_STOP_EXIT, NULL, NULL, false, 0 },
 };
 
+static const struct suite_vm pmu_vms[] = {
+	{ "pmu", 0, VM_STOP_EXIT, NULL, NULL, false, 0 },
+};
+
 static const struct suite suites[] = {
 	{ "smoke", SUITE_SMOKE, guest_blob_smoke_start, guest_blob_smoke_end, smoke_vms,
-	  ARRAY_SIZE(smoke_vms), false },
+	  ARRAY_SIZE(smoke_vms), COLUMN_DEFAULT },
 	{ "vmexit", SUITE_VMEXIT, guest_blob_vmexit_start, guest_blob_vmexit_end, vmexit_vms,
-	  ARRAY_SIZE(vmexit_vms), true },
+	  ARRAY_SIZE(vmexit_vms), COLUMNS_ALL },
 	{ "xstate", SUITE_XSTATE, guest_blob_xstate_start, guest_blob_xstate_end, xstate_vms,
-	  ARRAY_SIZE(xstate_vms), false },
+	  ARRAY_SIZE(xstate_vms), COLUMN_DEFAULT },
+	{ "pmu", SUITE_PMU, guest_blob_pmu_start, guest_blob_pmu_end, pmu_vms, ARRAY_SIZE(pmu_vms),
+	  COLUMNS_PMU },
 };
 
 static const char *const xstate_tests[] = { "cpuid_0xd_0", "cpuid_0xd_1", "cpuid_0xd_2", "xsetbv",
 					    NULL };
 
-/* One column per PMU mode (DESIGN §5): refused, with the reason, where
- * the host cannot run it (pmu_caps). */
+/* One column per PMU mode (DESIGN §5), and accounting on/off with a guest
+ * that counts instructions: refused, with the reason, where the host
+ * cannot run them (pmu_caps). */
 const struct vm_config vm_configs[] = {
 	{ "default", "every intercept of DESIGN §4, PMU off, CPUID.0xD from the cache", false, NULL,
-	  "off" },
+	  "off", false, false },
 	{ "xstate-nocache", "CPUID.0xD re-executed on the host at every exit", true, xstate_tests,
-	  "off" },
-	{ "pmu-sw-noelide", "software PMU switch, always WRMSR", false, NULL, "sw-noelide" },
-	{ "pmu-sw", "software PMU switch with RDPMC-compare elision", false, NULL, "sw" },
-	{ "pmu-sw-lazy", "guest PMU stays loaded across exits mhv handles", false, NULL,
-	  "sw-lazy" },
-	{ "pmu-hw", "AMD PMC virtualization (VMCB swaps the counters)", false, NULL, "hw" },
+	  "off", false, false },
+	{ "pmu-sw-noelide", "software PMU switch, always WRMSR", false, NULL, "sw-noelide", false,
+	  false },
+	{ "pmu-sw", "software PMU switch with RDPMC-compare elision", false, NULL, "sw", false,
+	  false },
+	{ "pmu-sw-lazy", "guest PMU stays loaded across exits mhv handles", false, NULL, "sw-lazy",
+	  false, false },
+	{ "pmu-hw", "AMD PMC virtualization (VMCB swaps the counters)", false, NULL, "hw", false,
+	  false },
+	{ "sw+insn", "pmu-sw, guest counts instructions, emulated ones accounted", false, NULL,
+	  "sw", true, false },
+	{ "sw+insn-noacct", "pmu-sw, guest counts instructions, no accounting", false, NULL, "sw",
+	  true, true },
 };
 
 bool vm_config_wants(const struct vm_config *config, const char *test)
@@ -151,7 +174,12 @@ void results_refuse_column(struct run_results *r, const char *suite, const char 
 {
 	struct refused_column *rc;
 
+	u32 i;
+
 	console_printf("mhv: %s: configuration %s cannot run here: %s\n", suite, column, why);
+	for (i = 0; i < r->nr_refused; i++)
+		if (!__builtin_strcmp(r->refused[i].column, column))
+			return; /* the tables name each column once */
 	if (r->nr_refused == MAX_REFUSED_COLUMNS)
 		return;
 	rc = &r->refused[r->nr_refused++];
@@ -237,6 +265,19 @@ static void run_suite_vm(const struct suite *s, const struct suite_vm *sv,
 	vm_destroy(&vm);
 }
 
+static bool suite_runs_in(const struct suite *s, const struct vm_config *c,
+			  const struct mhv_config *cfg)
+{
+	enum pmu_mode mode = PMU_OFF;
+
+	if (s->columns == COLUMN_DEFAULT)
+		return c == &vm_configs[0];
+	if (s->columns == COLUMNS_PMU && c->xstate_uncached)
+		return false;
+	pmu_mode_parse(c->pmu, &mode);
+	return cfg->pmu_modes & BIT(mode); /* config "pmu =" may leave this mode out */
+}
+
 enum mhv_status runner_run_plan(const struct mhv_config *cfg)
 {
 	unsigned i, j, c;
@@ -247,9 +288,12 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg)
 		if (!(cfg->suites & suites[i].bit))
 			continue;
 		console_printf("mhv: suite %s\n", suites[i].name);
-		for (c = 0; c < (suites[i].matrix ? nr_vm_configs : 1); c++) {
-			const char *why = pmu_mode_unsupported(vm_configs[c].pmu);
+		for (c = 0; c < nr_vm_configs; c++) {
+			const char *why;
 
+			if (!suite_runs_in(&suites[i], &vm_configs[c], cfg))
+				continue;
+			why = pmu_mode_unsupported(vm_configs[c].pmu);
 			if (why) {
 				results_refuse_column(&results, suites[i].name, vm_configs[c].name,
 						      why);

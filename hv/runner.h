@@ -7,18 +7,18 @@
 #include "stats.h"
 #include "status.h"
 
-#define MAX_BENCH_ROWS 64
+#define MAX_BENCH_ROWS 256 /* tests x columns on a host that runs every PMU mode */
 
 struct bench_row {
 	char suite[16];
 	char name[HC_NAME_LEN];
-	char column[16]; /* the VM configuration the row was measured in */
+	char column[24]; /* the VM configuration the row was measured in */
 	u32 iterations, batches;
 	struct sample_stats st;
 	char skip_reason[HC_REASON_LEN];
 };
 
-#define MAX_REFUSED_COLUMNS 8
+#define MAX_REFUSED_COLUMNS 16
 
 /* A matrix column this host could not run, and why. */
 struct refused_column {

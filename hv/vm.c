@@ -14,6 +14,7 @@
 #include "x86.h"
 #include "pagetable.h"
 #include "vcpu.h"
+#include "pmu/pmu_vcpu.h"
 #include "vm_config.h"
 
 static const char *const stop_names[] = {
@@ -97,6 +98,7 @@ static int build_guest_tables(struct vm *vm)
 
 int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_results *results)
 {
+	enum pmu_mode mode = PMU_OFF;
 	void *ram;
 
 	__builtin_memset(vm, 0, sizeof(*vm));
@@ -113,6 +115,9 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 	vm->vcpu.timed = spec->timed;
 	apic_reset(&vm->vcpu.apic);
 	xstate_vcpu_reset(&vm->vcpu, !results->cfg->xstate_cache || spec->config->xstate_uncached);
+	pmu_mode_parse(spec->config->pmu, &mode);
+	pmu_vcpu_init(&vm->vcpu, mode, spec->config->no_accounting ? 0 : results->cfg->pmu_account,
+		      spec->config->guest_counts_insn);
 	ram = alloc_pages_zeroed(vm->ram_size / PAGE_SIZE);
 	if (!ram)
 		return -1;

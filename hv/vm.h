@@ -3,6 +3,7 @@
 #define MHV_VM_H
 
 #include "apic.h"
+#include "pmu/pmu.h"
 #include "xstate/xstate_guest.h"
 #include "exit.h"
 #include "page_alloc.h"
@@ -65,7 +66,11 @@ struct vcpu {
 	struct vapic apic;
 	struct vcpu_xstate xstate;
 	u64 exits[EXIT_KIND_COUNT];
-	bool timed; /* run with the timed loop (stamps around every entry/exit) */
+	bool timed;	/* run with the timed loop (stamps around every entry/exit) */
+	u8 pmu_mode;	/* enum pmu_mode; not PMU_OFF: the backend's PMU run loop */
+	u8 pmu_account; /* HV_PMU_ACCOUNT_* events counted for emulated instructions */
+	struct pmu_state pmu;
+	const struct cpuid_cache *cpuid_view; /* what CPUID exits answer from */
 };
 
 /* The backends' entry code finds the guest GPRs at the start of the vCPU. */

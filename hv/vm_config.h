@@ -17,6 +17,10 @@ struct vm_config {
 	const char *const *tests;
 	/* PMU mode name ("off", "sw", ...): a column the host may refuse */
 	const char *pmu;
+	/* the guest starts with counter 0 counting instructions (seed 003) */
+	bool guest_counts_insn;
+	/* no accounting of emulated instructions, whatever pmu_account says */
+	bool no_accounting;
 };
 
 bool vm_config_wants(const struct vm_config *config, const char *test);

@@ -31,6 +31,7 @@ static inline void wrmsr(u32 msr, u64 val)
 
 /* RDMSR that survives #GP (hv/isr.asm): 0, or -1 when the MSR does not exist. */
 int rdmsr_safe(u32 msr, u64 *val);
+int wrmsr_safe(u32 msr, u64 val);
 
 static inline u64 rdtsc(void)
 {

@@ -124,6 +124,17 @@ wrmsr_safe:
 	wrmsr
 	FAULT_PROBE_END
 
+; int rdpmc_safe(u32 ecx, u64 *val): -1, or the vector of the fault it raised
+global rdpmc_safe
+rdpmc_safe:
+	mov ecx, edi
+	FAULT_PROBE_BEGIN
+	rdpmc
+	shl rdx, 32
+	or rax, rdx
+	mov [rsi], rax
+	FAULT_PROBE_END
+
 ; int xsetbv_safe(u32 index, u64 value): -1, or the vector of the fault it raised
 global xsetbv_safe
 xsetbv_safe:

@@ -22,6 +22,15 @@ u64 hypercall(u64 nr, u64 a0, u64 a1);
 int gprintf(const char *fmt, ...) __printf(1, 2);
 void test_report(const char *name, enum test_status st, const char *fmt, ...) __printf(3, 4);
 bool test_wanted(const char *name);
+
+/* PASS when ok, else FAIL with the printf-style reason. */
+#define expect(name, ok, ...)                                      \
+	do {                                                       \
+		if (ok)                                            \
+			test_report(name, TEST_PASS, "%s", "");    \
+		else                                               \
+			test_report(name, TEST_FAIL, __VA_ARGS__); \
+	} while (0)
 u64 exit_count(unsigned kind);
 void guest_rt_init(void);
 /* Load an IDT of size zero: the next exception shuts the VM down. */
@@ -30,6 +39,7 @@ void guest_idt_clear(void);
 /* Probes (rt/entry.asm): -1 when no fault, else the vector that arrived. */
 int rdmsr_safe(u32 msr, u64 *val);
 int wrmsr_safe(u32 msr, u64 val);
+int rdpmc_safe(u32 ecx, u64 *val);
 int single_step_probe(void);
 int xsetbv_safe(u32 index, u64 value);
 int vmrun_probe(void);

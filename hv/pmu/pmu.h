@@ -115,6 +115,10 @@ struct pmu_state {
 	/* Counters that count emulated instructions / branches, GLOBAL_CTRL layout. */
 	u64 acct_insn, acct_branch;
 	bool acct_needed;
+	/* Enabled counters with their overflow interrupt on, GLOBAL_CTRL layout. */
+	u64 pmi_mask;
+	/* Overflow bits already turned into a guest PMI. */
+	u64 pmi_signalled;
 	bool loaded;	  /* guest values are in the PMU registers (PMU_SW*) */
 	bool pmi_pending; /* an accounted overflow wants a PMI injected */
 };

@@ -107,6 +107,17 @@ void pmu_recalc_accounting(struct pmu_state *s)
 	s->acct_insn &= s->global_ctrl;
 	s->acct_branch &= s->global_ctrl;
 	s->acct_needed = (s->acct_insn | s->acct_branch) != 0;
+
+	/* Counters whose overflow interrupts: INT (GP) or PMI (fixed) set (§1.3, §3.3). */
+	s->pmi_mask = 0;
+	for (i = 0; i < s->nr_gp; i++)
+		if ((s->eventsel[i] & (PMU_EVTSEL_EN | PMU_EVTSEL_INT)) ==
+		    (PMU_EVTSEL_EN | PMU_EVTSEL_INT))
+			s->pmi_mask |= BIT(i);
+	for (i = 0; i < s->nr_fixed; i++)
+		if (s->fixed_ctr_ctrl & PMU_FIXED_PMI(i))
+			s->pmi_mask |= PMU_GLOBAL_FIXED(i);
+	s->pmi_mask &= s->global_ctrl;
 }
 
 void pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value)

@@ -2,6 +2,9 @@
 #include "pmu_caps.h"
 #include "console.h"
 #include "cpu.h"
+#include "fmt.h"
+#include "pmu.h"
+#include "x86.h"
 
 struct pmu_caps pmu_caps;
 
@@ -11,6 +14,9 @@ static u32 bits(u32 v, unsigned lo, unsigned n)
 {
 	return (v >> lo) & ((1u << n) - 1);
 }
+
+static const char *sw_unsupported(void);
+static const char *probe_counting(void);
 
 void pmu_caps_probe(void)
 {
@@ -47,6 +53,9 @@ void pmu_caps_probe(void)
 	}
 	if (cpuid_cached(1, 0, &r))
 		c->pdcm = r.ecx & BIT(15); /* IA32_PERF_CAPABILITIES exists */
+	c->not_counting = NULL;
+	if (!sw_unsupported())
+		c->not_counting = probe_counting();
 }
 
 /* Why a software world switch cannot run on this host, or NULL. */
@@ -62,31 +71,66 @@ static const char *sw_unsupported(void)
 		       "GLOBAL_STATUS_SET";
 	if (c->intel && !c->pdcm)
 		return "needs IA32_PERF_CAPABILITIES (CPUID 1 ECX[15]) with full-width writes";
+	if (c->intel && !c->vm_global_ctrl_switch)
+		return "needs the VM-entry/VM-exit controls that load IA32_PERF_GLOBAL_CTRL "
+		       "(pmu-virt.md §3.3)";
 	if (!c->amd && !c->intel)
 		return "unknown CPU vendor";
-	return NULL;
+	return c->not_counting;
 }
 
 const char *pmu_mode_unsupported(const char *mode)
 {
-	const char *why;
-
 	if (!__builtin_strcmp(mode, "off"))
 		return NULL;
-	why = sw_unsupported();
 	if (!__builtin_strcmp(mode, "hw")) {
 		if (!pmu_caps.amd)
 			return "hardware PMC switching is AMD's (PerfCtrVirt)";
 		if (!pmu_caps.perfctr_virt)
 			return "needs PerfCtrVirt (CPUID 8000_000A EDX[8], Zen 5 and later)";
-		if (!pmu_caps.vnmi && !pmu_caps.avic)
-			return "needs VNMI or AVIC for guest PMIs (APM Vol 2 §15.39)";
+		/* mhv has no AVIC, so guest PMIs need VNMI (pmu-virt.md §2.2) */
+		if (!pmu_caps.vnmi)
+			return "needs VNMI (CPUID 8000_000A EDX[25]) for guest PMIs";
 	}
-	if (why)
-		return why;
-	/* The host side of the world switch (hv/pmu) is not wired into the
-	 * entry/exit path yet: refuse rather than pretend. */
-	return "the PMU world switch is not wired into the entry path yet (issue 5)";
+	return sw_unsupported();
+}
+
+#define PROBE_LOOPS 1000
+
+/*
+ * CPUID can promise a PMU that does not count (Bochs advertises an
+ * architectural PMU and implements none, ref/emulators.md), so before any
+ * mode relies on it, counter 0 counts instructions over a known loop.  The
+ * accesses are #GP-safe: a missing MSR also means "does not count".
+ */
+static const char *probe_counting(void)
+{
+	struct pmu_caps *c = &pmu_caps;
+	u32 ctl = c->amd ? MSR_AMD_PERF_CTL(0) : MSR_INTEL_PERFEVTSEL(0);
+	u32 ctr = c->amd ? MSR_AMD_PERF_CTR(0) : MSR_INTEL_A_PMC(0);
+	u32 global = c->amd ? MSR_AMD_GLOBAL_CTL : MSR_INTEL_GLOBAL_CTRL;
+	u64 count = 0;
+	unsigned i;
+	int err;
+
+	err = wrmsr_safe(global, 0) | wrmsr_safe(ctr, 0) |
+	      wrmsr_safe(ctl, PMU_EVENT_INSTRUCTIONS | PMU_EVTSEL_OS | PMU_EVTSEL_EN) |
+	      wrmsr_safe(global, 1);
+	for (i = 0; i < PROBE_LOOPS; i++)
+		asm volatile("" ::: "memory");
+	err |= wrmsr_safe(global, 0) | rdmsr_safe(ctr, &count);
+	wrmsr_safe(ctl, 0);
+	wrmsr_safe(ctr, 0);
+	if (err)
+		return "a PMU MSR raised #GP although CPUID announces the PMU";
+	if (count < PROBE_LOOPS) {
+		fmt_snprintf(c->why_buf, sizeof(c->why_buf),
+			     "the PMU does not count: %llu instructions counted in a loop of "
+			     "%u or more (an emulator without a PMU?)",
+			     count, PROBE_LOOPS);
+		return c->why_buf;
+	}
+	return NULL;
 }
 
 void pmu_caps_describe(void)

@@ -17,6 +17,12 @@ struct pmu_caps {
 	/* Intel CPUID.0AH (pmu-virt.md §3.3) */
 	u32 version, nr_gp, gp_width, nr_fixed, fixed_width;
 	bool pdcm;
+	/* VMX: VM entry and exit can load IA32_PERF_GLOBAL_CTRL (set by the
+	 * VMX backend's probe, which runs first) */
+	bool vm_global_ctrl_switch;
+	/* why the PMU cannot be used although CPUID offers it, or NULL */
+	const char *not_counting;
+	char why_buf[128];
 };
 
 extern struct pmu_caps pmu_caps;

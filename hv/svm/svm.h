@@ -22,6 +22,15 @@ extern bool svm_has_nrips;
 const struct backend_ops *svm_probe(const char **why, int *status);
 void svm_run_loop(struct vcpu *vcpu, u64 vmcb_pa);
 void svm_run_loop_timed(struct vcpu *vcpu, u64 vmcb_pa);
+void svm_run_loop_pmu(struct vcpu *vcpu, u64 vmcb_pa);
+void svm_run_loop_pmu_timed(struct vcpu *vcpu, u64 vmcb_pa);
 int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb);
+int svm_handle_exit_pmu(struct vcpu *vcpu, struct vmcb *vmcb);
+
+/* The guest PMU (svm_pmu.c): intercepts and VMCB bits at vCPU creation,
+ * the first load before the first VMRUN. */
+void svm_pmu_setup(struct vcpu *vcpu, struct svm_vcpu *s);
+void svm_pmu_first_entry(struct vcpu *vcpu, struct vmcb *vmcb);
+void svm_msrpm_allow(u8 *msrpm, u32 msr, bool read, bool write);
 
 #endif

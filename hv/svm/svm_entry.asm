@@ -10,6 +10,7 @@ default rel
 section .text
 
 extern svm_handle_exit
+extern svm_handle_exit_pmu
 
 %include "guest_regs.inc"
 
@@ -17,11 +18,12 @@ extern svm_handle_exit
 %define F_VMCB 8		; [rsp + 8]: VMCB physical address
 %define F_VCPU 16		; [rsp + 16]: struct vcpu *
 
-; void NAME(struct vcpu *vcpu, u64 vmcb_pa): returns when svm_handle_exit
-; says the VM stopped.  The timed variant also stamps the TSC just before
-; VMRUN and just after #VMEXIT (vmrun_to_guest / guest_to_exit); the plain
-; one, used for everything else, has no extra instruction.
-%macro RUN_LOOP 2
+; void NAME(struct vcpu *vcpu, u64 vmcb_pa): returns when the exit handler
+; (%3) says the VM stopped.  The timed variant also stamps the TSC just
+; before VMRUN and just after #VMEXIT (vmrun_to_guest / guest_to_exit); the
+; plain one, used for everything else, has no extra instruction.  VMs with
+; a PMU mode run the loops whose handler switches the PMU around the exit.
+%macro RUN_LOOP 3
 global %1
 %1:
 	PUSH_HOST_CALLEE_SAVED
@@ -49,7 +51,7 @@ global %1
 	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]
 	mov rsi, [rsp + F_VMCB]		; identity-mapped: the VMCB's address
-	call svm_handle_exit		; (vcpu, vmcb); non-zero: enter again
+	call %3				; (vcpu, vmcb); non-zero: enter again
 	test eax, eax
 	jnz %%enter
 	add rsp, 24
@@ -57,5 +59,7 @@ global %1
 	ret
 %endmacro
 
-RUN_LOOP svm_run_loop, 0
-RUN_LOOP svm_run_loop_timed, 1
+RUN_LOOP svm_run_loop, 0, svm_handle_exit
+RUN_LOOP svm_run_loop_timed, 1, svm_handle_exit
+RUN_LOOP svm_run_loop_pmu, 0, svm_handle_exit_pmu
+RUN_LOOP svm_run_loop_pmu_timed, 1, svm_handle_exit_pmu

@@ -9,6 +9,7 @@
 #include "cpu.h"
 #include "page_alloc.h"
 #include "pagetable.h"
+#include "pmu/pmu_vcpu.h"
 #include "vcpu.h"
 #include "vm.h"
 #include "vm_run.h"
@@ -33,7 +34,7 @@ static int svm_map_ram(struct vm *vm, u64 gpa, u64 hpa, u64 size)
 	return vm_map_nested(vm, &npt_ctx, gpa, hpa, size, PTE_P | PTE_RW | PTE_US);
 }
 
-static void msrpm_allow(u8 *msrpm, const struct msr_passthrough *p)
+void svm_msrpm_allow(u8 *msrpm, u32 msr, bool read, bool write)
 {
 	/* Three 2 KiB blocks, two bits per MSR: read, then write (APM Vol 2 §15.11) */
 	static const struct {
@@ -42,10 +43,10 @@ static void msrpm_allow(u8 *msrpm, const struct msr_passthrough *p)
 	unsigned i;
 
 	for (i = 0; i < ARRAY_SIZE(blocks); i++) {
-		u32 n = p->index - blocks[i].base;
+		u32 n = msr - blocks[i].base;
 
-		if (p->index >= blocks[i].base && n < 0x2000) {
-			u8 bits = (p->read ? 1 : 0) | (p->write ? 2 : 0);
+		if (msr >= blocks[i].base && n < 0x2000) {
+			u8 bits = (read ? 1 : 0) | (write ? 2 : 0);
 
 			msrpm[blocks[i].offset + n / 4] &= ~(bits << ((n % 4) * 2));
 			return;
@@ -81,7 +82,8 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	__builtin_memset(s->iopm, 0xff, IOPM_PAGES * PAGE_SIZE);
 	for (i = 0; i < msr_passthrough_count; i++)
 		if (!msr_passthrough[i].available || msr_passthrough[i].available())
-			msrpm_allow(s->msrpm, &msr_passthrough[i]);
+			svm_msrpm_allow(s->msrpm, msr_passthrough[i].index, msr_passthrough[i].read,
+					msr_passthrough[i].write);
 	vcpu->vendor = s;
 
 	c = &vmcb->control;
@@ -119,6 +121,8 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	g->dr6 = DR6_INIT;
 	g->dr7 = DR7_INIT;
 	g->g_pat = PAT_POWER_ON_DEFAULT;
+	if (vcpu->pmu_mode)
+		svm_pmu_setup(vcpu, s);
 	return 0;
 }
 
@@ -160,10 +164,18 @@ static void svm_vcpu_run(struct vcpu *vcpu)
 	struct svm_vcpu *s = vcpu->vendor;
 
 	sync_regs_to_vmcb(vcpu, s->vmcb);
-	if (vcpu->timed)
+	if (vcpu->pmu_mode) {
+		svm_pmu_first_entry(vcpu, s->vmcb);
+		if (vcpu->timed)
+			svm_run_loop_pmu_timed(vcpu, s->vmcb_pa);
+		else
+			svm_run_loop_pmu(vcpu, s->vmcb_pa);
+		pmu_vcpu_stopped(vcpu);
+	} else if (vcpu->timed) {
 		svm_run_loop_timed(vcpu, s->vmcb_pa);
-	else
+	} else {
 		svm_run_loop(vcpu, s->vmcb_pa);
+	}
 }
 
 static void svm_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u32 error)
@@ -238,6 +250,11 @@ static void svm_host_interrupt_window(void)
 	asm volatile("stgi; nop; clgi" ::: "memory");
 }
 
+static unsigned svm_guest_cpl(struct vcpu *vcpu)
+{
+	return ((struct svm_vcpu *)vcpu->vendor)->vmcb->save.cpl;
+}
+
 static void svm_describe(void)
 {
 	console_printf("mhv: backend: AMD SVM, nested paging, %u ASIDs, NRIP save %s, "
@@ -262,6 +279,7 @@ const struct backend_ops svm_backend = {
 	.guest_cr3 = svm_guest_cr3,
 	.guest_efer = svm_guest_efer,
 	.guest_cr4 = svm_guest_cr4,
+	.guest_cpl = svm_guest_cpl,
 	.exit_name = svm_exit_name,
 	.host_interrupt_window = svm_host_interrupt_window,
 	.describe = svm_describe,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* VMX detection and enabling (SDM Vol 3 §24.6-24.8, Appendix A). */
 #include "vmx.h"
+#include "pmu/pmu_caps.h"
 #include "console.h"
 #include "cpu.h"
 #include "fmt.h"
@@ -44,9 +45,10 @@ static const char *compute_controls(void)
 		  PROC_INTERRUPT_WINDOW_EXITING, &vmx_caps.proc },
 		{ "VM-exit", MSR_IA32_VMX_EXIT_CTLS, MSR_IA32_VMX_TRUE_EXIT_CTLS,
 		  EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_SAVE_EFER | EXIT_LOAD_EFER,
-		  EXIT_SAVE_PAT | EXIT_LOAD_PAT, &vmx_caps.exit },
+		  EXIT_SAVE_PAT | EXIT_LOAD_PAT | EXIT_LOAD_PERF_GLOBAL_CTRL, &vmx_caps.exit },
 		{ "VM-entry", MSR_IA32_VMX_ENTRY_CTLS, MSR_IA32_VMX_TRUE_ENTRY_CTLS,
-		  ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_EFER, ENTRY_LOAD_PAT, &vmx_caps.entry },
+		  ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_EFER,
+		  ENTRY_LOAD_PAT | ENTRY_LOAD_PERF_GLOBAL_CTRL, &vmx_caps.entry },
 	};
 	u64 proc_cap =
 	    rdmsr(true_ctls ? MSR_IA32_VMX_TRUE_PROCBASED_CTLS : MSR_IA32_VMX_PROCBASED_CTLS);
@@ -81,6 +83,12 @@ static const char *compute_controls(void)
 	/* Interrupt-window exiting is switched on only while an interrupt waits */
 	vmx_caps.interrupt_window = vmx_caps.proc & PROC_INTERRUPT_WINDOW_EXITING;
 	vmx_caps.proc &= ~PROC_INTERRUPT_WINDOW_EXITING;
+	/* The PERF_GLOBAL_CTRL loads are for VMs with a PMU mode only (vmx_pmu.c). */
+	vmx_caps.perf_global_ctrl = (vmx_caps.exit & EXIT_LOAD_PERF_GLOBAL_CTRL) &&
+				    (vmx_caps.entry & ENTRY_LOAD_PERF_GLOBAL_CTRL);
+	pmu_caps.vm_global_ctrl_switch = vmx_caps.perf_global_ctrl;
+	vmx_caps.exit &= ~EXIT_LOAD_PERF_GLOBAL_CTRL;
+	vmx_caps.entry &= ~ENTRY_LOAD_PERF_GLOBAL_CTRL;
 	vmx_caps.vpid = vmx_caps.proc2 & PROC2_ENABLE_VPID;
 	vmx_caps.unrestricted_guest = vmx_caps.proc2 & PROC2_UNRESTRICTED_GUEST;
 	/* mhv does not use unrestricted guest yet: its guests start paged. */

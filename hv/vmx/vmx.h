@@ -13,6 +13,7 @@ struct vmx_caps {
 	u64 cr0_fixed0, cr0_fixed1, cr4_fixed0, cr4_fixed1;
 	u64 ept_vpid_cap;
 	bool vpid, unrestricted_guest, interrupt_window;
+	bool perf_global_ctrl; /* entry and exit can load IA32_PERF_GLOBAL_CTRL */
 };
 
 struct vmx_vcpu {
@@ -21,7 +22,8 @@ struct vmx_vcpu {
 	u8 *io_bitmaps;	  /* A and B, 8 KiB, §25.6.4 */
 	u8 *virtual_apic; /* TPR shadow page, §25.6.8 */
 	u64 cr4_mask;
-	u32 proc; /* primary controls as last written */
+	u32 proc;		    /* primary controls as last written */
+	u64 guest_perf_global_ctrl; /* VMCS 0x2808 as last written */
 };
 
 extern struct vmx_caps vmx_caps;
@@ -31,7 +33,16 @@ extern const struct backend_ops vmx_backend;
 const struct backend_ops *vmx_probe(const char **why, int *status);
 void vmx_run_loop(struct vcpu *vcpu);
 void vmx_run_loop_timed(struct vcpu *vcpu);
+void vmx_run_loop_pmu(struct vcpu *vcpu);
+void vmx_run_loop_pmu_timed(struct vcpu *vcpu);
 int vmx_handle_exit(struct vcpu *vcpu);
+int vmx_handle_exit_pmu(struct vcpu *vcpu);
+
+/* The guest PMU (vmx_pmu.c): intercepts and controls at vCPU creation
+ * (false if a VMWRITE failed), the first load before VMLAUNCH. */
+bool vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x);
+void vmx_pmu_first_entry(struct vcpu *vcpu);
+void vmx_msr_bitmap_allow(u8 *bitmap, u32 msr, bool read, bool write);
 void vmx_entry_failed(struct vcpu *vcpu);
 
 #endif

@@ -8,6 +8,7 @@ default rel
 section .text
 
 extern vmx_handle_exit
+extern vmx_handle_exit_pmu
 extern vmx_entry_failed
 
 %include "guest_regs.inc"
@@ -21,8 +22,9 @@ extern vmx_entry_failed
 
 ; void NAME(struct vcpu *vcpu): returns when the VM has stopped.  The timed
 ; variant also stamps the TSC just before VMLAUNCH/VMRESUME and just after
-; the VM exit (vmrun_to_guest / guest_to_exit).
-%macro RUN_LOOP 2
+; the VM exit (vmrun_to_guest / guest_to_exit).  %3 is the exit handler:
+; VMs with a PMU mode use the one that switches the PMU around the exit.
+%macro RUN_LOOP 3
 global %1
 %1:
 	PUSH_HOST_CALLEE_SAVED
@@ -66,7 +68,7 @@ global %1
 	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]
 	mov byte [rsp + F_LAUNCHED], 1
-	call vmx_handle_exit		; rdi = vcpu; non-zero: enter again
+	call %3				; rdi = vcpu; non-zero: enter again
 	test eax, eax
 	jnz %%enter
 %%out:
@@ -75,5 +77,7 @@ global %1
 	ret
 %endmacro
 
-RUN_LOOP vmx_run_loop, 0
-RUN_LOOP vmx_run_loop_timed, 1
+RUN_LOOP vmx_run_loop, 0, vmx_handle_exit
+RUN_LOOP vmx_run_loop_timed, 1, vmx_handle_exit
+RUN_LOOP vmx_run_loop_pmu, 0, vmx_handle_exit_pmu
+RUN_LOOP vmx_run_loop_pmu_timed, 1, vmx_handle_exit_pmu

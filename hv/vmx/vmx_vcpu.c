@@ -9,6 +9,7 @@
 #include "msr_policy.h"
 #include "page_alloc.h"
 #include "pagetable.h"
+#include "pmu/pmu_vcpu.h"
 #include "vcpu.h"
 #include "vm_run.h"
 #include "vmcs.h"
@@ -44,16 +45,16 @@ static int vmx_map_ram(struct vm *vm, u64 gpa, u64 hpa, u64 size)
 
 /* Two bits of policy per MSR, shared with SVM: msr_policy.h.  Bitmap
  * layout: read-low, read-high, write-low, write-high, 1 KiB each (§25.6.9). */
-static void msr_bitmap_allow(u8 *bitmap, const struct msr_passthrough *p)
+void vmx_msr_bitmap_allow(u8 *bitmap, u32 msr, bool read, bool write)
 {
-	u32 msr = p->index, n = msr & 0x1fff;
+	u32 n = msr & 0x1fff;
 	unsigned base = msr >= 0xc0000000 ? 0x400 : 0;
 
 	if (msr > 0x1fff && (msr < 0xc0000000 || msr > 0xc0001fff))
 		return;
-	if (p->read)
+	if (read)
 		bitmap[base + n / 8] &= ~(1u << (n % 8));
-	if (p->write)
+	if (write)
 		bitmap[0x800 + base + n / 8] &= ~(1u << (n % 8));
 }
 
@@ -112,7 +113,8 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	__builtin_memset(x->io_bitmaps, 0xff, 2 * PAGE_SIZE);
 	for (i = 0; i < msr_passthrough_count; i++)
 		if (!msr_passthrough[i].available || msr_passthrough[i].available())
-			msr_bitmap_allow(x->msr_bitmap, &msr_passthrough[i]);
+			vmx_msr_bitmap_allow(x->msr_bitmap, msr_passthrough[i].index,
+					     msr_passthrough[i].read, msr_passthrough[i].write);
 	*(u32 *)vmcs = vmx_caps.revision;
 	x->vmcs_pa = (u64)(uintptr_t)vmcs;
 	vcpu->vendor = x;
@@ -230,6 +232,8 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	}
 	if (vmx_caps.vpid && !vmwrite_checked(VMCS_VPID, 1 + vm->id % 0xfffe))
 		return -1;
+	if (vcpu->pmu_mode && !vmx_pmu_setup(vcpu, x))
+		return -1;
 	check_guest_state(vm);
 	if (vmx_caps.ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)
 		invept_global(); /* the EPT pages may have served an earlier VM */
@@ -320,10 +324,18 @@ static void vmx_vcpu_run(struct vcpu *vcpu)
 		return;
 	}
 	sync_regs_to_vmcs(vcpu);
-	if (vcpu->timed)
+	if (vcpu->pmu_mode) {
+		vmx_pmu_first_entry(vcpu);
+		if (vcpu->timed)
+			vmx_run_loop_pmu_timed(vcpu);
+		else
+			vmx_run_loop_pmu(vcpu);
+		pmu_vcpu_stopped(vcpu);
+	} else if (vcpu->timed) {
 		vmx_run_loop_timed(vcpu);
-	else
+	} else {
 		vmx_run_loop(vcpu);
+	}
 }
 
 static void vmx_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u32 error)
@@ -384,6 +396,12 @@ static u64 vmx_guest_cr4(struct vcpu *vcpu)
 	return (vmread(VMCS_GUEST_CR4) & ~mask) | (vmread(VMCS_CR4_READ_SHADOW) & mask);
 }
 
+/* CPL is SS.DPL, access-rights bits 6:5 (SDM Vol 3 §25.4.1). */
+static unsigned vmx_guest_cpl(struct vcpu *vcpu)
+{
+	return (vmread(VMCS_GUEST_SS_AR) >> 5) & 3;
+}
+
 static u64 vmx_guest_efer(struct vcpu *vcpu)
 {
 	return vmread(VMCS_GUEST_EFER);
@@ -432,6 +450,7 @@ const struct backend_ops vmx_backend = {
 	.guest_cr3 = vmx_guest_cr3,
 	.guest_efer = vmx_guest_efer,
 	.guest_cr4 = vmx_guest_cr4,
+	.guest_cpl = vmx_guest_cpl,
 	.exit_name = vmx_exit_name,
 	.host_interrupt_window = vmx_host_interrupt_window,
 	.adjust_guest_cpuid = vmx_adjust_guest_cpuid,

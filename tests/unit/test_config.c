@@ -53,13 +53,15 @@ static void test_defaults(void **state)
 {
 	(void)state;
 	PARSE_OK("");
-	assert_int_equal(cfg.suites, SUITE_SMOKE | SUITE_VMEXIT | SUITE_XSTATE);
+	assert_int_equal(cfg.suites, SUITE_SMOKE | SUITE_VMEXIT | SUITE_XSTATE | SUITE_PMU);
 	assert_int_equal(cfg.iterations, 1000);
 	assert_int_equal(cfg.batches, 20);
 	assert_int_equal(cfg.warmup, 1000);
 	assert_int_equal(cfg.exit_action, EXIT_ACTION_HALT);
 	assert_false(cfg.debugcon);
 	assert_true(cfg.xstate_cache);
+	assert_int_equal(cfg.pmu_modes, CONFIG_PMU_ALL);
+	assert_int_equal(cfg.pmu_account, CONFIG_ACCOUNT_INSN | CONFIG_ACCOUNT_BRANCH);
 	assert_int_equal(cfg.nr_tests, 0);
 	assert_true(config_test_wanted(&cfg, "anything"));
 
@@ -125,6 +127,14 @@ static void test_syntax(void **state)
 	assert_string_equal(cfg.tests[0], "d");
 	assert_int_equal(cfg.exit_action, EXIT_ACTION_HALT);
 
+	/* PMU columns and accounting events; "none" is the empty list. */
+	PARSE_OK("pmu = off, sw-lazy\npmu_account = none\n");
+	assert_int_equal(cfg.pmu_modes, CONFIG_PMU_OFF | CONFIG_PMU_SW_LAZY);
+	assert_int_equal(cfg.pmu_account, 0);
+	PARSE_OK("pmu = hw,sw,sw-noelide\npmu_account = insn\n");
+	assert_int_equal(cfg.pmu_modes, CONFIG_PMU_HW | CONFIG_PMU_SW | CONFIG_PMU_SW_NOELIDE);
+	assert_int_equal(cfg.pmu_account, CONFIG_ACCOUNT_INSN);
+
 	PARSE_OK("iterations = 0010\n");
 	assert_int_equal(cfg.iterations, 10);
 	PARSE_OK("# only a comment");
@@ -183,7 +193,12 @@ static void test_errors(void **state)
 	PARSE_ERR("= 5\n", "mhv.cfg:1: expected 'key = value'");
 	PARSE_ERR("foo bar = 1\n", "mhv.cfg:1: unknown key 'foo bar'");
 	PARSE_ERR("suites = smoke\nsuites = smoke, x\n",
-		  "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit, xstate)");
+		  "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit, xstate, pmu)");
+	PARSE_ERR("pmu = fast\n",
+		  "mhv.cfg:1: unknown PMU mode 'fast' (known: off, sw, sw-noelide, sw-lazy, hw)");
+	PARSE_ERR("pmu_account = cycles\n", "mhv.cfg:1: unknown accounting event 'cycles' "
+					    "(known: insn, branch, none)");
+	PARSE_ERR("pmu = sw,\n", "mhv.cfg:1: empty name in list for 'pmu'");
 	PARSE_ERR("suites = smoke,,vmexit\n", "mhv.cfg:1: empty name in list for 'suites'");
 	PARSE_ERR("suites = smoke,\n", "mhv.cfg:1: empty name in list for 'suites'");
 	PARSE_ERR("\n\n\n\n\n\nexit_action = maybe\n",

@@ -837,6 +837,30 @@ static void test_off(void **state)
 	}
 }
 
+/* The counters whose overflow needs a guest PMI: INT (GP) or PMI (fixed), enabled. */
+static void test_pmi_mask(void **state)
+{
+	struct harness h;
+	unsigned vd;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		h_init(&h, vd, PMU_SW, 1);
+		assert_int_equal(h.s.pmi_mask, 0);
+		set(&h, sel_msr(vd, 1), PMU_EVENT_INSTRUCTIONS | PMU_EVTSEL_EN | PMU_EVTSEL_INT);
+		set(&h, sel_msr(vd, 2), PMU_EVENT_INSTRUCTIONS | PMU_EVTSEL_INT); /* not enabled */
+		set(&h, gctl_msr(vd), 0x7);
+		if (vd == PMU_INTEL)
+			set(&h, MSR_INTEL_FIXED_CTR_CTRL, PMU_FIXED_OS(0) | PMU_FIXED_PMI(0));
+		assert_int_equal(h.s.pmi_mask, BIT(1)); /* fixed 0 not in GLOBAL_CTRL yet */
+		if (vd == PMU_INTEL) {
+			set(&h, gctl_msr(vd), 0x7 | PMU_GLOBAL_FIXED(0));
+			assert_int_equal(h.s.pmi_mask, BIT(1) | PMU_GLOBAL_FIXED(0));
+		}
+		set(&h, gctl_msr(vd), 0x5); /* counter 1 disabled globally */
+		assert_int_equal(h.s.pmi_mask, 0);
+	}
+}
+
 static void test_names(void **state)
 {
 	assert_string_equal(pmu_mode_name(PMU_OFF), "off");
@@ -931,6 +955,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_off),
+		cmocka_unit_test(test_pmi_mask),
 		cmocka_unit_test(test_elision),
 		cmocka_unit_test(test_host_never_counts),
 		cmocka_unit_test(test_hw_clears_global_ctl),

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pmu: the guest PMU as each mode promises it, after kvm-unit-tests'
+ * x86/pmu.c checks (pmu-virt.md §6).  mhv tells the guest its mode and
+ * accounting in CPUID 0x40000001 ECX/EDX.  With the PMU off the guest must
+ * see a CPU without a PMU, consistently in CPUID, MSRs and RDPMC; with a
+ * PMU it checks written values, counting, overflow with its PMI, writes to
+ * running counters and the counts of instructions mhv emulates.
+ */
+#include "rt.h"
+
+#define VECTOR_GP 13
+#define PMI_VECTOR 0xf0
+#define MSR_X2APIC_LVTPC 0x834 /* x2APIC 0x800 + (0x340 >> 4) */
+#define LVT_MASKED BIT(16)
+
+/* pmu-virt.md §1.2, §3.3 */
+#define EVTSEL_INSTRUCTIONS 0xc0
+#define EVTSEL_USR BIT(16)
+#define EVTSEL_OS BIT(17)
+#define EVTSEL_INT BIT(20)
+#define EVTSEL_EN BIT(22)
+#define AMD_K7_PERF_CTL0 0xc0010000u
+#define AMD_K7_PERF_CTR0 0xc0010004u
+
+#define LOOPS 10000
+#define EMULATED 5
+
+static struct {
+	u32 mode, account;
+	unsigned nr_gp, width;
+	u32 ctl0, ctr0, global_ctrl, global_status, status_clr;
+} pmu;
+
+static u64 width_mask(void)
+{
+	return pmu.width >= 64 ? ~0ull : BIT(pmu.width) - 1;
+}
+
+static u32 ctl_msr(unsigned i)
+{
+	return pmu.ctl0 + (guest_is_amd ? 2 * i : i);
+}
+
+static u32 ctr_msr(unsigned i)
+{
+	return pmu.ctr0 + (guest_is_amd ? 2 * i : i);
+}
+
+static void read_geometry(void)
+{
+	struct cpuid_regs hv, a, e1, max, e22 = { 0, 0, 0, 0 };
+
+	cpuid_count(0x40000001, 0, &hv);
+	pmu.mode = hv.ecx;
+	pmu.account = hv.edx;
+	if (guest_is_amd) {
+		cpuid_count(0x80000001, 0, &e1);
+		cpuid_count(0x80000000, 0, &max);
+		if (max.eax >= 0x80000022)
+			cpuid_count(0x80000022, 0, &e22);
+		/* PerfMonV2: its count; else PerfCtrExtCore: 6 (pmu-virt.md §1.1) */
+		pmu.nr_gp = e22.eax & 1 ? e22.ebx & 0xf : e1.ecx & BIT(23) ? 6 : 0;
+		pmu.width = 48;
+		pmu.ctl0 = 0xc0010200;
+		pmu.ctr0 = 0xc0010201;
+		pmu.global_status = 0xc0000300;
+		pmu.global_ctrl = 0xc0000301;
+		pmu.status_clr = 0xc0000302;
+	} else {
+		cpuid_count(0xa, 0, &a);
+		pmu.nr_gp = (a.eax >> 8) & 0xff;
+		pmu.width = (a.eax >> 16) & 0xff;
+		pmu.ctl0 = 0x186;
+		pmu.ctr0 = 0x4c1; /* full-width alias */
+		pmu.global_status = 0x38e;
+		pmu.global_ctrl = 0x38f;
+		pmu.status_clr = 0x390;
+	}
+}
+
+static bool pmu_on(const char *name)
+{
+	if (pmu.mode != HV_PMU_OFF)
+		return true;
+	test_report(name, TEST_SKIP, "%s", "the PMU is off in this VM");
+	return false;
+}
+
+static void t_cpuid(const char *name)
+{
+	struct cpuid_regs l1, a, e1, ea;
+
+	cpuid_count(1, 0, &l1);
+	cpuid_count(0xa, 0, &a);
+	cpuid_count(0x80000001, 0, &e1);
+	cpuid_count(0x8000000a, 0, &ea);
+	if (pmu.mode == HV_PMU_OFF)
+		expect(name,
+		       !a.eax && !a.ebx && !a.ecx && !a.edx && !(e1.ecx & BIT(23)) &&
+			   !pmu.nr_gp && !(l1.ecx & BIT(15)) && !ea.edx,
+		       "CPUID.0AH eax 0x%x, PerfCtrExtCore %d, %u counters, PDCM %d, "
+		       "8000_000A edx 0x%x",
+		       a.eax, !!(e1.ecx & BIT(23)), pmu.nr_gp, !!(l1.ecx & BIT(15)), ea.edx);
+	else if (guest_is_amd)
+		expect(name, pmu.nr_gp >= 1 && (e1.ecx & BIT(23)) && !ea.edx,
+		       "%u counters, PerfCtrExtCore %d, 8000_000A edx 0x%x (PerfCtrVirt must "
+		       "stay hidden)",
+		       pmu.nr_gp, !!(e1.ecx & BIT(23)), ea.edx);
+	else
+		expect(name, (a.eax & 0xff) >= 4 && pmu.nr_gp >= 1 && pmu.width && (l1.ecx & BIT(15)),
+		       "version %u, %u counters of %u bits, PDCM %d", a.eax & 0xff, pmu.nr_gp,
+		       pmu.width, !!(l1.ecx & BIT(15)));
+}
+
+/* Off: every PMU MSR is #GP as on a CPU without one, except AMD's K7
+ * MSRs, which take writes and read 0 as on KVM with its PMU off. */
+static void t_msrs(const char *name)
+{
+	u64 v = 1, k7 = 1;
+	int sel, k7w, k7r;
+
+	if (pmu.mode == HV_PMU_OFF) {
+		sel = rdmsr_safe(guest_is_amd ? 0xc0010200 : 0x186, &v);
+		if (!guest_is_amd) {
+			expect(name, sel == VECTOR_GP, "PERFEVTSEL0 read gave %d", sel);
+			return;
+		}
+		k7w = wrmsr_safe(AMD_K7_PERF_CTL0, EVTSEL_INSTRUCTIONS | EVTSEL_EN);
+		k7r = rdmsr_safe(AMD_K7_PERF_CTL0, &k7);
+		expect(name, sel == VECTOR_GP && k7w < 0 && k7r < 0 && k7 == 0,
+		       "PERF_CTL0 read %d; K7 PERF_CTL0 write %d, read %d value 0x%llx", sel, k7w,
+		       k7r, (unsigned long long)k7);
+		return;
+	}
+	/* A select reads back as written; a counter as written, masked. */
+	wrmsr(ctl_msr(0), EVTSEL_INSTRUCTIONS | EVTSEL_OS);
+	wrmsr(ctr_msr(0), 0x123456789ull & width_mask());
+	v = rdmsr(ctl_msr(0));
+	k7 = rdmsr(ctr_msr(0));
+	wrmsr(ctl_msr(0), 0);
+	expect(name,
+	       v == (EVTSEL_INSTRUCTIONS | EVTSEL_OS) && k7 == (0x123456789ull & width_mask()),
+	       "select read 0x%llx, counter read 0x%llx", (unsigned long long)v,
+	       (unsigned long long)k7);
+}
+
+/* kvm-unit-tests "rdpmc": written values come back masked; RDPMC of a
+ * counter that does not exist is #GP (and any RDPMC with the PMU off). */
+static void t_rdpmc(const char *name)
+{
+	u64 want = 0xff0123456789ull & width_mask(), got = 0;
+	int bad = rdpmc_safe(pmu.mode == HV_PMU_OFF ? 0 : 64, &got);
+	unsigned i;
+
+	if (pmu.mode == HV_PMU_OFF) {
+		expect(name, bad == VECTOR_GP, "RDPMC(0) gave %d, want #GP", bad);
+		return;
+	}
+	for (i = 0; i < pmu.nr_gp; i++) {
+		wrmsr(ctr_msr(i), want);
+		if (rdpmc_safe(i, &got) >= 0 || got != want) {
+			test_report(name, TEST_FAIL, "RDPMC(%u) 0x%llx, want 0x%llx", i,
+				    (unsigned long long)got, (unsigned long long)want);
+			return;
+		}
+		wrmsr(ctr_msr(i), 0);
+	}
+	expect(name, bad == VECTOR_GP, "RDPMC(64) gave %d, want #GP", bad);
+}
+
+static void spin(u64 n)
+{
+	asm volatile("1: dec %0; jnz 1b" : "+r"(n)::"cc");
+}
+
+/* Counter 0 counts kernel instructions around fn(n); the enabling and
+ * disabling writes are the same for every call, so differences are exact. */
+static u64 count_instructions(void (*fn)(u64), u64 n, u64 preset, u64 extra_sel)
+{
+	wrmsr(pmu.global_ctrl, 0);
+	wrmsr(ctr_msr(0), preset);
+	wrmsr(ctl_msr(0), EVTSEL_INSTRUCTIONS | EVTSEL_OS | EVTSEL_EN | extra_sel);
+	wrmsr(pmu.global_ctrl, 1);
+	fn(n);
+	wrmsr(pmu.global_ctrl, 0);
+	return rdmsr(ctr_msr(0));
+}
+
+/* The loop is two instructions per iteration (pmu-virt.md §6: a window). */
+static void t_counting(const char *name)
+{
+	u64 got;
+
+	if (!pmu_on(name))
+		return;
+	got = count_instructions(spin, LOOPS, 0, 0);
+	wrmsr(ctl_msr(0), 0);
+	expect(name, got >= 2 * LOOPS && got <= 2 * LOOPS + 100,
+	       "%llu instructions counted for a loop of %u", (unsigned long long)got, 2 * LOOPS);
+}
+
+/* Preset to overflow inside the loop: status bit 0, one PMI through the
+ * LVTPC, which masks itself; STATUS_CLR clears the bit. */
+static void t_overflow(const char *name)
+{
+	u64 irqs = guest_irqs, status, cleared, lvtpc;
+	struct cpuid_regs r;
+
+	if (!pmu_on(name))
+		return;
+	wrmsr(MSR_X2APIC_LVTPC, PMI_VECTOR);
+	asm volatile("sti");
+	count_instructions(spin, LOOPS, (0 - (u64)LOOPS) & width_mask(), EVTSEL_INT);
+	/* mhv finds the overflow at an exit: give it one */
+	cpuid_count(0, 0, &r);
+	asm volatile("nop; nop; cli");
+	status = rdmsr(pmu.global_status);
+	wrmsr(pmu.status_clr, 1);
+	cleared = rdmsr(pmu.global_status);
+	lvtpc = rdmsr(MSR_X2APIC_LVTPC);
+	wrmsr(ctl_msr(0), 0);
+	expect(name, (status & 1) && !(cleared & 1) && guest_irqs == irqs + 1 && (lvtpc & LVT_MASKED),
+	       "status 0x%llx, after clear 0x%llx, %llu PMIs, LVTPC 0x%llx",
+	       (unsigned long long)status, (unsigned long long)cleared,
+	       (unsigned long long)(guest_irqs - irqs), (unsigned long long)lvtpc);
+}
+
+/* kvm-unit-tests "running counter wrmsr": 0 restarts it; all-ones overflows. */
+static void t_running_write(const char *name)
+{
+	u64 small, status;
+
+	if (!pmu_on(name))
+		return;
+	wrmsr(pmu.global_ctrl, 0);
+	wrmsr(ctl_msr(0), EVTSEL_INSTRUCTIONS | EVTSEL_OS | EVTSEL_EN);
+	wrmsr(pmu.global_ctrl, 1);
+	spin(LOOPS);
+	wrmsr(ctr_msr(0), 0);
+	spin(10);
+	small = rdmsr(ctr_msr(0));
+	wrmsr(ctr_msr(0), width_mask());
+	spin(10);
+	wrmsr(pmu.global_ctrl, 0);
+	status = rdmsr(pmu.global_status);
+	wrmsr(pmu.status_clr, 1);
+	wrmsr(ctl_msr(0), 0);
+	expect(name, small < 100 && (status & 1), "count after writing 0: %llu, status 0x%llx",
+	       (unsigned long long)small, (unsigned long long)status);
+}
+
+static void five_cpuids(u64 n)
+{
+	u32 a, b, c, d;
+
+	asm volatile(".rept 5\n xor %%eax, %%eax\n cpuid\n .endr"
+		     : "=a"(a), "=b"(b), "=c"(c), "=d"(d)::"memory");
+}
+
+static void five_nops(u64 n)
+{
+	u32 a, b, c, d;
+
+	asm volatile(".rept 5\n xor %%eax, %%eax\n nop\n .endr"
+		     : "=a"(a), "=b"(b), "=c"(c), "=d"(d)::"memory");
+}
+
+/*
+ * The intercepted CPUIDs never retire in hardware: with accounting mhv
+ * adds one each, so they count as the NOPs do; without, five fewer.  AMD
+ * may count the VMRUN of each exit too (pmu-virt.md §6): up to 5 more.
+ */
+static void t_emulated_count(const char *name)
+{
+	s64 diff, want;
+
+	if (!pmu_on(name))
+		return;
+	diff = (s64)(count_instructions(five_cpuids, 0, 0, 0) -
+		     count_instructions(five_nops, 0, 0, 0));
+	wrmsr(ctl_msr(0), 0);
+	want = pmu.account & HV_PMU_ACCOUNT_INSN ? 0 : -EMULATED;
+	expect(name, diff == want || (guest_is_amd && diff > want && diff <= want + EMULATED),
+	       "5 CPUIDs counted %lld against 5 NOPs, want %lld (accounting %s)",
+	       (long long)diff, (long long)want,
+	       pmu.account & HV_PMU_ACCOUNT_INSN ? "on" : "off");
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(const char *name);
+} pmu_tests[] = {
+	{ "cpuid_matches_mode", t_cpuid },
+	{ "msrs_match_mode", t_msrs },
+	{ "rdpmc", t_rdpmc },
+	{ "counting", t_counting },
+	{ "overflow_pmi", t_overflow },
+	{ "running_counter_write", t_running_write },
+	{ "emulated_insn_count", t_emulated_count },
+};
+
+u64 guest_main(u64 variant)
+{
+	static const char *const modes[] = { "off", "sw", "sw-noelide", "sw-lazy", "hw" };
+	unsigned i;
+
+	guest_rt_init();
+	read_geometry();
+	gprintf("pmu guest: mode %s, accounting 0x%x, %u counters of %u bits\n",
+		pmu.mode < ARRAY_SIZE(modes) ? modes[pmu.mode] : "?", pmu.account, pmu.nr_gp,
+		pmu.width);
+	for (i = 0; i < ARRAY_SIZE(pmu_tests); i++)
+		if (test_wanted(pmu_tests[i].name))
+			pmu_tests[i].fn(pmu_tests[i].name);
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One vCPU's guest PMU inside mhv: the real PMU instructions behind the
+ * vendor-neutral switch (pmu.h, tested against a model), the guest's
+ * CPUID and MSR view of it, accounting of the instructions mhv emulates,
+ * and overflow interrupts through the virtual LVTPC.
+ *
+ * The backends call the hooks only from their PMU run loop, so a VM with
+ * the PMU off runs the plain loop and pays nothing (DESIGN §4).
+ */
+#ifndef MHV_PMU_VCPU_H
+#define MHV_PMU_VCPU_H
+
+#include "pmu.h"
+
+struct cpuid_cache;
+struct vcpu;
+struct vm_exit;
+
+/* "off", "sw", "sw-noelide", "sw-lazy", "hw"; false for any other name. */
+bool pmu_mode_parse(const char *name, enum pmu_mode *mode);
+
+/*
+ * RESET state for a new vCPU.  account: HV_PMU_ACCOUNT_* events added
+ * for each emulated instruction.  guest_counts_insn: start with counter 0
+ * counting instructions at all CPLs, as a guest running perf or an NMI
+ * watchdog would (the seed-003 scenario).
+ */
+void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account,
+		   bool guest_counts_insn);
+
+/* First thing after an exit, before the handler. */
+void pmu_vcpu_after_exit(struct vcpu *vcpu);
+/* Last thing before entry; exit_rip is the guest RIP the exit reported
+ * (a RIP that moved means mhv completed an instruction for the guest). */
+void pmu_vcpu_before_entry(struct vcpu *vcpu, u64 exit_rip);
+/* The VM stopped: the host gets its PMU back. */
+void pmu_vcpu_stopped(struct vcpu *vcpu);
+
+/* Intercepted PMU MSRs (hv/msr.c); false: #GP. */
+bool pmu_vcpu_msr_read(struct vcpu *vcpu, u32 msr, u64 *v);
+bool pmu_vcpu_msr_write(struct vcpu *vcpu, u32 msr, u64 v);
+/* The MSRs this vCPU reads and writes without an exit (the backends'
+ * MSR bitmaps); returns how many. */
+#define PMU_PASSTHROUGH_MAX (PMU_MAX_GP + PMU_MAX_FIXED + 4)
+unsigned pmu_vcpu_passthrough_list(const struct vcpu *vcpu, u32 msrs[PMU_PASSTHROUGH_MAX]);
+/* Is RDPMC executed by the guest without an exit? */
+bool pmu_vcpu_rdpmc_passthrough(const struct vcpu *vcpu);
+/* An intercepted RDPMC: the guest's counter, or #GP. */
+void pmu_vcpu_rdpmc(struct vcpu *vcpu, const struct vm_exit *exit);
+
+/* The CPUID view of VMs with a PMU: the host's geometry, nothing nested. */
+void pmu_adjust_guest_cpuid(struct cpuid_cache *view);
+
+#endif

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The guest PMU on VMX: which PMU MSRs and RDPMC skip the exit, the
+ * VM-entry/VM-exit loads of IA32_PERF_GLOBAL_CTRL (guest value from VMCS
+ * 0x2808 at entry, 0 at exit: pmu-virt.md §3.3), and the exit handler of
+ * the PMU run loops, which wraps vmx_handle_exit in the world switch.
+ *
+ * The guest's GLOBAL_CTRL writes are intercepted (pmu_vcpu.c), so the
+ * VMCS field is always current and neither the VM-exit "save" control nor
+ * an MSR-store list is needed on CPUs that lack "save".
+ */
+#include "vmx.h"
+#include "vmcs.h"
+#include "vmx_insn.h"
+#include "pmu/pmu_vcpu.h"
+#include "vcpu.h"
+
+bool vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x)
+{
+	u32 msrs[PMU_PASSTHROUGH_MAX];
+	unsigned i, n = pmu_vcpu_passthrough_list(vcpu, msrs);
+
+	for (i = 0; i < n; i++)
+		vmx_msr_bitmap_allow(x->msr_bitmap, msrs[i], true, true);
+	if (pmu_vcpu_rdpmc_passthrough(vcpu))
+		x->proc &= ~PROC_RDPMC_EXITING;
+	x->guest_perf_global_ctrl = vcpu->pmu.vmcs_global_ctrl;
+	return vmwrite_checked(VMCS_PROC_CONTROLS, x->proc) &&
+	       vmwrite_checked(VMCS_EXIT_CONTROLS, vmx_caps.exit | EXIT_LOAD_PERF_GLOBAL_CTRL) &&
+	       vmwrite_checked(VMCS_ENTRY_CONTROLS,
+			       vmx_caps.entry | ENTRY_LOAD_PERF_GLOBAL_CTRL) &&
+	       vmwrite_checked(VMCS_HOST_PERF_GLOBAL_CTRL, 0) &&
+	       vmwrite_checked(VMCS_GUEST_PERF_GLOBAL_CTRL, x->guest_perf_global_ctrl);
+}
+
+/* The guest's GLOBAL_CTRL, for the next VM entry to load. */
+static void sync_global_ctrl(struct vcpu *vcpu)
+{
+	struct vmx_vcpu *x = vcpu->vendor;
+
+	if (vcpu->pmu.vmcs_global_ctrl != x->guest_perf_global_ctrl) {
+		x->guest_perf_global_ctrl = vcpu->pmu.vmcs_global_ctrl;
+		vmwrite(VMCS_GUEST_PERF_GLOBAL_CTRL, x->guest_perf_global_ctrl);
+	}
+}
+
+void vmx_pmu_first_entry(struct vcpu *vcpu)
+{
+	pmu_vcpu_before_entry(vcpu, vcpu->regs.rip);
+	sync_global_ctrl(vcpu);
+}
+
+/* Called by the PMU run loops after every VM exit; non-zero to enter again. */
+int vmx_handle_exit_pmu(struct vcpu *vcpu)
+{
+	u64 exit_rip = vmread(VMCS_GUEST_RIP);
+
+	pmu_vcpu_after_exit(vcpu);
+	if (!vmx_handle_exit(vcpu))
+		return 0; /* the VM stopped: vcpu_run gives the host its PMU back */
+	pmu_vcpu_before_entry(vcpu, exit_rip);
+	sync_global_ctrl(vcpu);
+	return 1;
+}
