@@ -19,7 +19,7 @@ GNUEFI_LIB := /usr/lib
 KCFLAGS := -target x86_64-pc-linux-gnu -std=gnu11 -ffreestanding -fpic -fshort-wchar \
 	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fno-asynchronous-unwind-tables \
 	-fno-strict-aliasing -O2 -g0 -Wall -Wextra -Werror -Wno-unused-parameter \
-	-Ihv -I. -MMD -MP
+	-Ihv -I. -I$(B) -MMD -MP
 BOOT_CFLAGS := $(KCFLAGS) -DGNU_EFI_USE_MS_ABI -I$(GNUEFI_INC) -I$(GNUEFI_INC)/x86_64 \
 	-Wno-sign-compare
 NASMFLAGS := -f elf64 -Ihv/ -I$(B)/guest/
@@ -62,6 +62,17 @@ $(B)/hv/%.o: hv/%.asm
 	@mkdir -p $(@D)
 	@echo '  NASM    $<'
 	@$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -o $@ $<
+
+# The version printed in every run's header: git describe, rewritten only
+# when it changes so that a commit rebuilds one file.
+MHV_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
+$(B)/version.h: FORCE
+	@mkdir -p $(@D)
+	@echo '#define MHV_VERSION "$(MHV_VERSION)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(B)/hv/platform.o: $(B)/version.h
+.PHONY: FORCE
+FORCE:
 
 # The blobs are pulled in with incbin: rebuild when a guest changes.
 $(B)/hv/guest_blobs.o: $(GUEST_BINS)

@@ -7,6 +7,7 @@
  */
 #include "cpu_tables.h"
 #include "console.h"
+#include "host_events.h"
 #include "host_timer.h"
 #include "status.h"
 #include "x86.h"
@@ -128,6 +129,12 @@ void isr_dispatch(struct isr_frame *f)
 		host_apic_eoi();
 		return;
 	}
+	if (f->vector == 2) {
+		host_nmi(f);
+		return;
+	}
+	if (f->vector == 18)
+		host_machine_check(f);
 	console_printf("\nmhv: host exception %llu (%s) at rip %llx\n", f->vector,
 		       exception_names[f->vector], f->rip);
 	dump_registers(f);

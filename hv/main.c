@@ -52,6 +52,7 @@ void hv_main(const struct boot_info *bi)
 	console_init(bi);
 	console_printf("\nmhv: hypervisor core started (ExitBootServices after %u tries)\n",
 		       bi->exit_boot_services_tries);
+	console_printf("mhv: version: %s\n", platform_version());
 	cpu_tables_init();
 	platform_quiesce_interrupts();
 	load_config(bi);

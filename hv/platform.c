@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* What machine this is, said once at start so every number has a context. */
 #include "platform.h"
+#include "version.h"
 #include "boot_info.h"
 #include "console.h"
 #include "cpu.h"
@@ -77,6 +78,11 @@ static void detect_environment(void)
 	}
 }
 
+const char *platform_version(void)
+{
+	return MHV_VERSION;
+}
+
 const char *platform_env(void)
 {
 	return env_name;
@@ -100,6 +106,46 @@ static bool microcode_revision(u32 *rev)
 	return *rev != 0;
 }
 
+/* Firmware-map RAM: everything but reserved ranges and MMIO. */
+static u64 ram_mib(const struct boot_info *bi)
+{
+	u64 pages = 0;
+	u32 i;
+
+	for (i = 0; i < bi->nr_mem_ranges; i++)
+		if (bi->mem[i].kind != MEM_RESERVED)
+			pages += bi->mem[i].pages;
+	return pages >> 8;
+}
+
+#define MSR_IA32_SPEC_CTRL 0x48
+#define MSR_IA32_ARCH_CAPABILITIES 0x10a
+#define MSR_AMD_VIRT_SPEC_CTRL 0xc001011f
+
+/*
+ * The MSRs that decide what a world switch must flush or restore: their
+ * values change exit costs, so they belong in every run's header.
+ * CPUID.7.0:EDX[26] IBRS/IBPB and [29] ARCH_CAPABILITIES (SDM Vol 2A);
+ * 8000_0008 EBX[25] VIRT_SSBD (APM Vol 3 Appendix E).
+ */
+static void describe_mitigations(void)
+{
+	struct cpuid_regs r7 = { 0, 0, 0, 0 }, e8 = { 0, 0, 0, 0 };
+	char line[160];
+	size_t n = 0;
+	u64 v;
+
+	cpuid_cached(7, 0, &r7);
+	cpuid_cached(0x80000008, 0, &e8);
+	if (((r7.edx & BIT(26)) || host_cpu.has.spec_ctrl) && !rdmsr_safe(MSR_IA32_SPEC_CTRL, &v))
+		n += fmt_snprintf(line + n, sizeof(line) - n, " SPEC_CTRL 0x%llx", v);
+	if ((r7.edx & BIT(29)) && !rdmsr_safe(MSR_IA32_ARCH_CAPABILITIES, &v))
+		n += fmt_snprintf(line + n, sizeof(line) - n, " ARCH_CAPABILITIES 0x%llx", v);
+	if ((e8.ebx & BIT(25)) && !rdmsr_safe(MSR_AMD_VIRT_SPEC_CTRL, &v))
+		n += fmt_snprintf(line + n, sizeof(line) - n, " VIRT_SPEC_CTRL 0x%llx", v);
+	console_printf("mhv: mitigation MSRs:%s\n", n ? line : " none enumerated by CPUID");
+}
+
 void platform_describe(const struct boot_info *bi)
 {
 	char features[256];
@@ -115,6 +161,8 @@ void platform_describe(const struct boot_info *bi)
 	else
 		console_printf("mhv: microcode: revision not readable here\n");
 	console_printf("mhv: cpu features: %s\n", features);
+	describe_mitigations();
+	console_printf("mhv: memory: %llu MiB RAM in the firmware's map\n", ram_mib(bi));
 	if (host_tsc.hz)
 		console_printf("mhv: tsc: %llu.%03llu MHz (%s)\n", host_tsc.hz / 1000000,
 			       host_tsc.hz / 1000 % 1000, host_tsc.source);

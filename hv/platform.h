@@ -12,5 +12,7 @@ void platform_quiesce_interrupts(void);
 void platform_describe(const struct boot_info *bi);
 /* Short name of the environment for machine-readable lines: "qemu-tcg", ... */
 const char *platform_env(void);
+/* git describe of the build */
+const char *platform_version(void);
 
 #endif

@@ -415,6 +415,12 @@ static const char *vmx_exit_name(u64 code)
 /* No GIF on Intel: a pending interrupt is taken as soon as IF is set. */
 static void vmx_host_interrupt_window(void)
 {
+	/* With "NMI exiting" an NMI in the guest is consumed by the VM exit
+	 * it causes (SDM Vol 3, pin-based controls, bit 3): nothing delivers
+	 * it to the host, so "int 2" runs the host's NMI handler. */
+	if (vmread(VMCS_EXIT_REASON) == EXIT_REASON_EXCEPTION_NMI &&
+	    (vmread(VMCS_EXIT_INTR_INFO) & INTR_TYPE_MASK) == INTR_TYPE_NMI)
+		asm volatile("int $2" ::: "memory");
 	asm volatile("sti; nop; cli" ::: "memory");
 }
 
