@@ -106,6 +106,37 @@ static void reserve_pool(void)
 	}
 }
 
+/* The AP start-up trampoline must sit below 1 MiB at a page boundary: a
+ * SIPI names its page (SDM Vol 3 §8.4.4.1). */
+static void reserve_trampoline(void)
+{
+	EFI_PHYSICAL_ADDRESS addr = 0x9ffff;
+
+	if (!EFI_ERROR(
+		BS->AllocatePages(AllocateMaxAddress, EfiLoaderData, TRAMPOLINE_PAGES, &addr)))
+		boot_info.trampoline_base = addr;
+}
+
+/* The framebuffer survives ExitBootServices; only its description is needed. */
+static void find_framebuffer(void)
+{
+	EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
+	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
+	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info;
+
+	if (EFI_ERROR(BS->LocateProtocol(&gop_guid, NULL, (void **)&gop)) || !gop->Mode)
+		return;
+	info = gop->Mode->Info;
+	if (info->PixelFormat != PixelBlueGreenRedReserved8BitPerColor &&
+	    info->PixelFormat != PixelRedGreenBlueReserved8BitPerColor)
+		return; /* a blt-only or bitmask mode: no linear framebuffer mhv can draw in */
+	boot_info.fb.base = gop->Mode->FrameBufferBase;
+	boot_info.fb.width = info->HorizontalResolution;
+	boot_info.fb.height = info->VerticalResolution;
+	boot_info.fb.pitch = info->PixelsPerScanLine;
+	boot_info.fb.bgr = info->PixelFormat == PixelBlueGreenRedReserved8BitPerColor;
+}
+
 static u32 mem_kind_of(UINT32 efi_type)
 {
 	switch (efi_type) {
@@ -184,6 +215,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	boot_say(L"mhv: UEFI loader, collecting boot information\r\n");
 	read_config(image);
 	find_rsdp();
+	find_framebuffer();
+	reserve_trampoline();
 	reserve_pool();
 	if (!boot_info.pool_pages) {
 		boot_say(L"mhv: cannot reserve the hypervisor memory pool (need 8 MiB)\r\n");

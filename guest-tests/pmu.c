@@ -97,8 +97,8 @@ static void t_cpuid(const char *name)
 	cpuid_count(0x8000000a, 0, &ea);
 	if (pmu.mode == HV_PMU_OFF)
 		expect(name,
-		       !a.eax && !a.ebx && !a.ecx && !a.edx && !(e1.ecx & BIT(23)) &&
-			   !pmu.nr_gp && !(l1.ecx & BIT(15)) && !ea.edx,
+		       !a.eax && !a.ebx && !a.ecx && !a.edx && !(e1.ecx & BIT(23)) && !pmu.nr_gp &&
+			   !(l1.ecx & BIT(15)) && !ea.edx,
 		       "CPUID.0AH eax 0x%x, PerfCtrExtCore %d, %u counters, PDCM %d, "
 		       "8000_000A edx 0x%x",
 		       a.eax, !!(e1.ecx & BIT(23)), pmu.nr_gp, !!(l1.ecx & BIT(15)), ea.edx);
@@ -108,7 +108,8 @@ static void t_cpuid(const char *name)
 		       "stay hidden)",
 		       pmu.nr_gp, !!(e1.ecx & BIT(23)), ea.edx);
 	else
-		expect(name, (a.eax & 0xff) >= 4 && pmu.nr_gp >= 1 && pmu.width && (l1.ecx & BIT(15)),
+		expect(name,
+		       (a.eax & 0xff) >= 4 && pmu.nr_gp >= 1 && pmu.width && (l1.ecx & BIT(15)),
 		       "version %u, %u counters of %u bits, PDCM %d", a.eax & 0xff, pmu.nr_gp,
 		       pmu.width, !!(l1.ecx & BIT(15)));
 }
@@ -220,7 +221,8 @@ static void t_overflow(const char *name)
 	cleared = rdmsr(pmu.global_status);
 	lvtpc = rdmsr(MSR_X2APIC_LVTPC);
 	wrmsr(ctl_msr(0), 0);
-	expect(name, (status & 1) && !(cleared & 1) && guest_irqs == irqs + 1 && (lvtpc & LVT_MASKED),
+	expect(name,
+	       (status & 1) && !(cleared & 1) && guest_irqs == irqs + 1 && (lvtpc & LVT_MASKED),
 	       "status 0x%llx, after clear 0x%llx, %llu PMIs, LVTPC 0x%llx",
 	       (unsigned long long)status, (unsigned long long)cleared,
 	       (unsigned long long)(guest_irqs - irqs), (unsigned long long)lvtpc);
@@ -282,9 +284,8 @@ static void t_emulated_count(const char *name)
 	wrmsr(ctl_msr(0), 0);
 	want = pmu.account & HV_PMU_ACCOUNT_INSN ? 0 : -EMULATED;
 	expect(name, diff == want || (guest_is_amd && diff > want && diff <= want + EMULATED),
-	       "5 CPUIDs counted %lld against 5 NOPs, want %lld (accounting %s)",
-	       (long long)diff, (long long)want,
-	       pmu.account & HV_PMU_ACCOUNT_INSN ? "on" : "off");
+	       "5 CPUIDs counted %lld against 5 NOPs, want %lld (accounting %s)", (long long)diff,
+	       (long long)want, pmu.account & HV_PMU_ACCOUNT_INSN ? "on" : "off");
 }
 
 static const struct {

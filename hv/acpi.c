@@ -103,9 +103,14 @@ int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out)
 
 	if (!spcr || spcr->header.length < sizeof(*spcr))
 		return -1;
+	/* SPCR "Configured Baud Rate": 0 as is, 3 9600, 4 19200, 6 57600, 7 115200 */
+	static const u32 bauds[8] = { 0, 0, 0, 9600, 19200, 0, 57600, 115200 };
+
 	out->io_port = 0;
 	out->mmio_base = 0;
-	out->baud_code = spcr->baud_rate;
+	out->baud = spcr->baud_rate < 8 ? bauds[spcr->baud_rate] : 0;
+	/* 32-bit registers sit 4 bytes apart (GAS register bit width) */
+	out->reg_width = spcr->gas_bit_width == 32 ? 4 : 1;
 	if (spcr->gas_space_id == GAS_SYSTEM_IO)
 		out->io_port = (u16)spcr->gas_address;
 	else if (spcr->gas_space_id == GAS_SYSTEM_MEMORY)
@@ -113,4 +118,64 @@ int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out)
 	else
 		return -1;
 	return 0;
+}
+
+/* Multiple APIC Description Table (ACPI 6.5 §5.2.12) */
+struct acpi_madt {
+	struct acpi_header header;
+	u32 lapic_address;
+	u32 flags;
+} __packed;
+_Static_assert(sizeof(struct acpi_madt) == 44, "ACPI 6.5 §5.2.12, Table 5.19");
+
+#define MADT_LOCAL_APIC 0   /* §5.2.12.2: u8 uid, u8 apic_id, u32 flags */
+#define MADT_LOCAL_X2APIC 9 /* §5.2.12.12: u16 reserved, u32 x2apic_id, u32 flags, u32 uid */
+#define MADT_ENABLED BIT(0)
+#define MADT_ONLINE_CAPABLE BIT(1)
+
+static bool add_cpu(u32 *ids, unsigned max, unsigned *n, u32 id, u32 flags)
+{
+	unsigned i;
+
+	/* Online-capable CPUs are off until the OS starts them: mhv may too (§5.2.12.2). */
+	if (!(flags & (MADT_ENABLED | MADT_ONLINE_CAPABLE)))
+		return true;
+	for (i = 0; i < *n; i++)
+		if (ids[i] == id)
+			return true; /* listed as both APIC and x2APIC */
+	if (*n == max)
+		return false;
+	ids[(*n)++] = id;
+	return true;
+}
+
+int acpi_madt_cpus(const void *table, u32 *ids, unsigned max)
+{
+	const struct acpi_madt *madt = table;
+	const u8 *p, *end;
+	unsigned n = 0;
+	u32 id, flags;
+
+	if (!madt || madt->header.length < sizeof(*madt))
+		return -1;
+	p = (const u8 *)(madt + 1);
+	end = (const u8 *)madt + madt->header.length;
+	while (p + 2 <= end) {
+		u8 type = p[0], len = p[1];
+
+		if (len < 2 || p + len > end)
+			return -1; /* a malformed entry: trust none of the rest */
+		if (type == MADT_LOCAL_APIC && len >= 8) {
+			__builtin_memcpy(&flags, p + 4, 4);
+			if (!add_cpu(ids, max, &n, p[3], flags))
+				break;
+		} else if (type == MADT_LOCAL_X2APIC && len >= 16) {
+			__builtin_memcpy(&id, p + 4, 4);
+			__builtin_memcpy(&flags, p + 8, 4);
+			if (!add_cpu(ids, max, &n, id, flags))
+				break;
+		}
+		p += len;
+	}
+	return (int)n;
 }

@@ -45,6 +45,11 @@ struct backend_ops {
 	void (*host_interrupt_window)(void);
 	/* Hide from the guest's CPUID what this backend cannot give it (optional). */
 	void (*adjust_guest_cpuid)(struct cpuid_cache *view);
+	/* Per-CPU enable on an AP (the BSP's is part of probing): 0, or an
+	 * mhv_status with why set. */
+	int (*cpu_enable)(const char **why);
+	/* Sleep until an interrupt arrives (an idle AP). */
+	void (*idle_wait)(void);
 	/* Features the environment header prints, e.g. "NRIP save: no". */
 	void (*describe)(void);
 };

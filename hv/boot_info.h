@@ -23,6 +23,14 @@ struct mem_range {
 };
 
 #define BOOT_MAX_MEM_RANGES 512
+#define TRAMPOLINE_PAGES 8 /* code + temporary page tables (hv/smp_trampoline.asm) */
+
+/* The GOP framebuffer as the firmware set it up, base 0 when there is none. */
+struct boot_fb {
+	u64 base;
+	u32 width, height, pitch; /* pitch in pixels */
+	u32 bgr; /* 1: blue in the low byte (PixelBlueGreenRedReserved8BitPerColor) */
+};
 
 struct boot_info {
 	u64 image_base;
@@ -33,6 +41,8 @@ struct boot_info {
 	const char *config_text; /* contents of \mhv.cfg, NULL if absent */
 	u64 config_len;
 	char config_error[96]; /* why \mhv.cfg could not be read, "" if fine */
+	u64 trampoline_base;   /* pages below 1 MiB for starting APs, 0 if none */
+	struct boot_fb fb;
 	u32 exit_boot_services_tries;
 	u32 nr_mem_ranges;
 	struct mem_range mem[BOOT_MAX_MEM_RANGES];

@@ -246,6 +246,40 @@ static int parse_name_list(struct parser *ps, const struct config_key *key, stru
 	return 0;
 }
 
+/* "all", or CPU indices as the run header numbers them (0 is the BSP). */
+static int parse_cpus(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	struct slice rest = val;
+	u64 mask = 0;
+
+	ps->cfg->cpus_all = slice_eq(val, "all");
+	if (ps->cfg->cpus_all) {
+		ps->cfg->cpus = 0;
+		return 0;
+	}
+	while (rest.p) {
+		struct slice item = next_item(&rest);
+		u32 n = 0;
+
+		if (!item.len || item.len > 2)
+			goto bad;
+		for (size_t i = 0; i < item.len; i++) {
+			if (item.p[i] < '0' || item.p[i] > '9')
+				goto bad;
+			n = n * 10 + (item.p[i] - '0');
+		}
+		if (n > 63)
+			goto bad;
+		mask |= 1ull << n;
+		continue;
+	bad:
+		return fail(ps, "bad CPU '%.*s' for '%s': expected CPU numbers 0 to 63 or all",
+			    (int)item.len, item.p, key->name);
+	}
+	ps->cfg->cpus = mask;
+	return 0;
+}
+
 static bool valid_test_name(struct slice s)
 {
 	if (!s.len || s.len >= CONFIG_NAME_LEN)
@@ -319,6 +353,7 @@ static const struct config_key config_keys[] = {
 	  .desc = "answer guest CPUID.0xD from the init-time cache",
 	  .field = offsetof(struct mhv_config, xstate_cache) },
 	{ .name = "tests", .parse = parse_tests, .desc = "comma-separated test filter" },
+	{ .name = "cpus", .parse = parse_cpus, .desc = "CPUs the suites run on" },
 };
 
 static int parse_line(struct parser *ps, struct slice line)

@@ -50,7 +50,9 @@ struct mhv_config {
 	bool debugcon;		      /* mirror console to port 0xE9; default false */
 	u32 pmu_modes;		      /* CONFIG_PMU_* columns to run; default all */
 	u32 pmu_account;	      /* CONFIG_ACCOUNT_*; default insn,branch */
-	u32 nr_tests;		      /* 'tests =' filter; 0 = run all */
+	u64 cpus;      /* CPU indices (bit i: cpu i, 0 = BSP) to run on; 0: default */
+	bool cpus_all; /* "cpus = all" */
+	u32 nr_tests;  /* 'tests =' filter; 0 = run all */
 	char tests[CONFIG_MAX_TESTS][CONFIG_NAME_LEN];
 };
 

@@ -9,6 +9,7 @@
 #include "console.h"
 #include "host_events.h"
 #include "host_timer.h"
+#include "smp.h"
 #include "status.h"
 #include "x86.h"
 
@@ -17,16 +18,6 @@ struct desc_ptr {
 	u64 base;
 } __packed;
 
-/* 64-bit TSS (SDM Vol 3 §8.7, APM Vol 2 §12.2.5) */
-struct tss64 {
-	u32 reserved0;
-	u64 rsp[3];
-	u64 reserved1;
-	u64 ist[7];
-	u64 reserved2;
-	u16 reserved3;
-	u16 iomap_base;
-} __packed;
 _Static_assert(sizeof(struct tss64) == 104, "TSS64 is 104 bytes");
 
 /* 64-bit interrupt gate (SDM Vol 3 §6.14.1) */
@@ -48,8 +39,7 @@ extern const u8 isr_stubs[];
 void gdt_load(const struct desc_ptr *gdtr, u16 cs, u16 ds, u16 tss);
 void isr_dispatch(struct isr_frame *f);
 
-static u64 gdt[5] __aligned(16);
-static struct tss64 tss __aligned(16);
+static struct cpu_tables bsp_tables;
 static struct idt_gate idt[256] __aligned(16);
 
 /* Segment descriptors (SDM Vol 3 §3.4.5): L=1 for 64-bit code, P, S, DPL 0 */
@@ -141,14 +131,22 @@ void isr_dispatch(struct isr_frame *f)
 	hv_finish(MHV_FATAL);
 }
 
+/* The tables of the CPU this runs on (the VMX host state is per CPU). */
+static struct cpu_tables *current_tables(void)
+{
+	struct cpu *c = this_cpu();
+
+	return c && c->tables ? c->tables : &bsp_tables;
+}
+
 u64 host_tss_base(void)
 {
-	return (u64)(uintptr_t)&tss;
+	return (u64)(uintptr_t)&current_tables()->tss;
 }
 
 u64 host_gdt_base(void)
 {
-	return (u64)(uintptr_t)gdt;
+	return (u64)(uintptr_t)current_tables()->gdt;
 }
 
 u64 host_idt_base(void)
@@ -156,18 +154,29 @@ u64 host_idt_base(void)
 	return (u64)(uintptr_t)idt;
 }
 
+struct cpu_tables *cpu_tables_bsp(void)
+{
+	return &bsp_tables;
+}
+
+/* This CPU's GDT and TSS, and the shared IDT. */
+void cpu_tables_load(struct cpu_tables *t)
+{
+	struct desc_ptr gdtr = { sizeof(t->gdt) - 1, (u64)(uintptr_t)t->gdt };
+	struct desc_ptr idtr = { sizeof(idt) - 1, (u64)(uintptr_t)idt };
+
+	t->gdt[0] = 0;
+	t->gdt[HOST_CS / 8] = DESC_CODE64;
+	t->gdt[HOST_DS / 8] = DESC_DATA;
+	t->tss.iomap_base = sizeof(t->tss); /* no I/O bitmap */
+	set_tss_descriptor(&t->gdt[HOST_TSS / 8], (u64)(uintptr_t)&t->tss, sizeof(t->tss) - 1);
+	gdt_load(&gdtr, HOST_CS, HOST_DS, HOST_TSS);
+	asm volatile("lidt %0" ::"m"(idtr));
+}
+
 void cpu_tables_init(void)
 {
-	struct desc_ptr gdtr = { sizeof(gdt) - 1, (u64)(uintptr_t)gdt };
-	struct desc_ptr idtr = { sizeof(idt) - 1, (u64)(uintptr_t)idt };
 	unsigned v;
-
-	gdt[0] = 0;
-	gdt[HOST_CS / 8] = DESC_CODE64;
-	gdt[HOST_DS / 8] = DESC_DATA;
-	tss.iomap_base = sizeof(tss); /* no I/O bitmap */
-	set_tss_descriptor(&gdt[HOST_TSS / 8], (u64)(uintptr_t)&tss, sizeof(tss) - 1);
-	gdt_load(&gdtr, HOST_CS, HOST_DS, HOST_TSS);
 
 	for (v = 0; v < 256; v++) {
 		u64 addr = (u64)(uintptr_t)(isr_stubs + v * ISR_STUB_SIZE);
@@ -180,5 +189,5 @@ void cpu_tables_init(void)
 		idt[v].offset_high = addr >> 32;
 		idt[v].reserved = 0;
 	}
-	asm volatile("lidt %0" ::"m"(idtr));
+	cpu_tables_load(&bsp_tables);
 }

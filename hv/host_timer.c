@@ -1,22 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "host_timer.h"
+#include "lapic.h"
 #include "cpu.h"
 #include "fmt.h"
 #include "x86.h"
 
-#define MSR_IA32_APIC_BASE 0x1b
 #define MSR_IA32_TSC_DEADLINE 0x6e0
-#define APIC_BASE_X2APIC BIT(10) /* SDM Vol 3 §11.12.1 */
-#define APIC_BASE_ENABLE BIT(11)
-/* xAPIC register offsets (SDM Vol 3 Table 11-1) */
-#define APIC_EOI 0x0b0
-#define APIC_LVT_TIMER 0x320
-#define APIC_LVT_PMC 0x340 /* SDM Vol 3 Table 11-1 */
-#define APIC_TIMER_INITIAL 0x380
-#define APIC_TIMER_CURRENT 0x390
-#define APIC_TIMER_DIVIDE 0x3e0
 #define APIC_DIVIDE_BY_1 0xb /* SDM Vol 3 Figure 11-10 */
-#define LVT_MASKED BIT(16)
 #define LVT_TSC_DEADLINE (2u << 17)
 #define CALIBRATION_TSC (1ull << 22)
 
@@ -27,28 +17,15 @@ enum timer_mode {
 };
 
 static enum timer_mode mode;
-static bool x2apic;
-static volatile u32 *xapic;
 static u64 apic_per_tsc_q32; /* APIC timer ticks per TSC tick, 32.32 fixed point */
 static char description[96] = "none";
-
-static void apic_write(u32 reg, u32 val)
-{
-	if (x2apic)
-		wrmsr(0x800 + (reg >> 4), val);
-	else
-		xapic[reg / 4] = val;
-}
-
-static u32 apic_read(u32 reg)
-{
-	return x2apic ? (u32)rdmsr(0x800 + (reg >> 4)) : xapic[reg / 4];
-}
 
 void host_apic_eoi(void)
 {
 	if (mode != TIMER_NONE)
-		apic_write(APIC_EOI, 0);
+		lapic_write(APIC_EOI, 0);
+	else
+		lapic_eoi();
 }
 
 static void calibrate_one_shot(void)
@@ -56,15 +33,15 @@ static void calibrate_one_shot(void)
 	u64 t0, t1;
 	u32 left;
 
-	apic_write(APIC_LVT_TIMER, LVT_MASKED);
-	apic_write(APIC_TIMER_DIVIDE, APIC_DIVIDE_BY_1);
-	apic_write(APIC_TIMER_INITIAL, 0xffffffffu);
+	lapic_write(APIC_LVT_TIMER, LVT_MASKED);
+	lapic_write(APIC_TIMER_DIVIDE, APIC_DIVIDE_BY_1);
+	lapic_write(APIC_TIMER_INITIAL, 0xffffffffu);
 	t0 = rdtsc();
 	do
 		t1 = rdtsc();
 	while (t1 - t0 < CALIBRATION_TSC);
-	left = apic_read(APIC_TIMER_CURRENT);
-	apic_write(APIC_TIMER_INITIAL, 0);
+	left = lapic_read(APIC_TIMER_CURRENT);
+	lapic_write(APIC_TIMER_INITIAL, 0);
 	if (left == 0 || left == 0xffffffffu)
 		return; /* the timer did not count, or ran out: no usable rate */
 	apic_per_tsc_q32 = ((u64)(0xffffffffu - left) << 32) / (t1 - t0);
@@ -76,16 +53,12 @@ static void calibrate_one_shot(void)
 
 void host_timer_init(void)
 {
-	u64 base = rdmsr(MSR_IA32_APIC_BASE);
-
-	if (!(base & APIC_BASE_ENABLE))
+	if (!lapic_init())
 		return;
-	x2apic = base & APIC_BASE_X2APIC;
-	xapic = (volatile u32 *)(uintptr_t)(base & ~0xfffull);
 	/* mhv takes no PMIs: a guest counter overflowing in hardware must not
 	 * raise the firmware's LVTPC vector on the host.  mhv notices guest
 	 * overflows at the next exit instead (hv/pmu/pmu_vcpu.c). */
-	apic_write(APIC_LVT_PMC, LVT_MASKED);
+	lapic_write(APIC_LVT_PMC, LVT_MASKED);
 	if (host_cpu.has.tsc_deadline) {
 		mode = TIMER_TSC_DEADLINE;
 		fmt_snprintf(description, sizeof(description), "local APIC TSC-deadline mode");
@@ -113,20 +86,20 @@ static void program(u64 tsc_deadline)
 	u64 now, ticks;
 
 	if (mode == TIMER_TSC_DEADLINE) {
-		apic_write(APIC_LVT_TIMER, HOST_TIMER_VECTOR | LVT_TSC_DEADLINE);
+		lapic_write(APIC_LVT_TIMER, HOST_TIMER_VECTOR | LVT_TSC_DEADLINE);
 		wrmsr(MSR_IA32_TSC_DEADLINE, tsc_deadline);
 		return;
 	}
 	if (mode != TIMER_ONE_SHOT)
 		return;
 	if (!tsc_deadline) {
-		apic_write(APIC_TIMER_INITIAL, 0);
+		lapic_write(APIC_TIMER_INITIAL, 0);
 		return;
 	}
 	now = rdtsc();
 	ticks = tsc_deadline > now ? ((tsc_deadline - now) * apic_per_tsc_q32) >> 32 : 0;
-	apic_write(APIC_LVT_TIMER, HOST_TIMER_VECTOR);
-	apic_write(APIC_TIMER_INITIAL, ticks ? (ticks > 0xffffffffu ? 0xffffffffu : ticks) : 1);
+	lapic_write(APIC_LVT_TIMER, HOST_TIMER_VECTOR);
+	lapic_write(APIC_TIMER_INITIAL, ticks ? (ticks > 0xffffffffu ? 0xffffffffu : ticks) : 1);
 }
 
 /* The earliest armed deadline, or 0 (disarmed). */

@@ -79,6 +79,7 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	fmt_snprintf(row->suite, sizeof(row->suite), "%s", vm->suite);
 	fmt_snprintf(row->name, sizeof(row->name), "%s", r.name);
 	fmt_snprintf(row->column, sizeof(row->column), "%s", vm->config->name);
+	fmt_snprintf(row->cpu_tag, sizeof(row->cpu_tag), "%s", vm->results->cpu_tag);
 	fmt_snprintf(row->skip_reason, sizeof(row->skip_reason), "%s", r.skip_reason);
 	row->iterations = r.iterations;
 	row->batches = r.nr_samples;

@@ -63,20 +63,21 @@ int report_format_json(char *buf, size_t size, const struct bench_row *row, cons
 	if (row->skip_reason[0])
 		return fmt_snprintf(buf, size,
 				    REPORT_JSON_PREFIX "{\"suite\":\"%s\",\"test\":\"%s\","
-						       "\"config\":\"%s\",\"env\":\"%s\","
+						       "\"config\":\"%s%s\",\"env\":\"%s\","
 						       "\"backend\":\"%s\",\"skipped\":\"%s\"}",
-				    row->suite, row->name, row->column, env, backend_name,
-				    row->skip_reason);
+				    row->suite, row->name, row->column, row->cpu_tag, env,
+				    backend_name, row->skip_reason);
 	return fmt_snprintf(
 	    buf, size,
-	    REPORT_JSON_PREFIX "{\"suite\":\"%s\",\"test\":\"%s\",\"config\":\"%s\","
+	    REPORT_JSON_PREFIX "{\"suite\":\"%s\",\"test\":\"%s\",\"config\":\"%s%s\","
 			       "\"env\":\"%s\",\"backend\":\"%s\",\"unit\":\"tsc\","
 			       "\"iterations\":%u,\"batches\":%u,\"min\":%llu,"
 			       "\"median\":%llu,\"p99\":%llu,\"mean\":%llu,"
 			       "\"stddev\":%llu,\"max\":%llu}",
-	    row->suite, row->name, row->column, env, backend_name, row->iterations, row->batches,
-	    (unsigned long long)s->min, (unsigned long long)s->median, (unsigned long long)s->p99,
-	    (unsigned long long)s->mean, (unsigned long long)s->stddev, (unsigned long long)s->max);
+	    row->suite, row->name, row->column, row->cpu_tag, env, backend_name, row->iterations,
+	    row->batches, (unsigned long long)s->min, (unsigned long long)s->median,
+	    (unsigned long long)s->p99, (unsigned long long)s->mean, (unsigned long long)s->stddev,
+	    (unsigned long long)s->max);
 }
 
 #ifndef HOST_TEST

@@ -13,6 +13,7 @@
 #include "pmu/pmu_caps.h"
 #include "pmu/pmu_vcpu.h"
 #include "report.h"
+#include "smp.h"
 #include "vm_config.h"
 #include "vm_run.h"
 
@@ -151,6 +152,9 @@ bool vm_config_wants(const struct vm_config *config, const char *test)
 }
 const unsigned nr_vm_configs = ARRAY_SIZE(vm_configs);
 
+/* How long past a VM's own time limit the BSP waits for the CPU running it. */
+#define CPU_GRACE_MS 30000
+
 static struct run_results results;
 static struct vm vm;
 
@@ -226,22 +230,55 @@ static void judge_stop(const struct suite *s, const struct suite_vm *sv, const s
 	results_test(&results, s->name, test, TEST_FAIL, why);
 }
 
-static void run_suite_vm(const struct suite *s, const struct suite_vm *sv,
-			 const struct vm_config *config, u32 id)
+/* One VM of a suite, as the CPU that runs it sees it. */
+struct vm_job {
+	const struct suite *s;
+	const struct suite_vm *sv;
+	const struct vm_config *config;
+	u32 id;
+};
+
+/* On the chosen CPU: the VM's whole life, since its VMCS/VMCB state and
+ * nested TLB entries belong to the CPU that created it. */
+static void vm_job_run(void *arg)
 {
+	const struct vm_job *j = arg;
+	const struct suite *s = j->s;
+	const struct suite_vm *sv = j->sv;
 	struct vm_spec spec = {
 		.suite = s->name,
 		.name = sv->name,
 		.blob = s->blob,
 		.blob_size = s->blob_end - s->blob,
 		.variant = sv->variant,
-		.config = config,
+		.config = j->config,
 		.timed = sv->timed,
 		.time_limit_ms = sv->time_limit_ms,
 	};
+	int err = vm_create(&vm, &spec, j->id, &results);
+
+	if (err) {
+		console_printf("mhv: vm %s: cannot create (%s)\n", sv->name,
+			       err == -2 ? "guest image too large" : "out of memory");
+		results_test(&results, s->name, sv->name, TEST_FAIL, "VM creation failed");
+	} else {
+		console_printf("mhv: vm %s: start (%s, configuration %s, %llu KiB RAM)\n", vm.name,
+			       backend->name, j->config->name, vm.ram_size >> 10);
+		vm_run(&vm);
+		guest_console_flush(&vm);
+		judge_stop(s, sv, &vm);
+	}
+	vm_destroy(&vm);
+}
+
+static void run_suite_vm(const struct suite *s, const struct suite_vm *sv,
+			 const struct vm_config *config, u32 id, struct cpu *cpu)
+{
 	const char *test = sv->test ? sv->test : sv->name;
 	const char *why_not = sv->unsupported ? sv->unsupported() : NULL;
-	int err;
+	struct vm_job job = { s, sv, config, id };
+	u64 limit_ms = sv->time_limit_ms ? sv->time_limit_ms : results.cfg->time_limit * 1000ull;
+	char why[96];
 
 	/* The suite's main VM filters its own tests; host-judged ones here. */
 	if (sv->test && !config_test_wanted(results.cfg, test))
@@ -250,19 +287,12 @@ static void run_suite_vm(const struct suite *s, const struct suite_vm *sv,
 		results_test(&results, s->name, test, TEST_SKIP, why_not);
 		return;
 	}
-	err = vm_create(&vm, &spec, id, &results);
-	if (err) {
-		console_printf("mhv: vm %s: cannot create (%s)\n", sv->name,
-			       err == -2 ? "guest image too large" : "out of memory");
-		results_test(&results, s->name, sv->name, TEST_FAIL, "VM creation failed");
-	} else {
-		console_printf("mhv: vm %s: start (%s, configuration %s, %llu KiB RAM)\n", vm.name,
-			       backend->name, config->name, vm.ram_size >> 10);
-		vm_run(&vm);
-		guest_console_flush(&vm);
-		judge_stop(s, sv, &vm);
+	/* The VM's own time limit ends it first; this catches a lost CPU. */
+	if (!smp_run_on(cpu, vm_job_run, &job, limit_ms + CPU_GRACE_MS)) {
+		fmt_snprintf(why, sizeof(why), "cpu %u did not run VM %s to its end: %s",
+			     cpu->index, sv->name, cpu->why);
+		results_test(&results, s->name, test, TEST_FAIL, why);
 	}
-	vm_destroy(&vm);
 }
 
 static bool suite_runs_in(const struct suite *s, const struct vm_config *c,
@@ -278,12 +308,11 @@ static bool suite_runs_in(const struct suite *s, const struct vm_config *c,
 	return cfg->pmu_modes & BIT(mode); /* config "pmu =" may leave this mode out */
 }
 
-enum mhv_status runner_run_plan(const struct mhv_config *cfg)
+static void run_plan_on(struct cpu *cpu, const struct mhv_config *cfg)
 {
+	static u32 id;
 	unsigned i, j, c;
-	u32 id = 0;
 
-	results.cfg = cfg;
 	for (i = 0; i < ARRAY_SIZE(suites); i++) {
 		if (!(cfg->suites & suites[i].bit))
 			continue;
@@ -299,11 +328,69 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg)
 						      why);
 				continue;
 			}
-			for (j = 0; j < suites[i].nr_vms; j++)
-				run_suite_vm(&suites[i], &suites[i].vms[j], &vm_configs[c], id++);
+			for (j = 0; j < suites[i].nr_vms && cpu->state != CPU_FAILED; j++)
+				run_suite_vm(&suites[i], &suites[i].vms[j], &vm_configs[c], id++,
+					     cpu);
 		}
 	}
 	report_bench_tables(&results);
+	results.nr_bench = 0;
+	results.nr_refused = 0;
+}
+
+/*
+ * Where the suites run: the CPUs "cpus =" names, or all that started, or
+ * by default one AP on another core than the BSP (which spin-waits while
+ * the AP measures), else the BSP.
+ */
+static unsigned choose_cpus(const struct mhv_config *cfg, struct cpu *chosen[MAX_CPUS])
+{
+	unsigned i, n = 0;
+
+	if (!cfg->cpus_all && !cfg->cpus) {
+		/* Not the BSP's SMT sibling either: its spin-wait would share the core. */
+		for (i = 1; i < nr_cpus && !n; i++)
+			if (cpus[i].state == CPU_IDLE && !smp_same_core(&cpus[i], &cpus[0]))
+				chosen[n++] = &cpus[i];
+		for (i = 1; i < nr_cpus && !n; i++)
+			if (cpus[i].state == CPU_IDLE)
+				chosen[n++] = &cpus[i];
+		if (!n)
+			chosen[n++] = &cpus[0];
+		return n;
+	}
+	for (i = 0; i < MAX_CPUS; i++) {
+		if (!cfg->cpus_all && !(cfg->cpus & BIT(i)))
+			continue;
+		if (i < nr_cpus && cpus[i].state == CPU_IDLE)
+			chosen[n++] = &cpus[i];
+		else if (!cfg->cpus_all)
+			console_printf("mhv: cpu %u (from mhv.cfg cpus) %s\n", i,
+				       i >= nr_cpus ? "does not exist: left out"
+						    : "cannot be used: left out");
+	}
+	if (!n) {
+		console_printf("mhv: none of the CPUs in mhv.cfg can run guests: using the BSP\n");
+		chosen[n++] = &cpus[0];
+	}
+	return n;
+}
+
+enum mhv_status runner_run_plan(const struct mhv_config *cfg)
+{
+	struct cpu *chosen[MAX_CPUS];
+	unsigned n = choose_cpus(cfg, chosen), i;
+
+	results.cfg = cfg;
+	for (i = 0; i < n; i++) {
+		console_printf("mhv: ==== suites on cpu %u (APIC ID %u%s), %u of %u chosen ====\n",
+			       chosen[i]->index, chosen[i]->apic_id,
+			       chosen[i]->index ? "" : ", the BSP", i + 1, n);
+		if (n > 1)
+			fmt_snprintf(results.cpu_tag, sizeof(results.cpu_tag), "@cpu%u",
+				     chosen[i]->index);
+		run_plan_on(chosen[i], cfg);
+	}
 	console_printf("mhv: summary: %u passed, %u failed, %u skipped\n", results.passed,
 		       results.failed, results.skipped);
 	return results.failed ? MHV_TEST_FAILED : MHV_PASS;

@@ -13,6 +13,7 @@ struct bench_row {
 	char suite[16];
 	char name[HC_NAME_LEN];
 	char column[24]; /* the VM configuration the row was measured in */
+	char cpu_tag[8]; /* "@cpuN" when the run measures several CPUs, else "" */
 	u32 iterations, batches;
 	struct sample_stats st;
 	char skip_reason[HC_REASON_LEN];
@@ -27,6 +28,7 @@ struct refused_column {
 
 struct run_results {
 	const struct mhv_config *cfg;
+	char cpu_tag[8]; /* copied into each bench row */
 	u32 passed, failed, skipped;
 	u32 nr_bench;
 	struct bench_row bench[MAX_BENCH_ROWS];

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Boot BOOTX64.EFI under Bochs + OVMF from a whole-disk FAT image.
-#   run-bochs.sh [--cpu MODEL] [--config FILE] [--timeout S] [--log FILE]
-#                [--disk-image IMG] BOOTX64.EFI
+#   run-bochs.sh [--cpu MODEL] [--cpus N] [--config FILE] [--timeout S]
+#                [--log FILE] [--disk-image IMG] BOOTX64.EFI
 # mhv's console is mirrored to port 0xE9 (set debugcon = on in the config),
 # which Bochs prints on stdout; that, not the COM1 file (which Bochs can
 # truncate at exit), is the log to judge.  Paths in the bochsrc are
@@ -10,10 +10,11 @@
 # reset_on_triple_fault=1: with 0 Bochs panics on a guest's triple fault.  Bochs' own status is 1 after
 # mhv writes "Shutdown" to port 0x8900 (exit_action = qemu-exit does).
 set -u
-cpu=ryzen config="" timeout=300 log="" disk=""
+cpu=ryzen config="" timeout=300 log="" disk="" count=1
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--cpu) cpu=$2; shift 2 ;;
+	--cpus) count=$2; shift 2 ;;
 	--config) config=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
@@ -47,7 +48,7 @@ cat >"$work/bochsrc" <<RC
 megs: 256
 romimage: file=$ovmf
 vgaromimage: file=/usr/share/bochs/VGABIOS-lgpl-latest
-cpu: model=$cpu, count=1, ips=50000000, reset_on_triple_fault=1
+cpu: model=$cpu, count=$count, ips=50000000, reset_on_triple_fault=1
 pci: enabled=1, chipset=i440fx
 boot: disk
 ata0-master: type=disk, path=esp.img, mode=flat, cylinders=$cylinders, heads=16, spt=63

@@ -50,9 +50,25 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 	patterns=$(echo "$patterns" | sed 's/^ *//; s/ *$//')
 	log=$LOGS/$name.log
 	start=$(date +%s)
-	if [ "$emu" = qemu ]; then
+	if [ "${emu%%+*}" = qemu ]; then
+		# qemu+smp=N+nmi: N CPUs; an NMI from the monitor once a suite runs
+		smp=1 mon=""
+		for opt in $(echo "${emu#qemu}" | tr '+' ' '); do
+			case "$opt" in
+			smp=*) smp=${opt#smp=} ;;
+			nmi) mon="$LOGS/$name.mon" ;;
+			esac
+		done
+		rm -f "$log" "$LOGS/$name.mon"
 		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout 120 \
-			--serial-log "$log" "$EFI" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null
+			--smp "$smp" ${mon:+--extra "-monitor unix:$mon,server,nowait"} \
+			--serial-log "$log" "$EFI" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null &
+		qpid=$!
+		if [ -n "$mon" ]; then
+			python3 tests/emu/qemu-monitor.py "$mon" "$log" 'mhv: suite vmexit' nmi \
+				>"$LOGS/$name.monitor.txt" 2>&1
+		fi
+		wait $qpid
 	elif [ "$emu" = qemu-usb ] || [ "$emu" = bochs-disk ]; then
 		# the stick image make usb writes, with the shipped mhv.cfg plus overrides
 		cat scripts/usb.cfg "tests/emu/$cfg" >"$LOGS/$name.cfg"
@@ -69,8 +85,11 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 				--timeout 300 --log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
 		fi
 	else
-		sh scripts/run-bochs.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout 300 \
-			--log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
+		# bochs+cpus=N: N CPUs
+		count=1
+		case "$emu" in *+cpus=*) count=${emu#*+cpus=} ;; esac
+		sh scripts/run-bochs.sh --cpu "$cpu" --cpus "$count" --config "tests/emu/$cfg" \
+			--timeout 300 --log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
 	fi
 	st=$?
 	secs=$(($(date +%s) - start))

@@ -15,11 +15,11 @@
 #include "x86.h"
 
 _Static_assert(PMU_OFF == HV_PMU_OFF && PMU_SW == HV_PMU_SW &&
-		       PMU_SW_NOELIDE == HV_PMU_SW_NOELIDE && PMU_SW_LAZY == HV_PMU_SW_LAZY &&
-		       PMU_HW == HV_PMU_HW,
+		   PMU_SW_NOELIDE == HV_PMU_SW_NOELIDE && PMU_SW_LAZY == HV_PMU_SW_LAZY &&
+		   PMU_HW == HV_PMU_HW,
 	       "CPUID 0x40000001 ECX tells guests the mode by these numbers");
 _Static_assert(PMU_EV_INSTRUCTIONS == HV_PMU_ACCOUNT_INSN &&
-		       PMU_EV_BRANCHES == HV_PMU_ACCOUNT_BRANCH,
+		   PMU_EV_BRANCHES == HV_PMU_ACCOUNT_BRANCH,
 	       "CPUID 0x40000001 EDX tells guests the accounted events");
 
 /* Legacy aliases (pmu-virt.md §1.2, §3.3). */
@@ -73,8 +73,7 @@ static u32 status_msr(const struct pmu_state *s)
 	return s->vendor == PMU_AMD ? MSR_AMD_GLOBAL_STATUS : MSR_INTEL_GLOBAL_STATUS;
 }
 
-void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account,
-		   bool guest_counts_insn)
+void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool guest_counts_insn)
 {
 	struct pmu_state *s = &vcpu->pmu;
 	bool amd = pmu_caps.amd;
@@ -129,8 +128,7 @@ void pmu_vcpu_before_entry(struct vcpu *vcpu, u64 exit_rip)
 	 * none of the instructions mhv emulates is a branch. */
 	if (unlikely(s->acct_needed) && vcpu->regs.rip != exit_rip &&
 	    pmu_account_emulated(s, &host_pmu, vcpu->pmu_mode,
-				 vcpu->pmu_account & PMU_EV_INSTRUCTIONS,
-				 backend->guest_cpl(vcpu)))
+				 vcpu->pmu_account & PMU_EV_INSTRUCTIONS, backend->guest_cpl(vcpu)))
 		check_overflow(vcpu);
 	pmu_load(s, &host_pmu, vcpu->pmu_mode);
 	pmu_vm_entry(s, &host_pmu, vcpu->pmu_mode);

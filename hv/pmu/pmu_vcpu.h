@@ -26,8 +26,7 @@ bool pmu_mode_parse(const char *name, enum pmu_mode *mode);
  * counting instructions at all CPLs, as a guest running perf or an NMI
  * watchdog would (the seed-003 scenario).
  */
-void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account,
-		   bool guest_counts_insn);
+void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool guest_counts_insn);
 
 /* First thing after an exit, before the handler. */
 void pmu_vcpu_after_exit(struct vcpu *vcpu);

@@ -13,41 +13,58 @@
 
 bool svm_has_nrips;
 
-const struct backend_ops *svm_probe(const char **why, int *status)
+/*
+ * Per CPU: SVM must not be disabled by firmware on this core, EFER.SVME on,
+ * and a host save area of its own (APM Vol 2 §15.4, §15.30.4).
+ */
+int svm_cpu_enable(const char **why)
 {
 	const struct cpuid_regs *svm_leaf = &host_cpu.cpuid.ext[0xa];
 	void *hsave;
 
-	*status = MHV_NO_VIRT;
-	if (!host_cpu.has.svm) {
-		*why = "no SVM: CPUID 8000_0001 ECX[2] is 0";
-		return NULL;
-	}
 	if (rdmsr(MSR_VM_CR) & VM_CR_SVMDIS) {
 		*why = (svm_leaf->edx >> SVM_FEATURE_LOCK) & 1
 			   ? "SVM disabled by firmware (VM_CR.SVMDIS=1, locked with a key): "
 			     "enable SVM/virtualization in the BIOS setup"
 			   : "SVM disabled by firmware (VM_CR.SVMDIS=1): enable SVM/"
 			     "virtualization in the BIOS setup";
+		return MHV_NO_VIRT;
+	}
+	hsave = alloc_page_zeroed();
+	if (!hsave) {
+		*why = "out of memory for the SVM host save area";
+		return MHV_FATAL;
+	}
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SVME);
+	wrmsr(MSR_VM_HSAVE_PA, (u64)(uintptr_t)hsave);
+	/* The host keeps GIF clear, opening it only in short interrupt windows
+	 * (APM Vol 2 §15.17); with IF set, a physical interrupt that arrives
+	 * while a guest runs makes it exit (INTR intercept, V_INTR_MASKING). */
+	asm volatile("clgi; sti");
+	return 0;
+}
+
+/* An idle CPU sleeps until an interrupt; GIF must be open for it to wake. */
+void svm_idle_wait(void)
+{
+	asm volatile("stgi; sti; hlt; cli; clgi; sti" ::: "memory");
+}
+
+const struct backend_ops *svm_probe(const char **why, int *status)
+{
+	*status = MHV_NO_VIRT;
+	if (!host_cpu.has.svm) {
+		*why = "no SVM: CPUID 8000_0001 ECX[2] is 0";
 		return NULL;
 	}
 	if (!host_cpu.has.npt) {
 		*why = "SVM without nested paging (CPUID 8000_000A EDX[0]=0): mhv needs NPT";
 		return NULL;
 	}
-	hsave = alloc_page_zeroed();
-	if (!hsave) {
-		*status = MHV_FATAL;
-		*why = "out of memory for the SVM host save area";
+	*status = svm_cpu_enable(why);
+	if (*status)
 		return NULL;
-	}
-	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SVME);
-	wrmsr(MSR_VM_HSAVE_PA, (u64)(uintptr_t)hsave);
 	svm_has_nrips = host_cpu.has.nrips;
 	svm_exit_table_init();
-	/* The host keeps GIF clear, opening it only in short interrupt windows
-	 * (APM Vol 2 §15.17); with IF set, a physical interrupt that arrives
-	 * while a guest runs makes it exit (INTR intercept, V_INTR_MASKING). */
-	asm volatile("clgi; sti");
 	return &svm_backend;
 }

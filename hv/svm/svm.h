@@ -20,6 +20,9 @@ extern bool svm_has_nrips;
 
 /* Returns NULL with *why set when this CPU cannot run the SVM backend. */
 const struct backend_ops *svm_probe(const char **why, int *status);
+/* Per CPU (the BSP from svm_probe, each AP when it starts); 0 or a status. */
+int svm_cpu_enable(const char **why);
+void svm_idle_wait(void);
 void svm_run_loop(struct vcpu *vcpu, u64 vmcb_pa);
 void svm_run_loop_timed(struct vcpu *vcpu, u64 vmcb_pa);
 void svm_run_loop_pmu(struct vcpu *vcpu, u64 vmcb_pa);

@@ -8,7 +8,7 @@
 #include "pmu/pmu_vcpu.h"
 #include "vcpu.h"
 
-#define VIRT_EXT_PMC BIT(3)	  /* PMC virtualization enable (pmu-virt.md §2.1) */
+#define VIRT_EXT_PMC BIT(3)	     /* PMC virtualization enable (pmu-virt.md §2.1) */
 #define INT_CTL_V_NMI_ENABLE BIT(26) /* VNMI (pmu-virt.md §2.2, APM Table B-1) */
 
 void svm_pmu_setup(struct vcpu *vcpu, struct svm_vcpu *s)

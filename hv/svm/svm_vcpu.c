@@ -282,5 +282,7 @@ const struct backend_ops svm_backend = {
 	.guest_cpl = svm_guest_cpl,
 	.exit_name = svm_exit_name,
 	.host_interrupt_window = svm_host_interrupt_window,
+	.cpu_enable = svm_cpu_enable,
+	.idle_wait = svm_idle_wait,
 	.describe = svm_describe,
 };

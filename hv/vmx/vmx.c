@@ -100,12 +100,16 @@ static const char *compute_controls(void)
 	return NULL;
 }
 
-const struct backend_ops *vmx_probe(const char **why, int *status)
+/*
+ * Per CPU: FEATURE_CONTROL allows VMX outside SMX (locked by mhv when the
+ * firmware left it open), CR0/CR4 meet the fixed bits, and the CPU enters
+ * VMX operation with a VMXON region of its own (SDM Vol 3 §24.7, §24.8).
+ */
+int vmx_cpu_enable(const char **why)
 {
 	u64 fc = rdmsr(MSR_IA32_FEATURE_CONTROL);
 	void *vmxon_region;
 
-	*status = MHV_NO_VIRT;
 	if (!(fc & FEATURE_CONTROL_LOCK)) {
 		/* Unlocked (OVMF under Bochs leaves it so): enable and lock. */
 		fc |= FEATURE_CONTROL_LOCK | FEATURE_CONTROL_VMX_OUTSIDE_SMX;
@@ -113,7 +117,44 @@ const struct backend_ops *vmx_probe(const char **why, int *status)
 	} else if (!(fc & FEATURE_CONTROL_VMX_OUTSIDE_SMX)) {
 		*why = "VMX disabled by firmware (IA32_FEATURE_CONTROL is locked with "
 		       "VMX-outside-SMX=0): enable VT-x in the BIOS setup";
+		return MHV_NO_VIRT;
+	}
+	write_cr0(vmx_fix_cr(read_cr0(), vmx_caps.cr0_fixed0, vmx_caps.cr0_fixed1));
+	write_cr4(vmx_fix_cr(read_cr4() | CR4_VMXE, vmx_caps.cr4_fixed0, vmx_caps.cr4_fixed1));
+	vmxon_region = alloc_page_zeroed();
+	if (!vmxon_region) {
+		*why = "out of memory for the VMXON region";
+		return MHV_FATAL;
+	}
+	*(u32 *)vmxon_region = vmx_caps.revision;
+	if (!vmxon((u64)(uintptr_t)vmxon_region)) {
+		*why = "VMXON failed (CR0/CR4 fixed bits, FEATURE_CONTROL or the VMXON region)";
+		return MHV_FATAL;
+	}
+	if (vmx_caps.ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)
+		invept_global();
+	return 0;
+}
+
+void vmx_idle_wait(void)
+{
+	asm volatile("sti; hlt; cli" ::: "memory");
+}
+
+const struct backend_ops *vmx_probe(const char **why, int *status)
+{
+	u64 fc = rdmsr(MSR_IA32_FEATURE_CONTROL);
+
+	*status = MHV_NO_VIRT;
+	if ((fc & FEATURE_CONTROL_LOCK) && !(fc & FEATURE_CONTROL_VMX_OUTSIDE_SMX)) {
+		*why = "VMX disabled by firmware (IA32_FEATURE_CONTROL is locked with "
+		       "VMX-outside-SMX=0): enable VT-x in the BIOS setup";
 		return NULL;
+	}
+	if (!(fc & FEATURE_CONTROL_LOCK)) {
+		/* The capability MSRs need VMX enabled in FEATURE_CONTROL first. */
+		wrmsr(MSR_IA32_FEATURE_CONTROL,
+		      fc | FEATURE_CONTROL_LOCK | FEATURE_CONTROL_VMX_OUTSIDE_SMX);
 	}
 	*why = compute_controls();
 	if (*why)
@@ -123,23 +164,9 @@ const struct backend_ops *vmx_probe(const char **why, int *status)
 	vmx_caps.cr0_fixed1 = rdmsr(MSR_IA32_VMX_CR0_FIXED1);
 	vmx_caps.cr4_fixed0 = rdmsr(MSR_IA32_VMX_CR4_FIXED0);
 	vmx_caps.cr4_fixed1 = rdmsr(MSR_IA32_VMX_CR4_FIXED1);
-	write_cr0(vmx_fix_cr(read_cr0(), vmx_caps.cr0_fixed0, vmx_caps.cr0_fixed1));
-	write_cr4(vmx_fix_cr(read_cr4() | CR4_VMXE, vmx_caps.cr4_fixed0, vmx_caps.cr4_fixed1));
-
-	vmxon_region = alloc_page_zeroed();
-	if (!vmxon_region) {
-		*status = MHV_FATAL;
-		*why = "out of memory for the VMXON region";
+	*status = vmx_cpu_enable(why);
+	if (*status)
 		return NULL;
-	}
-	*(u32 *)vmxon_region = vmx_caps.revision;
-	if (!vmxon((u64)(uintptr_t)vmxon_region)) {
-		*status = MHV_FATAL;
-		*why = "VMXON failed (CR0/CR4 fixed bits, FEATURE_CONTROL or the VMXON region)";
-		return NULL;
-	}
 	vmx_exit_table_init();
-	if (vmx_caps.ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)
-		invept_global();
 	return &vmx_backend;
 }

@@ -31,6 +31,9 @@ extern const struct backend_ops vmx_backend;
 
 /* Returns NULL with *why set when this CPU cannot run the VMX backend. */
 const struct backend_ops *vmx_probe(const char **why, int *status);
+/* Per CPU (the BSP from vmx_probe, each AP when it starts); 0 or a status. */
+int vmx_cpu_enable(const char **why);
+void vmx_idle_wait(void);
 void vmx_run_loop(struct vcpu *vcpu);
 void vmx_run_loop_timed(struct vcpu *vcpu);
 void vmx_run_loop_pmu(struct vcpu *vcpu);

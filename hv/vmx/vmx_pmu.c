@@ -27,8 +27,7 @@ bool vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x)
 	x->guest_perf_global_ctrl = vcpu->pmu.vmcs_global_ctrl;
 	return vmwrite_checked(VMCS_PROC_CONTROLS, x->proc) &&
 	       vmwrite_checked(VMCS_EXIT_CONTROLS, vmx_caps.exit | EXIT_LOAD_PERF_GLOBAL_CTRL) &&
-	       vmwrite_checked(VMCS_ENTRY_CONTROLS,
-			       vmx_caps.entry | ENTRY_LOAD_PERF_GLOBAL_CTRL) &&
+	       vmwrite_checked(VMCS_ENTRY_CONTROLS, vmx_caps.entry | ENTRY_LOAD_PERF_GLOBAL_CTRL) &&
 	       vmwrite_checked(VMCS_HOST_PERF_GLOBAL_CTRL, 0) &&
 	       vmwrite_checked(VMCS_GUEST_PERF_GLOBAL_CTRL, x->guest_perf_global_ctrl);
 }

@@ -459,6 +459,8 @@ const struct backend_ops vmx_backend = {
 	.guest_cpl = vmx_guest_cpl,
 	.exit_name = vmx_exit_name,
 	.host_interrupt_window = vmx_host_interrupt_window,
+	.cpu_enable = vmx_cpu_enable,
+	.idle_wait = vmx_idle_wait,
 	.adjust_guest_cpuid = vmx_adjust_guest_cpuid,
 	.describe = vmx_describe,
 };

@@ -7,12 +7,15 @@
 #include "xstate_guest.h"
 #include "console.h"
 #include "cpu.h"
+#include "fmt.h"
 #include "vm.h"
 
 #define CR4_OSXSAVE BIT(18)
 #define CPUID_COST_REPEATS 8
 
 struct xstate_cache host_xstate;
+/* Components CPUID announced without a size, left out of the cache. */
+static u64 host_xstate_dropped;
 
 static inline void xsetbv(u32 index, u64 value)
 {
@@ -91,6 +94,7 @@ void xstate_init(void)
 			console_printf("mhv: xstate: component %u is in the supported mask but "
 				       "CPUID.0xD.%u gives no size: left out\n",
 				       i, i);
+			host_xstate_dropped |= BIT(i);
 			if (i < 32) {
 				leaves[0].eax &= ~(u32)BIT(i);
 				leaves[1].ecx &= ~(u32)BIT(i);
@@ -113,6 +117,40 @@ void xstate_init(void)
 	/* XSETBV on behalf of guests needs CR4.OSXSAVE on the host (OVMF leaves it clear). */
 	write_cr4(read_cr4() | CR4_OSXSAVE);
 	print_costs();
+}
+
+/*
+ * On an AP: does this CPU's CPUID.0xD agree with the cache the BSP filled?
+ * Guests run on any chosen CPU with one cached answer, so a CPU whose
+ * XSTATE layout differs (a hybrid part) must not run them.
+ */
+bool xstate_matches_this_cpu(char *why, size_t size)
+{
+	const struct xstate_cache *c = &host_xstate;
+	struct cpuid_regs r;
+	unsigned i;
+
+	if (!c->valid)
+		return true;
+	cpuid_raw(0xd, 0, &r);
+	if (((u64)r.edx << 32 | r.eax) != (c->xcr0_supported | host_xstate_dropped)) {
+		fmt_snprintf(why, size, "CPUID.0xD.0 XCR0 mask 0x%llx, the BSP's 0x%llx",
+			     (u64)r.edx << 32 | r.eax, c->xcr0_supported);
+		return false;
+	}
+	for (i = 2; i < XSTATE_MAX_COMPONENTS; i++) {
+		if (!((c->xcr0_supported | c->xss_supported) & BIT(i)))
+			continue;
+		cpuid_raw(0xd, i, &r);
+		if (r.eax != c->comp[i].size ||
+		    (!c->comp[i].supervisor && r.ebx != c->comp[i].offset)) {
+			fmt_snprintf(why, size,
+				     "XSTATE component %u: size %u offset %u, the BSP's %u at %u",
+				     i, r.eax, r.ebx, c->comp[i].size, c->comp[i].offset);
+			return false;
+		}
+	}
+	return true;
 }
 
 void xstate_vcpu_reset(struct vcpu *vcpu, bool uncached)

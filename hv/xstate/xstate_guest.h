@@ -21,6 +21,8 @@ extern struct xstate_cache host_xstate;
 
 /* Fill the cache from host CPUID and print the per-sub-leaf CPUID cost table. */
 void xstate_init(void);
+/* An AP's CPUID.0xD against the BSP's cache; false with why when it differs. */
+bool xstate_matches_this_cpu(char *why, size_t size);
 /* A new vCPU: XCR0 = x87 only, as after reset (SDM Vol 1 §13.3). */
 void xstate_vcpu_reset(struct vcpu *vcpu, bool uncached);
 void xstate_guest_cpuid(struct vcpu *vcpu, u32 subleaf, struct cpuid_regs *r);

@@ -135,6 +135,12 @@ static void test_syntax(void **state)
 	assert_int_equal(cfg.pmu_modes, CONFIG_PMU_HW | CONFIG_PMU_SW | CONFIG_PMU_SW_NOELIDE);
 	assert_int_equal(cfg.pmu_account, CONFIG_ACCOUNT_INSN);
 
+	PARSE_OK("cpus = 1, 3,63\n");
+	assert_int_equal(cfg.cpus, (1ull << 1) | (1ull << 3) | (1ull << 63));
+	assert_false(cfg.cpus_all);
+	PARSE_OK("cpus = all\n");
+	assert_true(cfg.cpus_all);
+
 	PARSE_OK("iterations = 0010\n");
 	assert_int_equal(cfg.iterations, 10);
 	PARSE_OK("# only a comment");
@@ -199,6 +205,12 @@ static void test_errors(void **state)
 	PARSE_ERR("pmu_account = cycles\n", "mhv.cfg:1: unknown accounting event 'cycles' "
 					    "(known: insn, branch, none)");
 	PARSE_ERR("pmu = sw,\n", "mhv.cfg:1: empty name in list for 'pmu'");
+	PARSE_ERR("cpus = 64\n",
+		  "mhv.cfg:1: bad CPU '64' for 'cpus': expected CPU numbers 0 to 63 or all");
+	PARSE_ERR("cpus = 1,,2\n",
+		  "mhv.cfg:1: bad CPU '' for 'cpus': expected CPU numbers 0 to 63 or all");
+	PARSE_ERR("cpus = bsp\n",
+		  "mhv.cfg:1: bad CPU 'bsp' for 'cpus': expected CPU numbers 0 to 63 or all");
 	PARSE_ERR("suites = smoke,,vmexit\n", "mhv.cfg:1: empty name in list for 'suites'");
 	PARSE_ERR("suites = smoke,\n", "mhv.cfg:1: empty name in list for 'suites'");
 	PARSE_ERR("\n\n\n\n\n\nexit_action = maybe\n",

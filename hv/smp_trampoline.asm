@@ -1,0 +1,141 @@
+; SPDX-License-Identifier: MIT
+; The AP start-up trampoline, copied to a page below 1 MiB (boot_info
+; trampoline_base) before the SIPI that names that page.  An AP wakes in
+; real mode at CS = page << 8, IP = 0 (SDM Vol 3 §8.4.4.1, §10.1.4), climbs
+; to 32-bit protected mode and to long mode on small identity page tables
+; that the BSP builds after the code, then loads mhv's own CR3, takes the
+; next slot and calls smp_ap_entry(slot) on that slot's stack.
+; Everything is addressed relative to the copy's base (EBX), so one copy
+; works at any page below 1 MiB.
+bits 16
+default abs
+section .text
+
+global smp_trampoline_start
+global smp_trampoline_end
+
+; The data block the BSP fills in (offsets from the trampoline's base)
+%define T_GDTR (tramp_gdtr - smp_trampoline_start)
+%define T_PM32 (tramp_pm32_ptr - smp_trampoline_start)
+%define T_LM64 (tramp_lm64_ptr - smp_trampoline_start)
+%define T_CR3_LOW (tramp_cr3_low - smp_trampoline_start)
+%define T_EFER (tramp_efer - smp_trampoline_start)
+%define T_CR3 (tramp_cr3 - smp_trampoline_start)
+%define T_STACKS (tramp_stacks - smp_trampoline_start)
+%define T_STACK_SIZE (tramp_stack_size - smp_trampoline_start)
+%define T_SLOTS (tramp_slots - smp_trampoline_start)
+%define T_MAX_SLOTS (tramp_max_slots - smp_trampoline_start)
+%define T_ENTRY (tramp_entry - smp_trampoline_start)
+
+%define CODE32 0x08
+%define DATA32 0x10
+%define CODE64 0x18
+
+smp_trampoline_start:
+	cli
+	cld
+	mov ax, cs
+	mov ds, ax
+	xor ebx, ebx
+	mov bx, ax
+	shl ebx, 4			; EBX = the trampoline's physical base
+	o32 lgdt [T_GDTR]
+	mov eax, cr0
+	or eax, 1			; PE
+	mov cr0, eax
+	jmp dword far [T_PM32]		; offset32:selector, patched by the BSP
+
+bits 32
+tramp_pm32:
+	mov ax, DATA32
+	mov ds, ax
+	mov es, ax
+	mov ss, ax
+	mov eax, cr4
+	or eax, 1 << 5			; PAE (SDM Vol 3 §9.8.5: PAE before LME+PG)
+	mov cr4, eax
+	mov eax, [ebx + T_CR3_LOW]
+	mov cr3, eax
+	mov ecx, 0xc0000080		; EFER: LME (and NXE as on the BSP)
+	mov eax, [ebx + T_EFER]
+	xor edx, edx
+	wrmsr
+	mov eax, cr0
+	or eax, 0x80000001		; PG | PE: long mode becomes active
+	mov cr0, eax
+	jmp far [ebx + T_LM64]
+
+bits 64
+tramp_lm64:
+	mov ebx, ebx			; zero-extend the base
+	mov rax, [rbx + T_CR3]		; mhv's page tables (identity map of all memory)
+	mov cr3, rax
+	; Each AP takes the next slot: its stack is slot + 1 stack sizes
+	; above the stacks' base.  APs started together (no MADT) race here.
+	mov eax, 1
+	lock xadd [rbx + T_SLOTS], eax
+	cmp eax, [rbx + T_MAX_SLOTS]
+	jae .hang			; more APs than stacks: this one stays parked
+	mov edi, eax			; smp_ap_entry(slot)
+	lea rcx, [rax + 1]
+	imul rcx, [rbx + T_STACK_SIZE]
+	add rcx, [rbx + T_STACKS]
+	mov rsp, rcx
+	mov rax, [rbx + T_ENTRY]
+	call rax			; never returns
+.hang:
+	cli
+	hlt
+	jmp .hang
+
+align 16
+tramp_gdt:
+	dq 0
+	dq 0x00cf9a000000ffff		; 0x08: 32-bit code, flat
+	dq 0x00cf92000000ffff		; 0x10: data, flat
+	dq 0x00af9a000000ffff		; 0x18: 64-bit code
+tramp_gdt_end:
+
+tramp_gdtr:
+	dw tramp_gdt_end - tramp_gdt - 1
+	dd 0				; base + (tramp_gdt - start), patched
+align 8
+tramp_pm32_ptr:
+	dd 0				; base + (tramp_pm32 - start), patched
+	dw CODE32
+align 8
+tramp_lm64_ptr:
+	dd 0				; base + (tramp_lm64 - start), patched
+	dw CODE64
+align 8
+tramp_cr3_low:	dq 0			; the temporary identity tables below 4 GiB
+tramp_efer:	dq 0
+tramp_cr3:	dq 0
+tramp_stacks:	dq 0			; base of the APs' stacks
+tramp_stack_size: dq 0
+tramp_entry:	dq 0
+tramp_slots:	dd 0			; slots taken so far
+tramp_max_slots: dd 0
+smp_trampoline_end:
+
+; Offsets the BSP patches (hv/smp.c reads these)
+global smp_tramp_off_gdtr, smp_tramp_off_gdt, smp_tramp_off_pm32, smp_tramp_off_pm32_ptr
+global smp_tramp_off_lm64, smp_tramp_off_lm64_ptr, smp_tramp_off_cr3_low, smp_tramp_off_efer
+global smp_tramp_off_cr3, smp_tramp_off_stacks, smp_tramp_off_stack_size, smp_tramp_off_entry
+global smp_tramp_off_slots, smp_tramp_off_max_slots
+section .rodata
+align 4
+smp_tramp_off_gdtr:	dd T_GDTR
+smp_tramp_off_gdt:	dd tramp_gdt - smp_trampoline_start
+smp_tramp_off_pm32:	dd tramp_pm32 - smp_trampoline_start
+smp_tramp_off_pm32_ptr:	dd T_PM32
+smp_tramp_off_lm64:	dd tramp_lm64 - smp_trampoline_start
+smp_tramp_off_lm64_ptr:	dd T_LM64
+smp_tramp_off_cr3_low:	dd T_CR3_LOW
+smp_tramp_off_efer:	dd T_EFER
+smp_tramp_off_cr3:	dd T_CR3
+smp_tramp_off_stacks:	dd T_STACKS
+smp_tramp_off_stack_size: dd T_STACK_SIZE
+smp_tramp_off_slots:	dd T_SLOTS
+smp_tramp_off_max_slots: dd T_MAX_SLOTS
+smp_tramp_off_entry:	dd T_ENTRY

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/* ACPI tables as mhv reads them: table lookup through the XSDT/RSDT, the
+ * MADT's CPUs, the SPCR's UART; malformed tables are refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "acpi.h"
+
+static uint8_t madt[256], spcr[80], xsdt[64];
+static uint8_t rsdp[36];
+
+static void fix_checksum(uint8_t *t, size_t len, size_t at)
+{
+	uint8_t sum = 0;
+
+	t[at] = 0;
+	for (size_t i = 0; i < len; i++)
+		sum += t[i];
+	t[at] = (uint8_t)-sum;
+}
+
+static void header(uint8_t *t, const char *sig, uint32_t len)
+{
+	memcpy(t, sig, 4);
+	memcpy(t + 4, &len, 4);
+	t[8] = 1;
+}
+
+static size_t madt_len;
+
+static void madt_begin(void)
+{
+	memset(madt, 0, sizeof(madt));
+	madt_len = 44;
+}
+
+static void madt_add(const uint8_t *e, size_t n)
+{
+	memcpy(madt + madt_len, e, n);
+	madt_len += n;
+}
+
+static void madt_lapic(uint8_t uid, uint8_t id, uint32_t flags)
+{
+	uint8_t e[8] = { 0, 8, uid, id };
+
+	memcpy(e + 4, &flags, 4);
+	madt_add(e, 8);
+}
+
+static void madt_x2apic(uint32_t id, uint32_t flags)
+{
+	uint8_t e[16] = { 9, 16 };
+
+	memcpy(e + 4, &id, 4);
+	memcpy(e + 8, &flags, 4);
+	madt_add(e, 16);
+}
+
+/* RSDP (rev 2) -> XSDT -> MADT, SPCR, with valid checksums. */
+static uint64_t build_tables(void)
+{
+	uint64_t p;
+
+	header(madt, "APIC", (uint32_t)madt_len);
+	fix_checksum(madt, madt_len, 9);
+	header(xsdt, "XSDT", 36 + 16);
+	p = (uint64_t)(uintptr_t)madt;
+	memcpy(xsdt + 36, &p, 8);
+	p = (uint64_t)(uintptr_t)spcr;
+	memcpy(xsdt + 44, &p, 8);
+	fix_checksum(xsdt, 52, 9);
+	memset(rsdp, 0, sizeof(rsdp));
+	memcpy(rsdp, "RSD PTR ", 8);
+	rsdp[15] = 2;
+	p = (uint64_t)(uintptr_t)xsdt;
+	memcpy(rsdp + 24, &p, 8);
+	fix_checksum(rsdp, 20, 8);
+	return (uint64_t)(uintptr_t)rsdp;
+}
+
+static void test_madt_cpus(void **state)
+{
+	u32 ids[8];
+	uint64_t r;
+
+	madt_begin();
+	madt_lapic(0, 0, 1);
+	madt_lapic(1, 2, 1);
+	madt_lapic(2, 4, 0);	  /* disabled: left out */
+	madt_lapic(3, 6, 2);	  /* online-capable: counted */
+	madt_x2apic(2, 1);	  /* same CPU as APIC ID 2: once */
+	madt_x2apic(0x1000, 1); /* beyond 8-bit IDs */
+	{
+		uint8_t ioapic[12] = { 1, 12 };
+
+		madt_add(ioapic, 12); /* other entry types are skipped */
+	}
+	r = build_tables();
+	assert_int_equal(acpi_madt_cpus(acpi_find_table(r, "APIC"), ids, 8), 4);
+	assert_int_equal(ids[0], 0);
+	assert_int_equal(ids[1], 2);
+	assert_int_equal(ids[2], 6);
+	assert_int_equal(ids[3], 0x1000);
+	/* at most max */
+	assert_int_equal(acpi_madt_cpus(madt, ids, 2), 2);
+}
+
+static void test_madt_malformed(void **state)
+{
+	u32 ids[8];
+
+	madt_begin();
+	madt_lapic(0, 0, 1);
+	{
+		uint8_t bad[4] = { 0, 40 }; /* runs past the end */
+
+		madt_add(bad, 4);
+	}
+	build_tables();
+	assert_int_equal(acpi_madt_cpus(madt, ids, 8), -1);
+	madt_begin();
+	{
+		uint8_t zero[4] = { 0, 0 }; /* length 0 would loop forever */
+
+		madt_add(zero, 4);
+	}
+	build_tables();
+	assert_int_equal(acpi_madt_cpus(madt, ids, 8), -1);
+	assert_int_equal(acpi_madt_cpus(NULL, ids, 8), -1);
+}
+
+static void test_checksums(void **state)
+{
+	uint64_t r;
+
+	madt_begin();
+	madt_lapic(0, 0, 1);
+	r = build_tables();
+	assert_non_null(acpi_find_table(r, "APIC"));
+	assert_null(acpi_find_table(r, "FACP"));
+	madt[10] ^= 1; /* a table with a bad checksum is not found */
+	assert_null(acpi_find_table(r, "APIC"));
+	build_tables();
+	rsdp[1] ^= 1; /* nor through a bad RSDP */
+	assert_null(acpi_find_table(r, "APIC"));
+	assert_null(acpi_find_table(0, "APIC"));
+}
+
+static void test_spcr(void **state)
+{
+	struct acpi_spcr_uart u;
+	uint64_t base = 0xfedc9000, r;
+
+	memset(spcr, 0, sizeof(spcr));
+	header(spcr, "SPCR", 80);
+	spcr[40] = 0;  /* system memory */
+	spcr[41] = 32; /* 32-bit registers */
+	spcr[43] = 3;  /* dword access */
+	memcpy(spcr + 44, &base, 8);
+	spcr[58] = 7; /* 115200 */
+	fix_checksum(spcr, 80, 9);
+	madt_begin();
+	r = build_tables();
+	assert_int_equal(acpi_find_spcr(r, &u), 0);
+	assert_int_equal(u.io_port, 0);
+	assert_int_equal(u.mmio_base, base);
+	assert_int_equal(u.reg_width, 4);
+	assert_int_equal(u.baud, 115200);
+
+	spcr[40] = 1; /* system I/O */
+	base = 0x2f8;
+	memcpy(spcr + 44, &base, 8);
+	spcr[41] = 8;
+	spcr[58] = 3; /* 9600 */
+	fix_checksum(spcr, 80, 9);
+	assert_int_equal(acpi_find_spcr(r, &u), 0);
+	assert_int_equal(u.io_port, 0x2f8);
+	assert_int_equal(u.reg_width, 1);
+	assert_int_equal(u.baud, 9600);
+
+	spcr[58] = 0; /* "as is": the firmware's setting stays */
+	fix_checksum(spcr, 80, 9);
+	assert_int_equal(acpi_find_spcr(r, &u), 0);
+	assert_int_equal(u.baud, 0);
+
+	spcr[40] = 2; /* PCI config space: not a UART mhv can drive */
+	fix_checksum(spcr, 80, 9);
+	assert_int_equal(acpi_find_spcr(r, &u), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_madt_cpus),
+		cmocka_unit_test(test_madt_malformed),
+		cmocka_unit_test(test_checksums),
+		cmocka_unit_test(test_spcr),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
