@@ -61,6 +61,12 @@ static const struct name_value exit_action_names[] = {
 	{ "qemu-exit", EXIT_ACTION_QEMU_EXIT },
 };
 
+static const struct name_value console_names[] = {
+	{ "serial", CONSOLE_SERIAL },
+	{ "fb", CONSOLE_FB },
+	{ "both", CONSOLE_BOTH },
+};
+
 static const struct name_value on_off_names[] = {
 	{ "on", 1 },
 	{ "off", 0 },
@@ -212,6 +218,16 @@ static int parse_exit_action(struct parser *ps, const struct config_key *key, st
 	return 0;
 }
 
+static int parse_console(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 v;
+
+	if (!lookup(console_names, ARRAY_SIZE(console_names), val, &v))
+		return bad_choice(ps, key, val, console_names, ARRAY_SIZE(console_names));
+	ps->cfg->console = (enum console_mode)v;
+	return 0;
+}
+
 /* on/off keys: the bool at key->field */
 static int parse_on_off(struct parser *ps, const struct config_key *key, struct slice val)
 {
@@ -344,6 +360,7 @@ static const struct config_key config_keys[] = {
 	NUMBER_KEY(warmup, 0, 10000000, "warm-up iterations before measuring"),
 	NUMBER_KEY(time_limit, 1, 3600, "seconds a VM may run before it is stopped"),
 	{ .name = "exit_action", .parse = parse_exit_action, .desc = "what to do when done" },
+	{ .name = "console", .parse = parse_console, .desc = "serial, framebuffer or both" },
 	{ .name = "debugcon",
 	  .parse = parse_on_off,
 	  .desc = "mirror console to port 0xE9",

@@ -17,6 +17,12 @@ enum exit_action {
 	EXIT_ACTION_QEMU_EXIT,
 };
 
+enum console_mode {
+	CONSOLE_BOTH, /* the default: serial and framebuffer */
+	CONSOLE_SERIAL,
+	CONSOLE_FB,
+};
+
 enum suite_bits {
 	SUITE_SMOKE = 1u << 0,
 	SUITE_VMEXIT = 1u << 1,
@@ -48,6 +54,7 @@ struct mhv_config {
 	u32 time_limit;		      /* seconds a VM may run; default 60 */
 	bool xstate_cache;	      /* CPUID.0xD from the cache; off re-executes CPUID */
 	bool debugcon;		      /* mirror console to port 0xE9; default false */
+	enum console_mode console;    /* where the console goes; default both */
 	u32 pmu_modes;		      /* CONFIG_PMU_* columns to run; default all */
 	u32 pmu_account;	      /* CONFIG_ACCOUNT_*; default insn,branch */
 	u64 cpus;      /* CPU indices (bit i: cpu i, 0 = BSP) to run on; 0: default */

@@ -2,13 +2,17 @@
 #ifndef MHV_CONSOLE_H
 #define MHV_CONSOLE_H
 
+#include "config.h"
 #include "types.h"
 
 struct boot_info;
 
-/* Serial console: a polled 16550 at an I/O port (SPCR when present, else COM1). */
+/* The console: a polled 16550 (SPCR when present, else COM1) and the GOP
+ * framebuffer when there is one, both until the config says otherwise. */
 void console_init(const struct boot_info *bi);
 void console_set_debugcon(bool on);
+void console_set_mode(enum console_mode mode);
+const char *console_fb_describe(void);
 void console_putc(char c);
 int console_printf(const char *fmt, ...) __printf(1, 2);
 int console_vprintf(const char *fmt, va_list ap);

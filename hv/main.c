@@ -44,6 +44,7 @@ static void load_config(const struct boot_info *bi)
 	}
 	finish_set_action(config.exit_action);
 	console_set_debugcon(config.debugcon);
+	console_set_mode(config.console);
 	console_printf("mhv: config: \\mhv.cfg, %llu bytes\n", (unsigned long long)bi->config_len);
 }
 

@@ -172,5 +172,6 @@ void platform_describe(const struct boot_info *bi)
 	console_printf("mhv: environment: %s (%s)\n", env_name, env_detail);
 	if (emulated)
 		console_printf("mhv: note: emulator timings are not hardware cycle counts\n");
-	console_printf("mhv: console: %s\n", console_describe());
+	console_printf("mhv: console: %s; framebuffer: %s\n", console_describe(),
+		       console_fb_describe());
 }

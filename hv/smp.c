@@ -14,9 +14,9 @@
 #include "xstate/xstate_guest.h"
 
 #define AP_STACK_PAGES 8
-#define BROADCAST_APS 16 /* slots when there is no MADT to count the CPUs */
+#define BROADCAST_APS 16	    /* slots when there is no MADT to count the CPUs */
 #define ICR_ALL_BUT_SELF (3u << 18) /* destination shorthand (SDM Vol 3 §11.6.1) */
-#define WAKE_VECTOR 0xee /* a fixed IPI that only ends an AP's HLT */
+#define WAKE_VECTOR 0xee	    /* a fixed IPI that only ends an AP's HLT */
 #define CR4_OSXSAVE BIT(18)
 #define CR4_VMXE BIT(13)
 #define EFER_LME BIT(8)
@@ -35,10 +35,10 @@ static u32 smt_shift;
 static u64 bsp_cr0, bsp_cr4, bsp_efer, bsp_pat, bsp_xcr0;
 
 extern const u8 smp_trampoline_start[], smp_trampoline_end[];
-extern const u32 smp_tramp_off_gdtr, smp_tramp_off_gdt, smp_tramp_off_pm32,
-    smp_tramp_off_pm32_ptr, smp_tramp_off_lm64, smp_tramp_off_lm64_ptr, smp_tramp_off_cr3_low,
-    smp_tramp_off_efer, smp_tramp_off_cr3, smp_tramp_off_stacks, smp_tramp_off_stack_size,
-    smp_tramp_off_entry, smp_tramp_off_slots, smp_tramp_off_max_slots;
+extern const u32 smp_tramp_off_gdtr, smp_tramp_off_gdt, smp_tramp_off_pm32, smp_tramp_off_pm32_ptr,
+    smp_tramp_off_lm64, smp_tramp_off_lm64_ptr, smp_tramp_off_cr3_low, smp_tramp_off_efer,
+    smp_tramp_off_cr3, smp_tramp_off_stacks, smp_tramp_off_stack_size, smp_tramp_off_entry,
+    smp_tramp_off_slots, smp_tramp_off_max_slots;
 
 static u8 *tramp;
 
@@ -226,7 +226,8 @@ static void start_all_broadcast(u64 base)
 
 	broadcast = true;
 	for (i = 1; i <= BROADCAST_APS; i++)
-		cpus[i] = (struct cpu){ .index = i, .state = CPU_STARTING, .tables = cpus[i].tables };
+		cpus[i] =
+		    (struct cpu){ .index = i, .state = CPU_STARTING, .tables = cpus[i].tables };
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	lapic_send_ipi(0, ICR_ALL_BUT_SELF | ICR_INIT | ICR_LEVEL_ASSERT);
 	delay_us(10000);

@@ -51,24 +51,40 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 	log=$LOGS/$name.log
 	start=$(date +%s)
 	if [ "${emu%%+*}" = qemu ]; then
-		# qemu+smp=N+nmi: N CPUs; an NMI from the monitor once a suite runs
-		smp=1 mon=""
+		# qemu+smp=N+nmi+fb: N CPUs; an NMI from the monitor once a suite
+		# runs; a screendump of the framebuffer console when the run is done
+		smp=1 mon="" fb=""
 		for opt in $(echo "${emu#qemu}" | tr '+' ' '); do
 			case "$opt" in
 			smp=*) smp=${opt#smp=} ;;
 			nmi) mon="$LOGS/$name.mon" ;;
+			fb) mon="$LOGS/$name.mon" fb="$LOGS/$name.e9" ;;
 			esac
 		done
-		rm -f "$log" "$LOGS/$name.mon"
+		rm -f "$log" "$LOGS/$name.mon" "$LOGS/$name.e9" "$LOGS/$name.ppm"
 		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout 120 \
-			--smp "$smp" ${mon:+--extra "-monitor unix:$mon,server,nowait"} \
+			--smp "$smp" \
+			${mon:+--extra "-monitor unix:$mon,server,nowait${fb:+ -debugcon file:$fb}"} \
 			--serial-log "$log" "$EFI" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null &
 		qpid=$!
-		if [ -n "$mon" ]; then
+		if [ -n "$fb" ]; then
+			python3 tests/emu/qemu-monitor.py "$mon" "$fb" 'mhv: summary' \
+				"screendump $LOGS/$name.ppm" quit >"$LOGS/$name.monitor.txt" 2>&1
+		elif [ -n "$mon" ]; then
 			python3 tests/emu/qemu-monitor.py "$mon" "$log" 'mhv: suite vmexit' nmi \
 				>"$LOGS/$name.monitor.txt" 2>&1
 		fi
 		wait $qpid
+		st=$?
+		if [ -n "$fb" ]; then
+			# the text the screen must show came through port 0xE9
+			if ! out=$(python3 tests/emu/fb-check.py "$LOGS/$name.ppm" "$fb" "$log" \
+				hv/fbcon_font.c 2>&1); then
+				bad "$name" "$out"
+				continue
+			fi
+			log=$fb
+		fi
 	elif [ "$emu" = qemu-usb ] || [ "$emu" = bochs-disk ]; then
 		# the stick image make usb writes, with the shipped mhv.cfg plus overrides
 		cat scripts/usb.cfg "tests/emu/$cfg" >"$LOGS/$name.cfg"
@@ -80,9 +96,11 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 			sh scripts/run-qemu.sh --cpu "$cpu" --usb-image "$LOGS/$name.img" \
 				--timeout 120 --serial-log "$log" "$EFI" \
 				>"$LOGS/$name.qemu.txt" 2>&1 </dev/null
+			st=$?
 		else
 			sh scripts/run-bochs.sh --cpu "$cpu" --disk-image "$LOGS/$name.img" \
 				--timeout 300 --log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
+			st=$?
 		fi
 	else
 		# bochs+cpus=N: N CPUs
@@ -90,8 +108,8 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 		case "$emu" in *+cpus=*) count=${emu#*+cpus=} ;; esac
 		sh scripts/run-bochs.sh --cpu "$cpu" --cpus "$count" --config "tests/emu/$cfg" \
 			--timeout 300 --log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
+		st=$?
 	fi
-	st=$?
 	secs=$(($(date +%s) - start))
 	if [ "$st" != "$want" ]; then
 		bad "$name" "exit status $st, want $want (0: triple fault/reset, 124: timeout); log $log"

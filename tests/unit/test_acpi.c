@@ -91,9 +91,9 @@ static void test_madt_cpus(void **state)
 	madt_begin();
 	madt_lapic(0, 0, 1);
 	madt_lapic(1, 2, 1);
-	madt_lapic(2, 4, 0);	  /* disabled: left out */
-	madt_lapic(3, 6, 2);	  /* online-capable: counted */
-	madt_x2apic(2, 1);	  /* same CPU as APIC ID 2: once */
+	madt_lapic(2, 4, 0);	/* disabled: left out */
+	madt_lapic(3, 6, 2);	/* online-capable: counted */
+	madt_x2apic(2, 1);	/* same CPU as APIC ID 2: once */
 	madt_x2apic(0x1000, 1); /* beyond 8-bit IDs */
 	{
 		uint8_t ioapic[12] = { 1, 12 };

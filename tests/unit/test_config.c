@@ -61,6 +61,7 @@ static void test_defaults(void **state)
 	assert_false(cfg.debugcon);
 	assert_true(cfg.xstate_cache);
 	assert_int_equal(cfg.pmu_modes, CONFIG_PMU_ALL);
+	assert_int_equal(cfg.console, CONSOLE_BOTH);
 	assert_int_equal(cfg.pmu_account, CONFIG_ACCOUNT_INSN | CONFIG_ACCOUNT_BRANCH);
 	assert_int_equal(cfg.nr_tests, 0);
 	assert_true(config_test_wanted(&cfg, "anything"));
@@ -138,6 +139,8 @@ static void test_syntax(void **state)
 	PARSE_OK("cpus = 1, 3,63\n");
 	assert_int_equal(cfg.cpus, (1ull << 1) | (1ull << 3) | (1ull << 63));
 	assert_false(cfg.cpus_all);
+	PARSE_OK("console = fb\n");
+	assert_int_equal(cfg.console, CONSOLE_FB);
 	PARSE_OK("cpus = all\n");
 	assert_true(cfg.cpus_all);
 
@@ -216,6 +219,8 @@ static void test_errors(void **state)
 	PARSE_ERR("\n\n\n\n\n\nexit_action = maybe\n",
 		  "mhv.cfg:7: bad value 'maybe' for 'exit_action': expected halt, reboot or "
 		  "qemu-exit");
+	PARSE_ERR("console = vga\n",
+		  "mhv.cfg:1: bad value 'vga' for 'console': expected serial, fb or both");
 	PARSE_ERR("debugcon = yes\n",
 		  "mhv.cfg:1: bad value 'yes' for 'debugcon': expected on or off");
 	PARSE_ERR("xstate_cache = yes\n",
