@@ -41,7 +41,7 @@ GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/gues
 	$(B)/guest-tests/lib/fmt.o $(B)/guest-tests/lib/string.o
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
-.PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb
+.PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb fuzz fuzz-build
 .SECONDARY:
 all: $(EFI)
 
@@ -133,6 +133,28 @@ $(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
 
 unit: $(UNIT_BINS)
 
+# ---- fuzzing (clang libFuzzer, ASan + UBSan) ----
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-Wall -Wextra -Werror -Wno-unused-parameter -Ihv -I. -DHOST_TEST
+include tests/fuzz/fuzz.mk
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
+FUZZ_SECONDS ?= 60
+
+define fuzz_rule
+$(B)/fuzz/fuzz_$(1): $$(FUZZ_SRCS_$(1)) $$(wildcard hv/*.h)
+	@mkdir -p $$(@D)
+	@echo '  FUZZCC  $$@'
+	@$$(CC) $$(FUZZ_CFLAGS) -o $$@ $$(FUZZ_SRCS_$(1))
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
+
+fuzz-build: $(FUZZ_BINS)
+
+# Each harness for FUZZ_SECONDS from its committed seeds; new corpus
+# entries stay in build/fuzz/corpus-*.
+fuzz: deps fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 # ---- running ----
 ACCEL ?= tcg
 CPU ?= max
@@ -140,7 +162,7 @@ run: deps all
 	@sh scripts/run-qemu.sh --accel $(ACCEL) --cpu $(CPU) --config scripts/run.cfg \
 		--explain-status $(EFI)
 
-test: deps all unit
+test: deps all unit fuzz-build
 	@sh tests/run-all.sh
 
 # A USB-stick image: GPT + FAT32 EFI System Partition (README: writing it).

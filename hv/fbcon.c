@@ -31,8 +31,8 @@ bool fbcon_init(const struct boot_fb *info)
 	rows = info->height / (CELL_H * scale);
 	cols = cols > MAX_COLS ? MAX_COLS : cols;
 	rows = rows > MAX_ROWS ? MAX_ROWS : rows;
-	fmt_snprintf(describe, sizeof(describe), "%ux%u, %ux%u cells of %ux%u pixels",
-		     info->width, info->height, cols, rows, CELL_W * scale, CELL_H * scale);
+	fmt_snprintf(describe, sizeof(describe), "%ux%u, %ux%u cells of %ux%u pixels", info->width,
+		     info->height, cols, rows, CELL_W * scale, CELL_H * scale);
 	__builtin_memset(text, ' ', sizeof(text));
 	for (u32 y = 0; y < rows * CELL_H * scale; y++)
 		for (u32 x = 0; x < cols * CELL_W * scale; x++)
@@ -49,8 +49,8 @@ static void draw_cell(u32 r, u32 c)
 {
 	unsigned char ch = (unsigned char)text[r][c];
 	const u8 *g = ch >= FONT_FIRST && ch < FONT_FIRST + FONT_GLYPHS
-			      ? fbcon_font[ch - FONT_FIRST]
-			      : fbcon_font['?' - FONT_FIRST];
+			  ? fbcon_font[ch - FONT_FIRST]
+			  : fbcon_font['?' - FONT_FIRST];
 	u32 x0 = c * CELL_W * scale, y0 = r * CELL_H * scale;
 
 	for (u32 y = 0; y < CELL_H * scale; y++) {

@@ -110,17 +110,23 @@ static u64 hc_exit_count(struct vcpu *vcpu, u64 kind, u64 a1)
 	return kind < EXIT_KIND_COUNT ? vcpu->exits[kind] : HC_ERROR;
 }
 
+/* The guest picks the address: the struct may be misaligned (found by
+ * tests/fuzz/fuzz_hypercall.c), so it is built here and copied out. */
 static u64 hc_params(struct vcpu *vcpu, u64 gpa, u64 variant)
 {
 	const struct mhv_config *cfg = vcpu->vm->results->cfg;
-	struct hc_params *p = gpa_to_hva(vcpu->vm, gpa, sizeof(*p));
+	void *dst = gpa_to_hva(vcpu->vm, gpa, sizeof(struct hc_params));
+	struct hc_params p = {
+		.iterations = cfg->iterations,
+		.batches =
+		    cfg->batches > HC_BENCH_MAX_SAMPLES ? HC_BENCH_MAX_SAMPLES : cfg->batches,
+		.warmup = cfg->warmup,
+		.variant = 0,
+	};
 
-	if (!p)
+	if (!dst)
 		return HC_ERROR;
-	p->iterations = cfg->iterations;
-	p->batches = cfg->batches > HC_BENCH_MAX_SAMPLES ? HC_BENCH_MAX_SAMPLES : cfg->batches;
-	p->warmup = cfg->warmup;
-	p->variant = 0;
+	__builtin_memcpy(dst, &p, sizeof(p));
 	return 0;
 }
 

@@ -43,6 +43,15 @@ else
 	bad "report/unittest" "$(printf '%s\n' "$out" | tail -n 1); log $LOGS/report-unittest.log"
 fi
 
+echo "== fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS_TEST:=5} s per harness; make fuzz runs longer) =="
+sh tests/fuzz/run.sh "$FUZZ_SECONDS_TEST" config acpi insn hypercall >"$LOGS/fuzz.txt" 2>&1
+while read -r verdict rest; do
+	case "$verdict" in
+	PASS) ok "${rest%%:*} (${rest#*: })" ;;
+	FAIL) bad "${rest%%:*}" "${rest#*: }" ;;
+	esac
+done <"$LOGS/fuzz.txt"
+
 echo "== emulator boots =="
 grep -v '^#' tests/emu/cases.txt | grep -v '^ *$' >"$LOGS/cases"
 while IFS='|' read -r name emu cpu cfg want patterns; do

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer: the ACPI tables mhv reads (hv/acpi.c).  The input is one
+ * table body; the harness wraps it in a valid RSDP and XSDT (firmware
+ * pointers are trusted, table contents are not) with its length field set
+ * to the input's size and a correct checksum, as firmware would.  The
+ * first byte picks the signature: MADT or SPCR.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acpi.h"
+
+static void checksum(uint8_t *t, size_t len, size_t at)
+{
+	uint8_t sum = 0;
+
+	t[at] = 0;
+	for (size_t i = 0; i < len; i++)
+		sum += t[i];
+	t[at] = (uint8_t)-sum;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static uint8_t rsdp[36], xsdt[44];
+	struct acpi_spcr_uart uart;
+	uint32_t ids[64], len;
+	uint8_t *table;
+	uint64_t p;
+	int n;
+
+	if (size < 1 + 36 || size > 65536)
+		return 0;
+	len = (uint32_t)(size - 1);
+	table = malloc(len); /* exactly the table: ASan sees any overread */
+	memcpy(table, data + 1, len);
+	memcpy(table, data[0] & 1 ? "SPCR" : "APIC", 4);
+	memcpy(table + 4, &len, 4);
+	checksum(table, len, 9);
+
+	memset(xsdt, 0, sizeof(xsdt));
+	memcpy(xsdt, "XSDT", 4);
+	len = sizeof(xsdt);
+	memcpy(xsdt + 4, &len, 4);
+	p = (uint64_t)(uintptr_t)table;
+	memcpy(xsdt + 36, &p, 8);
+	checksum(xsdt, sizeof(xsdt), 9);
+	memset(rsdp, 0, sizeof(rsdp));
+	memcpy(rsdp, "RSD PTR ", 8);
+	rsdp[15] = 2;
+	p = (uint64_t)(uintptr_t)xsdt;
+	memcpy(rsdp + 24, &p, 8);
+	checksum(rsdp, 20, 8);
+
+	p = (uint64_t)(uintptr_t)rsdp;
+	if (data[0] & 1) {
+		if (acpi_find_spcr(p, &uart) == 0 && !uart.io_port && !uart.mmio_base &&
+		    uart.reg_width != 1 && uart.reg_width != 4)
+			__builtin_trap();
+	} else {
+		n = acpi_madt_cpus(acpi_find_table(p, "APIC"), ids, 64);
+		if (n > 64)
+			__builtin_trap();
+	}
+	free(table);
+	return 0;
+}
