@@ -34,7 +34,7 @@ HV_ASM := $(wildcard hv/*.asm hv/svm/*.asm hv/vmx/*.asm)
 HV_OBJ := $(HV_C:%.c=$(B)/%.o) $(HV_ASM:%.asm=$(B)/%.o)
 BOOT_OBJ := $(B)/boot/efi_main.o
 
-GUEST_SUITES := smoke vmexit xstate pmu
+GUEST_SUITES := smoke vmexit xstate pmu hostile
 GUEST_RT_C := $(wildcard guest-tests/rt/*.c)
 # The guests reuse the hypervisor's printf and string routines.
 GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/guest-tests/rt/simd.o \

@@ -33,10 +33,8 @@ struct config_key {
 
 /* A new suite needs only a SUITE_* bit and one line here. */
 static const struct name_value suite_names[] = {
-	{ "smoke", SUITE_SMOKE },
-	{ "vmexit", SUITE_VMEXIT },
-	{ "xstate", SUITE_XSTATE },
-	{ "pmu", SUITE_PMU },
+	{ "smoke", SUITE_SMOKE }, { "vmexit", SUITE_VMEXIT },	{ "xstate", SUITE_XSTATE },
+	{ "pmu", SUITE_PMU },	  { "hostile", SUITE_HOSTILE },
 };
 
 /* Bits by enum pmu_mode / HV_PMU_* value (guest_abi.h). */
@@ -75,7 +73,7 @@ static const struct name_value on_off_names[] = {
 void config_defaults(struct mhv_config *cfg)
 {
 	__builtin_memset(cfg, 0, sizeof(*cfg));
-	cfg->suites = SUITE_SMOKE | SUITE_VMEXIT | SUITE_XSTATE | SUITE_PMU;
+	cfg->suites = SUITE_SMOKE | SUITE_VMEXIT | SUITE_XSTATE | SUITE_PMU | SUITE_HOSTILE;
 	cfg->iterations = 1000;
 	cfg->batches = 20;
 	cfg->warmup = 1000;

@@ -28,6 +28,7 @@ enum suite_bits {
 	SUITE_VMEXIT = 1u << 1,
 	SUITE_XSTATE = 1u << 2,
 	SUITE_PMU = 1u << 3,
+	SUITE_HOSTILE = 1u << 4,
 };
 
 /* pmu_modes bits: 1 << the mode's number (guest_abi.h HV_PMU_*) */

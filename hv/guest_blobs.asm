@@ -17,3 +17,4 @@ BLOB smoke
 BLOB vmexit
 BLOB xstate
 BLOB pmu
+BLOB hostile

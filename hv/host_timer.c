@@ -67,6 +67,13 @@ void host_timer_init(void)
 	calibrate_one_shot();
 }
 
+/* An AP's LAPIC timer, set up as the BSP's was calibrated (divide by 1). */
+void host_timer_init_ap(void)
+{
+	if (mode == TIMER_ONE_SHOT)
+		lapic_write(APIC_TIMER_DIVIDE, APIC_DIVIDE_BY_1);
+}
+
 bool host_timer_available(const char **why)
 {
 	if (mode == TIMER_NONE)

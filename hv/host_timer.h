@@ -14,6 +14,8 @@
  * interrupt exiting); the host takes it in its interrupt window.
  */
 void host_timer_init(void);
+/* On each AP: its LAPIC timer like the BSP's (one rate for all CPUs). */
+void host_timer_init_ap(void);
 /* false when there is no usable timer; why says so */
 bool host_timer_available(const char **why);
 /* Two users share the one timer: the guest's TSC deadline and the VM's

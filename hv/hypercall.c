@@ -71,6 +71,9 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 		return HC_ERROR;
 	terminate(r.name, sizeof(r.name));
 	terminate(r.skip_reason, sizeof(r.skip_reason));
+	/* samples overlapping the struct they are described by: a guest error */
+	if (r.samples_gpa < gpa + sizeof(r) && gpa < r.samples_gpa + r.nr_samples * sizeof(u64))
+		return HC_ERROR;
 	if (!copy_from_guest(vm, bench_samples, r.samples_gpa, r.nr_samples * sizeof(u64)))
 		return HC_ERROR;
 	row = results_bench_row(vm->results);

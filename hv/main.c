@@ -20,6 +20,7 @@
 #include "tsc.h"
 #include "xstate/xstate_guest.h"
 #include "backend.h"
+#include "selfcheck.h"
 #include "smp.h"
 
 static struct mhv_config config;
@@ -72,5 +73,6 @@ void hv_main(const struct boot_info *bi)
 	pmu_caps_probe();
 	pmu_caps_describe();
 	smp_init(bi);
+	selfcheck_init();
 	hv_finish(runner_run_plan(&config));
 }

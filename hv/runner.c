@@ -13,6 +13,8 @@
 #include "pmu/pmu_caps.h"
 #include "pmu/pmu_vcpu.h"
 #include "report.h"
+#include "selfcheck.h"
+#include "status.h"
 #include "smp.h"
 #include "vm_config.h"
 #include "vm_run.h"
@@ -21,6 +23,7 @@ extern const u8 guest_blob_smoke_start[], guest_blob_smoke_end[];
 extern const u8 guest_blob_vmexit_start[], guest_blob_vmexit_end[];
 extern const u8 guest_blob_xstate_start[], guest_blob_xstate_end[];
 extern const u8 guest_blob_pmu_start[], guest_blob_pmu_end[];
+extern const u8 guest_blob_hostile_start[], guest_blob_hostile_end[];
 
 /* A VM of a suite: which program of the blob, and how it must end. */
 struct suite_vm {
@@ -32,6 +35,9 @@ struct suite_vm {
 	const char *(*unsupported)(void);
 	bool timed;	   /* the entry code stamps the TSC around VMRUN / VM entry */
 	u32 time_limit_ms; /* 0: the config's time_limit */
+	/* Another acceptable end (VM_RUNNING: none): where the hardware may
+	 * refuse a state outright, the VM stopped with the reason is contained. */
+	enum vm_stop expect_alt;
 };
 
 /*
@@ -77,41 +83,73 @@ struct suite {
 	const struct suite_vm *vms;
 	unsigned nr_vms;
 	enum suite_columns columns;
+	bool selfcheck; /* mhv checks its own integrity after each VM */
 };
 
 static const struct suite_vm smoke_vms[] = {
-	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL, false, 0 },
+	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING },
 	{ "smoke-triple", 1, VM_STOP_TRIPLE_FAULT, "triple_fault_contained",
-	  triple_fault_unsupported, false, 0 },
-	{ "smoke-badgpa", 2, VM_STOP_BAD_ACCESS, "unbacked_gpa_stops_vm", NULL, false, 0 },
+	  triple_fault_unsupported, false, 0, VM_RUNNING },
+	{ "smoke-badgpa", 2, VM_STOP_BAD_ACCESS, "unbacked_gpa_stops_vm", NULL, false, 0,
+	  VM_RUNNING },
 	/* a spin without exits, interrupts off: only the host timer ends it */
 	{ "smoke-spin", 3, VM_STOP_TIME_LIMIT, "exitless_spin_stopped", spin_unsupported, false,
-	  200 },
+	  200, VM_RUNNING },
 };
 
 static const struct suite_vm vmexit_vms[] = {
-	{ "vmexit", 0, VM_STOP_EXIT, NULL, NULL, false, 0 },
+	{ "vmexit", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING },
 	/* vmrun_to_guest / guest_to_exit: only this VM pays for the stamps */
-	{ "vmexit-split", 1, VM_STOP_EXIT, NULL, NULL, true, 0 },
+	{ "vmexit-split", 1, VM_STOP_EXIT, NULL, NULL, true, 0, VM_RUNNING },
 };
 
 static const struct suite_vm xstate_vms[] = {
-	{ "xstate", 0, VM_STOP_EXIT, NULL, NULL, false, 0 },
+	{ "xstate", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING },
 };
 
 static const struct suite_vm pmu_vms[] = {
-	{ "pmu", 0, VM_STOP_EXIT, NULL, NULL, false, 0 },
+	{ "pmu", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING },
+};
+
+/* One VM per case (guest-tests/hostile.c); EXIT cases report exit code 0
+ * when every attempt got the hardware's answer. */
+static const struct suite_vm hostile_vms[] = {
+	{ "virt_insn", 1, VM_STOP_EXIT, "virt_insn_ud", NULL, false, 0, VM_RUNNING },
+	{ "msr_takeover", 2, VM_STOP_EXIT, "msr_takeover_gp", NULL, false, 0, VM_RUNNING },
+	{ "port_io", 3, VM_STOP_EXIT, "port_io_no_reset", NULL, false, 0, VM_RUNNING },
+	{ "hypercall_args", 4, VM_STOP_EXIT, "hypercall_bad_args", NULL, false, 0, VM_RUNNING },
+	{ "ipi_storm", 5, VM_STOP_EXIT, "self_ipi_storm", NULL, false, 0, VM_RUNNING },
+	{ "init_sipi_self", 6, VM_STOP_EXIT, "init_sipi_self", NULL, false, 0, VM_RUNNING },
+	/* QEMU 7.2 SVM lets an invalid CR4 into the guest state, then refuses it
+	 * at the next VMRUN (VMEXIT_INVALID) instead of the #GP: stopped, also fine */
+	{ "cr_invalid", 7, VM_STOP_EXIT, "cr_efer_invalid", NULL, false, 0, VM_STOP_ENTRY_FAILED },
+	{ "read8", 8, VM_STOP_BAD_ACCESS, "read8_outside_ram", NULL, false, 0, VM_RUNNING },
+	{ "read16", 9, VM_STOP_BAD_ACCESS, "read16_outside_ram", NULL, false, 0, VM_RUNNING },
+	{ "read32", 10, VM_STOP_BAD_ACCESS, "read32_outside_ram", NULL, false, 0, VM_RUNNING },
+	{ "read64", 11, VM_STOP_BAD_ACCESS, "read64_outside_ram", NULL, false, 0, VM_RUNNING },
+	{ "write", 12, VM_STOP_BAD_ACCESS, "write_outside_ram", NULL, false, 0, VM_RUNNING },
+	{ "fetch", 13, VM_STOP_BAD_ACCESS, "fetch_outside_ram", NULL, false, 0, VM_RUNNING },
+	{ "pte_outside", 14, VM_STOP_BAD_ACCESS, "page_table_outside_ram", NULL, false, 0,
+	  VM_RUNNING },
+	{ "idt_outside", 15, VM_STOP_BAD_ACCESS, "idt_outside_ram", NULL, false, 0, VM_RUNNING },
+	{ "gdt_outside", 16, VM_STOP_BAD_ACCESS, "gdt_outside_ram", NULL, false, 0, VM_RUNNING },
+	{ "triple", 17, VM_STOP_TRIPLE_FAULT, "triple_fault", triple_fault_unsupported, false, 0,
+	  VM_RUNNING },
+	{ "spin", 18, VM_STOP_TIME_LIMIT, "exitless_spin", spin_unsupported, false, 200,
+	  VM_RUNNING },
 };
 
 static const struct suite suites[] = {
 	{ "smoke", SUITE_SMOKE, guest_blob_smoke_start, guest_blob_smoke_end, smoke_vms,
-	  ARRAY_SIZE(smoke_vms), COLUMN_DEFAULT },
+	  ARRAY_SIZE(smoke_vms), COLUMN_DEFAULT, false },
 	{ "vmexit", SUITE_VMEXIT, guest_blob_vmexit_start, guest_blob_vmexit_end, vmexit_vms,
-	  ARRAY_SIZE(vmexit_vms), COLUMNS_ALL },
+	  ARRAY_SIZE(vmexit_vms), COLUMNS_ALL, false },
 	{ "xstate", SUITE_XSTATE, guest_blob_xstate_start, guest_blob_xstate_end, xstate_vms,
-	  ARRAY_SIZE(xstate_vms), COLUMN_DEFAULT },
+	  ARRAY_SIZE(xstate_vms), COLUMN_DEFAULT, false },
 	{ "pmu", SUITE_PMU, guest_blob_pmu_start, guest_blob_pmu_end, pmu_vms, ARRAY_SIZE(pmu_vms),
-	  COLUMNS_PMU },
+	  COLUMNS_PMU, false },
+	{ "hostile", SUITE_HOSTILE, guest_blob_hostile_start, guest_blob_hostile_end, hostile_vms,
+	  ARRAY_SIZE(hostile_vms), COLUMN_DEFAULT, true },
 };
 
 static const char *const xstate_tests[] = { "cpuid_0xd_0", "cpuid_0xd_1", "cpuid_0xd_2", "xsetbv",
@@ -220,7 +258,8 @@ static void judge_stop(const struct suite *s, const struct suite_vm *sv, const s
 	console_printf("mhv: vm %s stopped: %s: %s\n", v->name, vm_stop_name(v->stop),
 		       v->stop_reason);
 	print_exit_counts(v);
-	if (v->stop == sv->expect && (v->stop != VM_STOP_EXIT || v->exit_code == 0)) {
+	if ((v->stop == sv->expect && (v->stop != VM_STOP_EXIT || v->exit_code == 0)) ||
+	    (sv->expect_alt != VM_RUNNING && v->stop == sv->expect_alt)) {
 		if (sv->test)
 			results_test(&results, s->name, test, TEST_PASS, v->stop_reason);
 		return;
@@ -228,6 +267,27 @@ static void judge_stop(const struct suite *s, const struct suite_vm *sv, const s
 	fmt_snprintf(why, sizeof(why), "VM %s ended with %s (%s), expected %s", v->name,
 		     vm_stop_name(v->stop), v->stop_reason, vm_stop_name(sv->expect));
 	results_test(&results, s->name, test, TEST_FAIL, why);
+}
+
+static u32 hostile_tried, hostile_contained, hostile_failed_before;
+
+/*
+ * After a hostile VM: did it end as it had to, and is mhv as it was?  A
+ * host that changed cannot be trusted to judge anything further.
+ */
+static void check_host_intact(const struct suite *s, const struct suite_vm *sv)
+{
+	char why[96];
+
+	hostile_tried++;
+	if (!selfcheck_verify(why, sizeof(why)))
+		hv_fatal(MHV_FATAL, "after hostile case %s: %s", sv->name, why);
+	if (results.failed == hostile_failed_before)
+		hostile_contained++;
+	console_printf("mhv: hostile: case %s %s; mhv's code, page tables and stacks intact\n",
+		       sv->name,
+		       results.failed == hostile_failed_before ? "contained" : "NOT contained");
+	hostile_failed_before = results.failed;
 }
 
 /* One VM of a suite, as the CPU that runs it sees it. */
@@ -269,6 +329,8 @@ static void vm_job_run(void *arg)
 		judge_stop(s, sv, &vm);
 	}
 	vm_destroy(&vm);
+	if (s->selfcheck)
+		check_host_intact(s, sv);
 }
 
 static void run_suite_vm(const struct suite *s, const struct suite_vm *sv,
@@ -333,6 +395,10 @@ static void run_plan_on(struct cpu *cpu, const struct mhv_config *cfg)
 					     cpu);
 		}
 	}
+	if (hostile_tried)
+		console_printf("mhv: hostile: %u cases tried, %u contained\n", hostile_tried,
+			       hostile_contained);
+	hostile_tried = hostile_contained = 0;
 	report_bench_tables(&results);
 	results.nr_bench = 0;
 	results.nr_refused = 0;

@@ -7,6 +7,7 @@
 #include "cpu.h"
 #include "cpu_tables.h"
 #include "fmt.h"
+#include "host_timer.h"
 #include "lapic.h"
 #include "page_alloc.h"
 #include "tsc.h"
@@ -41,6 +42,11 @@ extern const u32 smp_tramp_off_gdtr, smp_tramp_off_gdt, smp_tramp_off_pm32, smp_
     smp_tramp_off_slots, smp_tramp_off_max_slots;
 
 static u8 *tramp;
+/* The APs' stacks, each with a canary at its bottom (selfcheck). */
+static u8 *ap_stacks;
+static unsigned ap_stack_slots;
+#define STACK_CANARY 0xa5
+#define STACK_CANARY_BYTES 256
 
 static void put32(u32 off, u32 v)
 {
@@ -124,6 +130,11 @@ static bool provision(unsigned n)
 
 	if (!stacks)
 		return false;
+	ap_stacks = stacks;
+	ap_stack_slots = n;
+	for (i = 0; i < n; i++)
+		__builtin_memset(stacks + i * AP_STACK_PAGES * PAGE_SIZE, STACK_CANARY,
+				 STACK_CANARY_BYTES);
 	/* the trampoline puts slot s's stack top at stacks + (s + 1) * size */
 	put64(smp_tramp_off_stacks, (u64)(uintptr_t)stacks);
 	put32(smp_tramp_off_max_slots, n);
@@ -152,6 +163,7 @@ void smp_ap_entry(u32 slot)
 
 	/* INIT kept this APIC's mode, which may not be the BSP's: first of all */
 	lapic_init_ap();
+	host_timer_init_ap();
 	id = lapic_id();
 	if (broadcast) {
 		c->apic_id = id;
@@ -320,6 +332,23 @@ void smp_init(const struct boot_info *bi)
 		       "core\n",
 		       nr_cpus, n > 0 ? "in the MADT" : "answered a broadcast INIT-SIPI (no MADT)",
 		       bsp_id, up, nr_cpus - 1, 1u << smt_shift, smt_shift ? "s" : "");
+}
+
+bool smp_stacks_intact(char *why, size_t size)
+{
+	unsigned i, j;
+
+	for (i = 0; i < ap_stack_slots; i++) {
+		const u8 *bottom = ap_stacks + i * AP_STACK_PAGES * PAGE_SIZE;
+
+		for (j = 0; j < STACK_CANARY_BYTES; j++)
+			if (bottom[j] != STACK_CANARY) {
+				fmt_snprintf(why, size,
+					     "the stack canary of AP slot %u was overwritten", i);
+				return false;
+			}
+	}
+	return true;
 }
 
 bool smp_same_core(const struct cpu *a, const struct cpu *b)

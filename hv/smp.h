@@ -47,6 +47,8 @@ struct cpu *this_cpu(void);
 /* Run fn(arg) on c and wait for it; false (and c marked failed) when it
  * did not finish within timeout_ms.  On the BSP itself it is a call. */
 bool smp_run_on(struct cpu *c, cpu_work_fn *fn, void *arg, u64 timeout_ms);
+/* The canaries at the bottom of the APs' stacks are intact (selfcheck). */
+bool smp_stacks_intact(char *why, size_t size);
 /* Threads of one core (from the APIC ID topology)? */
 bool smp_same_core(const struct cpu *a, const struct cpu *b);
 /* Called by the trampoline on each AP's new stack, with the slot it took. */

@@ -135,6 +135,13 @@ rdpmc_safe:
 	mov [rsi], rax
 	FAULT_PROBE_END
 
+; int cr4_write_probe(u64 value): -1, or the vector of the fault it raised
+global cr4_write_probe
+cr4_write_probe:
+	FAULT_PROBE_BEGIN
+	mov cr4, rdi
+	FAULT_PROBE_END
+
 ; int xsetbv_safe(u32 index, u64 value): -1, or the vector of the fault it raised
 global xsetbv_safe
 xsetbv_safe:

@@ -40,6 +40,7 @@ void guest_idt_clear(void);
 int rdmsr_safe(u32 msr, u64 *val);
 int wrmsr_safe(u32 msr, u64 val);
 int rdpmc_safe(u32 ecx, u64 *val);
+int cr4_write_probe(u64 value);
 int single_step_probe(void);
 int xsetbv_safe(u32 index, u64 value);
 int vmrun_probe(void);

@@ -44,10 +44,15 @@ int svm_cpu_enable(const char **why)
 	return 0;
 }
 
-/* An idle CPU sleeps until an interrupt; GIF must be open for it to wake. */
+/*
+ * An idle CPU sleeps until an interrupt; GIF must be open for it to wake.
+ * IF goes off first: with IF set, STGI would let a pending wake-up IPI in
+ * before the HLT, which would then sleep through it.  STI's one-instruction
+ * shadow covers the HLT instead.
+ */
 void svm_idle_wait(void)
 {
-	asm volatile("stgi; sti; hlt; cli; clgi; sti" ::: "memory");
+	asm volatile("cli; stgi; sti; hlt; cli; clgi; sti" ::: "memory");
 }
 
 const struct backend_ops *svm_probe(const char **why, int *status)

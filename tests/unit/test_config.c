@@ -53,7 +53,8 @@ static void test_defaults(void **state)
 {
 	(void)state;
 	PARSE_OK("");
-	assert_int_equal(cfg.suites, SUITE_SMOKE | SUITE_VMEXIT | SUITE_XSTATE | SUITE_PMU);
+	assert_int_equal(cfg.suites,
+			 SUITE_SMOKE | SUITE_VMEXIT | SUITE_XSTATE | SUITE_PMU | SUITE_HOSTILE);
 	assert_int_equal(cfg.iterations, 1000);
 	assert_int_equal(cfg.batches, 20);
 	assert_int_equal(cfg.warmup, 1000);
@@ -202,7 +203,7 @@ static void test_errors(void **state)
 	PARSE_ERR("= 5\n", "mhv.cfg:1: expected 'key = value'");
 	PARSE_ERR("foo bar = 1\n", "mhv.cfg:1: unknown key 'foo bar'");
 	PARSE_ERR("suites = smoke\nsuites = smoke, x\n",
-		  "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit, xstate, pmu)");
+		  "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit, xstate, pmu, hostile)");
 	PARSE_ERR("pmu = fast\n",
 		  "mhv.cfg:1: unknown PMU mode 'fast' (known: off, sw, sw-noelide, sw-lazy, hw)");
 	PARSE_ERR("pmu_account = cycles\n", "mhv.cfg:1: unknown accounting event 'cycles' "
