@@ -124,7 +124,7 @@ include $(wildcard tests/unit/*.mk)
 UNIT_BINS := $(UNIT_TESTS:%=$(B)/unit/test_%)
 
 define unit_rule
-$(B)/unit/test_$(1): $$(UNIT_SRCS_$(1)) $$(wildcard hv/*.h)
+$(B)/unit/test_$(1): $$(UNIT_SRCS_$(1)) $$(wildcard hv/*.h tests/common/*.h)
 	@mkdir -p $$(@D)
 	@echo '  HOSTCC  $$@'
 	@$$(HOSTCC) $$(UNIT_CFLAGS) -o $$@ $$(UNIT_SRCS_$(1)) -lcmocka
@@ -132,6 +132,24 @@ endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
 
 unit: $(UNIT_BINS)
+
+# ---- the multiboot test kernel (README: External guests) ----
+MB_CFLAGS := -target i386-unknown-none-elf -ffreestanding -fno-pic -mgeneral-regs-only -O2 \
+	-fno-stack-protector -fno-builtin -Wall -Wextra -Werror
+$(B)/multiboot/mbtest.elf: tests/multiboot/mbtest.c tests/multiboot/start.asm tests/multiboot/link.ld
+	@mkdir -p $(@D)
+	@echo '  MBLD    $@'
+	@$(CC) $(MB_CFLAGS) -c tests/multiboot/mbtest.c -o $(B)/multiboot/mbtest.o
+	@$(NASM) -f elf32 -o $(B)/multiboot/start.o tests/multiboot/start.asm
+	@$(LD) -m elf_i386 -T tests/multiboot/link.ld -o $@ $(B)/multiboot/start.o $(B)/multiboot/mbtest.o
+# Kernels mhv must refuse: too large for 2 MiB, and cut short.
+$(B)/multiboot/mbtest-big.elf: $(B)/multiboot/mbtest.elf
+	@$(CC) $(MB_CFLAGS) -DMBTEST_BIG -c tests/multiboot/mbtest.c -o $(B)/multiboot/mbtest-big.o
+	@$(LD) -m elf_i386 -T tests/multiboot/link.ld -o $@ $(B)/multiboot/start.o \
+		$(B)/multiboot/mbtest-big.o
+$(B)/multiboot/truncated.elf: $(B)/multiboot/mbtest.elf
+	@head -c 4200 $< >$@
+MB_KERNELS := $(B)/multiboot/mbtest.elf $(B)/multiboot/mbtest-big.elf $(B)/multiboot/truncated.elf
 
 # ---- fuzzing (clang libFuzzer, ASan + UBSan) ----
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -141,7 +159,7 @@ FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 60
 
 define fuzz_rule
-$(B)/fuzz/fuzz_$(1): $$(FUZZ_SRCS_$(1)) $$(wildcard hv/*.h)
+$(B)/fuzz/fuzz_$(1): $$(FUZZ_SRCS_$(1)) $$(wildcard hv/*.h tests/common/*.h)
 	@mkdir -p $$(@D)
 	@echo '  FUZZCC  $$@'
 	@$$(CC) $$(FUZZ_CFLAGS) -o $$@ $$(FUZZ_SRCS_$(1))
@@ -162,7 +180,7 @@ run: deps all
 	@sh scripts/run-qemu.sh --accel $(ACCEL) --cpu $(CPU) --config scripts/run.cfg \
 		--explain-status $(EFI)
 
-test: deps all unit fuzz-build
+test: deps all unit fuzz-build $(MB_KERNELS)
 	@sh tests/run-all.sh
 
 # A USB-stick image: GPT + FAT32 EFI System Partition (README: writing it).

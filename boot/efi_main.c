@@ -8,6 +8,7 @@
 #include <efilib.h>
 
 #include "boot_info.h"
+#include "config.h"
 
 #define CONFIG_MAX_BYTES (64 * 1024)
 #define POOL_PAGES_WANTED (48ull * 1024 * 1024 / 4096)
@@ -29,16 +30,103 @@ static void note_config_error(const char *why)
 	boot_info.config_error[i] = 0;
 }
 
-/* Reads \mhv.cfg from the volume the image was loaded from, if present. */
+#define GUEST_FILE_MAX (32ull * 1024 * 1024)
+
+/* The whole of path into pool memory; NULL with why set when it cannot be read. */
+static char *read_file(EFI_FILE_HANDLE root, CHAR16 *path, UINTN max, UINTN *size, const char **why)
+{
+	EFI_FILE_HANDLE file;
+	EFI_STATUS st;
+	char *buf = NULL;
+	UINTN n = max + 1;
+
+	*why = NULL;
+	st = root->Open(root, &file, path, EFI_FILE_MODE_READ, 0);
+	if (EFI_ERROR(st)) {
+		*why = "not found";
+		return NULL;
+	}
+	st = BS->AllocatePool(EfiLoaderData, n, (void **)&buf);
+	if (EFI_ERROR(st)) {
+		*why = "out of memory reading the file";
+		buf = NULL;
+	} else if (EFI_ERROR(file->Read(file, &n, buf))) {
+		*why = "read error";
+	} else if (n > max) {
+		*why =
+		    max == CONFIG_MAX_BYTES ? "file larger than 64 KiB" : "file larger than 32 MiB";
+	}
+	file->Close(file);
+	*size = *why ? 0 : n;
+	return buf;
+}
+
+static void note(char *dst, size_t size, const char *why)
+{
+	UINTN i;
+
+	for (i = 0; why[i] && i < size - 1; i++)
+		dst[i] = why[i];
+	dst[i] = 0;
+}
+
+/* "\\dir\\kernel.elf" or "/dir/kernel.elf" as a UEFI path. */
+static void to_path(const char *ascii, CHAR16 *out, UINTN max)
+{
+	UINTN i;
+
+	for (i = 0; ascii[i] && i < max - 1; i++)
+		out[i] = ascii[i] == '/' ? '\\' : (CHAR16)ascii[i];
+	out[i] = 0;
+}
+
+static void read_boot_file(EFI_FILE_HANDLE root, const char *path, struct boot_file *f)
+{
+	CHAR16 wpath[CONFIG_PATH_LEN];
+	const char *why;
+	UINTN size;
+
+	to_path(path, wpath, CONFIG_PATH_LEN);
+	f->data = (const u8 *)read_file(root, wpath, GUEST_FILE_MAX, &size, &why);
+	f->size = size;
+	if (why) {
+		f->data = NULL;
+		note(f->error, sizeof(f->error), why);
+	}
+}
+
+/*
+ * The kernels and modules that mhv.cfg names: after ExitBootServices there
+ * is no file system, so they are read now.  Config errors are reported by
+ * the hypervisor core, which parses the file again.
+ */
+static void read_guests(EFI_FILE_HANDLE root)
+{
+	static struct mhv_config cfg;
+	unsigned i;
+
+	config_defaults(&cfg);
+	if (!boot_info.config_text ||
+	    config_parse(&cfg, boot_info.config_text, boot_info.config_len, NULL, 0) < 0)
+		return;
+	for (i = 0; i < cfg.nr_guests && i < BOOT_MAX_GUESTS; i++) {
+		read_boot_file(root, cfg.guests[i].path, &boot_info.guest_files[i]);
+		if (cfg.guests[i].module[0])
+			read_boot_file(root, cfg.guests[i].module, &boot_info.module_files[i]);
+	}
+}
+
+/* Reads \mhv.cfg (and the guests it names) from the volume the image was loaded from. */
 static void read_config(EFI_HANDLE image)
 {
 	EFI_GUID loaded_image_guid = LOADED_IMAGE_PROTOCOL;
 	EFI_GUID fs_guid = SIMPLE_FILE_SYSTEM_PROTOCOL;
 	EFI_LOADED_IMAGE *li;
 	EFI_FILE_IO_INTERFACE *fs;
-	EFI_FILE_HANDLE root, file;
+	EFI_FILE_HANDLE root;
 	EFI_STATUS st;
-	UINTN size = CONFIG_MAX_BYTES + 1;
+	const char *why;
+	UINTN size;
 	char *buf;
 
 	st = BS->HandleProtocol(image, &loaded_image_guid, (void **)&li);
@@ -52,24 +140,16 @@ static void read_config(EFI_HANDLE image)
 	st = fs->OpenVolume(fs, &root);
 	if (EFI_ERROR(st))
 		return;
-	st = root->Open(root, &file, L"\\mhv.cfg", EFI_FILE_MODE_READ, 0);
-	if (EFI_ERROR(st)) {
+	buf = read_file(root, L"\\mhv.cfg", CONFIG_MAX_BYTES, &size, &why);
+	if (why && !buf) {
 		root->Close(root);
 		return; /* no config file: defaults */
 	}
-	st = BS->AllocatePool(EfiLoaderData, size, (void **)&buf);
-	if (EFI_ERROR(st)) {
-		note_config_error("out of memory reading the file");
-	} else {
-		st = file->Read(file, &size, buf);
-		if (EFI_ERROR(st))
-			note_config_error("read error");
-		else if (size > CONFIG_MAX_BYTES)
-			note_config_error("file larger than 64 KiB");
-		boot_info.config_text = buf;
-		boot_info.config_len = EFI_ERROR(st) ? 0 : size;
-	}
-	file->Close(file);
+	if (why)
+		note_config_error(why);
+	boot_info.config_text = buf;
+	boot_info.config_len = size;
+	read_guests(root);
 	root->Close(root);
 }
 

@@ -408,6 +408,73 @@ static void run_bench(const struct bench *b)
 		test_report(b->name, TEST_FAIL, "mhv refused the benchmark result");
 }
 
+/*
+ * ipi, ipi_halt (kvm-unit-tests' names): vCPU 0 sends a fixed IPI to
+ * vCPU 1 through the x2APIC ICR and waits until its handler has run;
+ * vCPU 1 waits spinning with interrupts on, or in HLT.  Both vCPUs run
+ * on their own physical CPUs (mhv's variant 2 VM).
+ */
+#define MSR_X2APIC_ICR 0x830
+#define CROSS_IPI_VECTOR 0xc0
+#define SPIN_BOUND 100000000ull
+
+enum ap_mode {
+	AP_SPIN,
+	AP_HALT,
+	AP_QUIT,
+};
+
+static volatile u32 ap_mode, ap_ready;
+
+static void ipi_to_vcpu1(void)
+{
+	u64 before = guest_irqs, spins;
+
+	wrmsr(MSR_X2APIC_ICR, (1ull << 32) | CROSS_IPI_VECTOR); /* physical, ID 1 */
+	for (spins = 0; guest_irqs == before && spins < SPIN_BOUND; spins++)
+		asm volatile("pause" ::: "memory");
+}
+
+static const struct bench ipi_benches[] = {
+	{ "ipi", ipi_to_vcpu1, ANY, NULL, 1 },
+	{ "ipi_halt", ipi_to_vcpu1, ANY, NULL, 1 },
+};
+
+/* vCPU 1: take IPIs (rt.c counts them in guest_irqs and EOIs) until told to stop. */
+static u64 vcpu1_main(void)
+{
+	guest_rt_init();
+	ap_ready = 1;
+	asm volatile("sti" ::: "memory");
+	while (ap_mode != AP_QUIT) {
+		if (ap_mode == AP_HALT)
+			asm volatile("hlt" ::: "memory");
+		else
+			asm volatile("pause" ::: "memory");
+	}
+	for (;;)
+		asm volatile("pause"); /* vCPU 0's exit ends the VM */
+}
+
+static void run_ipi_benches(void)
+{
+	u64 spins;
+
+	for (spins = 0; !ap_ready && spins < SPIN_BOUND; spins++)
+		asm volatile("pause" ::: "memory");
+	if (!ap_ready) {
+		test_report("ipi", TEST_FAIL, "vCPU 1 did not start");
+		return;
+	}
+	choose_timestamps();
+	ap_mode = AP_SPIN;
+	run_bench(&ipi_benches[0]);
+	ap_mode = AP_HALT;
+	run_bench(&ipi_benches[1]);
+	ap_mode = AP_QUIT;
+	wrmsr(MSR_X2APIC_ICR, (1ull << 32) | CROSS_IPI_VECTOR); /* out of its HLT */
+}
+
 static u64 split_exit_samples[MAX_BATCHES], split_entry_samples[MAX_BATCHES];
 
 static void report_split(const char *name, u64 *batch_samples, u32 n)
@@ -468,6 +535,8 @@ u64 guest_main(u64 variant)
 {
 	unsigned i;
 
+	if (variant >> GUEST_VCPU_SHIFT)
+		return vcpu1_main();
 	guest_rt_init();
 	if (hypercall(HC_PARAMS, (u64)(uintptr_t)&params, 0) == HC_ERROR) {
 		test_report("params", TEST_FAIL, "HC_PARAMS failed");
@@ -477,6 +546,10 @@ u64 guest_main(u64 variant)
 		params.batches = MAX_BATCHES;
 	if (variant == 1) {
 		run_split();
+		return 0;
+	}
+	if (variant == 2) {
+		run_ipi_benches();
 		return 0;
 	}
 	choose_timestamps();

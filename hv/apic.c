@@ -2,6 +2,7 @@
 #include "apic.h"
 #include "backend.h"
 #include "host_timer.h"
+#include "smp.h"
 #include "vm.h"
 #include "x86.h"
 
@@ -25,10 +26,13 @@
 #define LVT_DELIVERY_MODE_MASK (7u << 8)
 #define LVT_TIMER_MODE_MASK (3u << 17)
 #define LVT_TIMER_TSC_DEADLINE (2u << 17)
-#define ICR_SHORTHAND_SELF (1ull << 18)
+#define ICR_TO_DEST 0 /* destination shorthands, ICR bits 19:18 */
+#define ICR_TO_SELF 1
+#define ICR_TO_OTHERS 3
 #define ICR_DELIVERY_MODE_MASK (7ull << 8)
 #define APIC_VERSION_VALUE 0x50014 /* version 0x14, max LVT entry 5 */
 
+/* ISR: only this vCPU's CPU touches it. */
 static void set_bit256(u32 *map, u8 v)
 {
 	map[v / 32] |= 1u << (v % 32);
@@ -37,6 +41,18 @@ static void set_bit256(u32 *map, u8 v)
 static void clear_bit256(u32 *map, u8 v)
 {
 	map[v / 32] &= ~(1u << (v % 32));
+}
+
+/* IRR: another vCPU's CPU may set a bit at any time (an IPI), so one
+ * locked bit instruction each (LOCK BTS/BTR, SDM Vol 2A). */
+static void irr_set(u32 *irr, u8 v)
+{
+	asm volatile("lock btsl %1, %0" : "+m"(irr[v / 32]) : "r"((u32)(v % 32)) : "memory");
+}
+
+static void irr_clear(u32 *irr, u8 v)
+{
+	asm volatile("lock btrl %1, %0" : "+m"(irr[v / 32]) : "r"((u32)(v % 32)) : "memory");
 }
 
 static int highest_bit256(const u32 *map)
@@ -75,13 +91,48 @@ int apic_deliverable_vector(const struct vapic *apic)
 	return v;
 }
 
-static void accept(struct vcpu *vcpu, u8 vector)
+/* Inlined: it is the self-IPI and timer path of the benchmarks. */
+static inline __attribute__((always_inline)) void accept(struct vcpu *vcpu, u8 vector)
 {
 	/* Vectors 0-15 are illegal for fixed delivery (§11.5.3): ignored. */
 	if (vector < 16)
 		return;
-	set_bit256(vcpu->apic.irr, vector);
+	irr_set(vcpu->apic.irr, vector);
 	apic_update_interrupts(vcpu);
+}
+
+/* A fixed IPI to another vCPU: pending in its IRR, and its CPU kicked so
+ * that it leaves guest mode (or HLT) and delivers it. */
+static void accept_remote(struct vcpu *target, u8 vector)
+{
+	if (vector < 16)
+		return;
+	irr_set(target->apic.irr, vector);
+	if (target->cpu)
+		smp_kick(target->cpu);
+}
+
+/* ICR: fixed delivery, physical destination or a shorthand (§11.6.1, §11.12.9). */
+static __attribute__((noinline)) void send_ipi(struct vcpu *vcpu, u64 icr)
+{
+	struct vm *vm = vcpu->vm;
+	u32 shorthand = (icr >> 18) & 3, dest = icr >> 32, i;
+	u8 vector = icr & 0xff;
+
+	if (icr & ICR_DELIVERY_MODE_MASK)
+		return; /* INIT, SIPI, NMI, SMI: not offered, dropped */
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct vcpu *t = &vm->vcpus[i];
+		bool self = t == vcpu;
+
+		if ((shorthand == ICR_TO_DEST && t->index != dest) ||
+		    (shorthand == ICR_TO_SELF && !self) || (shorthand == ICR_TO_OTHERS && self))
+			continue;
+		if (self)
+			accept(vcpu, vector);
+		else
+			accept_remote(t, vector);
+	}
 }
 
 void apic_update_interrupts(struct vcpu *vcpu)
@@ -97,7 +148,7 @@ void apic_update_interrupts(struct vcpu *vcpu)
 		return;
 	}
 	backend->request_interrupt_window(vcpu, false);
-	clear_bit256(vcpu->apic.irr, v);
+	irr_clear(vcpu->apic.irr, v);
 	set_bit256(vcpu->apic.isr, v);
 	backend->inject_interrupt(vcpu, v);
 }
@@ -119,21 +170,42 @@ static void check_timer(struct vcpu *vcpu)
 	struct vapic *apic = &vcpu->apic;
 
 	if (!timer_armed(apic)) {
-		host_timer_disarm(TIMER_GUEST_APIC);
+		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC);
 		return;
 	}
 	if (rdtsc() >= apic->tsc_deadline) {
 		apic->tsc_deadline = 0;
-		host_timer_disarm(TIMER_GUEST_APIC);
+		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC);
 		accept(vcpu, apic->lvt_timer & 0xff);
 		return;
 	}
-	host_timer_arm(TIMER_GUEST_APIC, apic->tsc_deadline);
+	host_timer_arm(vcpu->timer, TIMER_GUEST_APIC, apic->tsc_deadline);
 }
 
 void apic_poll_timer(struct vcpu *vcpu)
 {
 	check_timer(vcpu);
+}
+
+/*
+ * HLT in a VM with several vCPUs: sleep until an interrupt is deliverable
+ * (another vCPU's IPI kicks this CPU awake), the guest's timer fires or
+ * the VM stops or runs out of time.
+ */
+void apic_halt(struct vcpu *vcpu)
+{
+	struct vm *vm = vcpu->vm;
+
+	while (apic_deliverable_vector(&vcpu->apic) < 0 && vm->stop == VM_RUNNING) {
+		if (vm->deadline_tsc && rdtsc() >= vm->deadline_tsc) {
+			vm_stop(vm, VM_STOP_TIME_LIMIT,
+				"vCPU %u halted past the VM's time limit of %llu ms", vcpu->index,
+				vm->time_limit_ms);
+			return;
+		}
+		backend->idle_wait();
+		check_timer(vcpu);
+	}
 }
 
 bool apic_wait_for_timer(struct vcpu *vcpu)
@@ -165,7 +237,7 @@ bool apic_msr_read(struct vcpu *vcpu, u32 msr, u64 *val)
 	}
 	switch (reg) {
 	case APIC_ID:
-		*val = 0; /* x2APIC ID of the only vCPU */
+		*val = vcpu->index; /* x2APIC ID = vCPU number */
 		return true;
 	case APIC_VERSION:
 		*val = APIC_VERSION_VALUE;
@@ -177,7 +249,8 @@ bool apic_msr_read(struct vcpu *vcpu, u32 msr, u64 *val)
 		*val = ppr(apic);
 		return true;
 	case APIC_LDR:
-		*val = 1; /* cluster 0, bit 0 for ID 0 (§11.12.10.2) */
+		/* cluster ID << 16 | 1 << (ID & 15) (§11.12.10.2) */
+		*val = (vcpu->index >> 4) << 16 | 1u << (vcpu->index & 15);
 		return true;
 	case APIC_SVR:
 		*val = apic->svr;
@@ -230,11 +303,7 @@ bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val)
 		return true;
 	case APIC_ICR:
 		apic->icr = val;
-		/* Only fixed self-IPIs: by shorthand, or to our own ID 0 (§11.6.1) */
-		if ((val & ICR_DELIVERY_MODE_MASK) == 0 &&
-		    ((val & (3ull << 18)) == ICR_SHORTHAND_SELF ||
-		     ((val & (3ull << 18)) == 0 && (val >> 32) == 0)))
-			accept(vcpu, val & 0xff);
+		send_ipi(vcpu, val);
 		return true;
 	case APIC_LVT_TIMER:
 		apic->lvt_timer = val & (0xff | LVT_MASKED | LVT_TIMER_MODE_MASK);

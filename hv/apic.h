@@ -34,6 +34,8 @@ bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val);
 void apic_update_interrupts(struct vcpu *vcpu);
 /* After a host timer interrupt: fire the guest's timer if its deadline passed. */
 void apic_poll_timer(struct vcpu *vcpu);
+/* HLT with several vCPUs: wait for a deliverable interrupt, the timer or the end. */
+void apic_halt(struct vcpu *vcpu);
 /* A halted vCPU waits for its armed TSC deadline; true if it expired. */
 bool apic_wait_for_timer(struct vcpu *vcpu);
 /* A guest PMI through the LVTPC; false when the LVTPC is masked. */

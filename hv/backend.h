@@ -35,6 +35,7 @@ struct backend_ops {
 	void (*request_interrupt_window)(struct vcpu *vcpu, bool on);
 	/* An instruction mhv completed for the guest ends a STI/MOV SS shadow. */
 	void (*end_interrupt_shadow)(struct vcpu *vcpu);
+	u64 (*guest_cr0)(struct vcpu *vcpu);
 	u64 (*guest_cr3)(struct vcpu *vcpu);
 	u64 (*guest_efer)(struct vcpu *vcpu);
 	u64 (*guest_cr4)(struct vcpu *vcpu);

@@ -32,6 +32,15 @@ struct boot_fb {
 	u32 bgr; /* 1: blue in the low byte (PixelBlueGreenRedReserved8BitPerColor) */
 };
 
+/* A file from the boot volume, read before ExitBootServices. */
+struct boot_file {
+	const u8 *data; /* NULL when it could not be read: error says why */
+	u64 size;
+	char error[64];
+};
+
+#define BOOT_MAX_GUESTS 8 /* CONFIG_MAX_GUESTS */
+
 struct boot_info {
 	u64 image_base;
 	u64 image_size;
@@ -42,6 +51,8 @@ struct boot_info {
 	u64 config_len;
 	char config_error[96]; /* why \mhv.cfg could not be read, "" if fine */
 	u64 trampoline_base;   /* pages below 1 MiB for starting APs, 0 if none */
+	/* the kernels and modules of mhv.cfg\'s "guest =" sections, by index */
+	struct boot_file guest_files[BOOT_MAX_GUESTS], module_files[BOOT_MAX_GUESTS];
 	struct boot_fb fb;
 	u32 exit_boot_services_tries;
 	u32 nr_mem_ranges;

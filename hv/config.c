@@ -33,8 +33,9 @@ struct config_key {
 
 /* A new suite needs only a SUITE_* bit and one line here. */
 static const struct name_value suite_names[] = {
-	{ "smoke", SUITE_SMOKE }, { "vmexit", SUITE_VMEXIT },	{ "xstate", SUITE_XSTATE },
-	{ "pmu", SUITE_PMU },	  { "hostile", SUITE_HOSTILE },
+	{ "smoke", SUITE_SMOKE },     { "vmexit", SUITE_VMEXIT },
+	{ "xstate", SUITE_XSTATE },   { "pmu", SUITE_PMU },
+	{ "hostile", SUITE_HOSTILE }, { "none", 0 }, /* only the "guest =" kernels */
 };
 
 /* Bits by enum pmu_mode / HV_PMU_* value (guest_abi.h). */
@@ -186,7 +187,8 @@ static int bad_choice(struct parser *ps, const struct config_key *key, struct sl
 		    names);
 }
 
-static int parse_number(struct parser *ps, const struct config_key *key, struct slice val)
+/* A decimal number in [key->min, key->max] into *out. */
+static int parse_u32(struct parser *ps, const struct config_key *key, struct slice val, u32 *out)
 {
 	u64 v = 0;
 
@@ -199,11 +201,16 @@ static int parse_number(struct parser *ps, const struct config_key *key, struct 
 	}
 	if (v < key->min)
 		goto bad;
-	*(u32 *)((char *)ps->cfg + key->field) = (u32)v;
+	*out = (u32)v;
 	return 0;
 bad:
 	return fail(ps, "bad value '%.*s' for '%s': expected a number from %u to %u", (int)val.len,
 		    val.p, key->name, key->min, key->max);
+}
+
+static int parse_number(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	return parse_u32(ps, key, val, (u32 *)((char *)ps->cfg + key->field));
 }
 
 static int parse_exit_action(struct parser *ps, const struct config_key *key, struct slice val)
@@ -339,6 +346,8 @@ static int parse_tests(struct parser *ps, const struct config_key *key, struct s
 		.field = __builtin_offsetof(struct mhv_config, k), .min = lo, .max = hi \
 	}
 
+static int parse_guest(struct parser *ps, const struct config_key *key, struct slice val);
+
 /* desc names one item: "unknown suite 'x' (known: ...)" */
 #define LIST_KEY(key, f, tab, d)                                                 \
 	{                                                                        \
@@ -369,6 +378,100 @@ static const struct config_key config_keys[] = {
 	  .field = offsetof(struct mhv_config, xstate_cache) },
 	{ .name = "tests", .parse = parse_tests, .desc = "comma-separated test filter" },
 	{ .name = "cpus", .parse = parse_cpus, .desc = "CPUs the suites run on" },
+	{ .name = "guest", .parse = parse_guest, .desc = "a multiboot kernel on the boot volume" },
+};
+
+/* ---- guest sections: "guest = PATH", then keys of that guest ---- */
+
+static struct mhv_guest *cur_guest(struct parser *ps)
+{
+	return &ps->cfg->guests[ps->cfg->nr_guests - 1];
+}
+
+static int copy_path(struct parser *ps, const struct config_key *key, struct slice val, char *dst)
+{
+	size_t i;
+
+	if (val.len >= CONFIG_PATH_LEN)
+		return fail(ps, "path too long for '%s' (at most %d characters)", key->name,
+			    CONFIG_PATH_LEN - 1);
+	for (i = 0; i < val.len; i++)
+		if (val.p[i] == '"' || (unsigned char)val.p[i] < 0x20)
+			return fail(ps, "bad path '%.*s' for '%s'", (int)val.len, val.p, key->name);
+	__builtin_memcpy(dst, val.p, val.len);
+	dst[val.len] = '\0';
+	return 0;
+}
+
+static int parse_guest(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	struct mhv_config *cfg = ps->cfg;
+
+	if (cfg->nr_guests == CONFIG_MAX_GUESTS)
+		return fail(ps, "too many guests (at most %d)", CONFIG_MAX_GUESTS);
+	cfg->guests[cfg->nr_guests] = (struct mhv_guest){ .mem_mib = 64 };
+	cfg->nr_guests++;
+	return copy_path(ps, key, val, cur_guest(ps)->path);
+}
+
+static int parse_cmdline(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	/* "..." or a bare word list */
+	if (val.len >= 2 && val.p[0] == '"' && val.p[val.len - 1] == '"') {
+		val.p++;
+		val.len -= 2;
+	}
+	__builtin_memcpy(cur_guest(ps)->cmdline, val.p, val.len);
+	cur_guest(ps)->cmdline[val.len] = '\0';
+	return 0;
+}
+
+static int parse_module(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	return copy_path(ps, key, val, cur_guest(ps)->module);
+}
+
+static int parse_guest_pmu(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 bit;
+
+	if (!lookup(pmu_mode_names, ARRAY_SIZE(pmu_mode_names), val, &bit))
+		return bad_choice(ps, key, val, pmu_mode_names, ARRAY_SIZE(pmu_mode_names));
+	cur_guest(ps)->pmu_mode = (u32)__builtin_ctz(bit);
+	return 0;
+}
+
+static int parse_guest_cpus(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	if (!slice_eq(val, "1"))
+		return fail(ps,
+			    "'cpus = %.*s' for a guest: mhv runs multiboot guests on one CPU "
+			    "so far",
+			    (int)val.len, val.p);
+	return 0;
+}
+
+static struct mhv_guest *cur_guest(struct parser *ps);
+
+static int parse_guest_number(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	return parse_u32(ps, key, val, (u32 *)((char *)cur_guest(ps) + key->field));
+}
+
+#define GUEST_NUMBER_KEY(k, f, lo, hi, d)                                              \
+	{                                                                              \
+		.name = k, .parse = parse_guest_number, .desc = d,                     \
+		.field = __builtin_offsetof(struct mhv_guest, f), .min = lo, .max = hi \
+	}
+
+/* Keys that follow a "guest =" line belong to that guest. */
+static const struct config_key guest_keys[] = {
+	{ .name = "cmdline", .parse = parse_cmdline, .desc = "the kernel's command line" },
+	{ .name = "module", .parse = parse_module, .desc = "its first multiboot module" },
+	GUEST_NUMBER_KEY("mem", mem_mib, 2, 3072, "guest RAM in MiB"),
+	GUEST_NUMBER_KEY("time_limit", time_limit, 1, 3600, "seconds it may run"),
+	{ .name = "pmu", .parse = parse_guest_pmu, .desc = "its PMU mode" },
+	{ .name = "cpus", .parse = parse_guest_cpus, .desc = "its vCPUs" },
 };
 
 static int parse_line(struct parser *ps, struct slice line)
@@ -393,6 +496,15 @@ static int parse_line(struct parser *ps, struct slice line)
 		return fail(ps, "expected 'key = value'");
 	val = trim((struct slice){ line.p + eq + 1, line.len - eq - 1 });
 
+	for (size_t i = 0; ps->cfg->nr_guests && i < ARRAY_SIZE(guest_keys); i++) {
+		const struct config_key *k = &guest_keys[i];
+
+		if (!slice_eq(key, k->name))
+			continue;
+		if (!val.len)
+			return fail(ps, "empty value for '%s'", k->name);
+		return k->parse(ps, k, val);
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(config_keys); i++) {
 		const struct config_key *k = &config_keys[i];
 

@@ -46,6 +46,19 @@ enum suite_bits {
 #define CONFIG_NAME_LEN 32
 #define CONFIG_LINE_MAX 160
 
+#define CONFIG_MAX_GUESTS 8
+#define CONFIG_PATH_LEN 96
+
+/* A multiboot kernel from the boot volume ("guest =" and the keys after it). */
+struct mhv_guest {
+	char path[CONFIG_PATH_LEN];
+	char cmdline[CONFIG_LINE_MAX + 1];
+	char module[CONFIG_PATH_LEN]; /* "" when none */
+	u32 mem_mib;		      /* guest RAM; default 64 */
+	u32 time_limit;		      /* seconds; 0: the global time_limit */
+	u32 pmu_mode;		      /* HV_PMU_* number; default off */
+};
+
 struct mhv_config {
 	u32 suites;		      /* SUITE_* bits; default: all */
 	u32 iterations;		      /* iterations per batch; default 1000, allowed 1..10000000 */
@@ -60,7 +73,9 @@ struct mhv_config {
 	u32 pmu_account;	      /* CONFIG_ACCOUNT_*; default insn,branch */
 	u64 cpus;      /* CPU indices (bit i: cpu i, 0 = BSP) to run on; 0: default */
 	bool cpus_all; /* "cpus = all" */
-	u32 nr_tests;  /* 'tests =' filter; 0 = run all */
+	u32 nr_guests; /* "guest =" lines: kernels run after the suites */
+	struct mhv_guest guests[CONFIG_MAX_GUESTS];
+	u32 nr_tests; /* 'tests =' filter; 0 = run all */
 	char tests[CONFIG_MAX_TESTS][CONFIG_NAME_LEN];
 };
 

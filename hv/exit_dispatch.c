@@ -46,8 +46,12 @@ static void handle_hlt(struct vcpu *vcpu, const struct vm_exit *exit)
 		return;
 	/* "sti; hlt": the HLT was the shadowed instruction, and it is done. */
 	backend->end_interrupt_shadow(vcpu);
-	if (apic_deliverable_vector(&vcpu->apic) < 0)
-		apic_wait_for_timer(vcpu);
+	if (apic_deliverable_vector(&vcpu->apic) < 0) {
+		if (vcpu->vm->nr_vcpus > 1)
+			apic_halt(vcpu); /* another vCPU may send an IPI */
+		else
+			apic_wait_for_timer(vcpu);
+	}
 	apic_update_interrupts(vcpu);
 }
 
@@ -87,6 +91,9 @@ static void handle_host_event(struct vcpu *vcpu, const struct vm_exit *exit)
 {
 	backend->host_interrupt_window();
 	apic_poll_timer(vcpu);
+	/* the interrupt may have been another vCPU's kick: its IPI is in IRR */
+	if (vcpu->vm->nr_vcpus > 1)
+		apic_update_interrupts(vcpu);
 	if (vcpu->vm->deadline_tsc && rdtsc() >= vcpu->vm->deadline_tsc)
 		vm_stop(vcpu->vm, VM_STOP_TIME_LIMIT,
 			"still running after its time limit of %llu ms (rip 0x%llx)",

@@ -83,6 +83,8 @@ struct hc_params {
 #define MMIO_DEVICE_ID 0x44564d4d	 /* "MMVD" */
 #define GUEST_UNBACKED_GPA 0x80000000ull /* neither RAM nor device */
 #define GUEST_PM_TIMER_PORT 0x608	 /* ACPI PM timer, as at PMBASE 0x600 on Q35 */
+#define GUEST_EXIT_PORT 0xf4		 /* writes end the VM with that exit code */
+#define GUEST_SHUTDOWN_PORT 0x8900	 /* "Shutdown" ends the VM (Bochs' port) */
 #define HC_UNKNOWN_NR 0xffff		 /* never a hypercall: the vmcall benchmark's number */
 
 /* CPUID 0x40000001 EBX: what mhv offers beyond the host's CPUID */
@@ -101,6 +103,11 @@ struct hc_params {
  * instruction it emulates (config pmu_account) */
 #define HV_PMU_ACCOUNT_INSN BIT(0)
 #define HV_PMU_ACCOUNT_BRANCH BIT(1)
+
+/* Several vCPUs: each enters GUEST_LOAD with RDI = variant | index << 8
+ * and its own stack, GUEST_VCPU_STACK below the previous one's. */
+#define GUEST_VCPU_SHIFT 8
+#define GUEST_VCPU_STACK 0x10000ull
 
 /* Entry: RDI = variant (which program of the blob), RSI = GUEST_RAM_SIZE */
 

@@ -86,8 +86,6 @@ const char *host_timer_describe(void)
 	return description;
 }
 
-static u64 deadlines[TIMER_SLOTS];
-
 static void program(u64 tsc_deadline)
 {
 	u64 now, ticks;
@@ -110,27 +108,27 @@ static void program(u64 tsc_deadline)
 }
 
 /* The earliest armed deadline, or 0 (disarmed). */
-static void reprogram(void)
+static void reprogram(const struct host_timer *t)
 {
 	u64 earliest = 0;
 	unsigned i;
 
 	for (i = 0; i < TIMER_SLOTS; i++)
-		if (deadlines[i] && (!earliest || deadlines[i] < earliest))
-			earliest = deadlines[i];
+		if (t->deadlines[i] && (!earliest || t->deadlines[i] < earliest))
+			earliest = t->deadlines[i];
 	program(earliest);
 }
 
-void host_timer_arm(enum host_timer_slot slot, u64 tsc_deadline)
+void host_timer_arm(struct host_timer *t, enum host_timer_slot slot, u64 tsc_deadline)
 {
-	deadlines[slot] = tsc_deadline;
-	reprogram();
+	t->deadlines[slot] = tsc_deadline;
+	reprogram(t);
 }
 
-void host_timer_disarm(enum host_timer_slot slot)
+void host_timer_disarm(struct host_timer *t, enum host_timer_slot slot)
 {
-	if (!deadlines[slot])
+	if (!t->deadlines[slot])
 		return;
-	deadlines[slot] = 0;
-	reprogram();
+	t->deadlines[slot] = 0;
+	reprogram(t);
 }

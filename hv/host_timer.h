@@ -25,8 +25,14 @@ enum host_timer_slot {
 	TIMER_VM_LIMIT,
 	TIMER_SLOTS
 };
-void host_timer_arm(enum host_timer_slot slot, u64 tsc_deadline);
-void host_timer_disarm(enum host_timer_slot slot);
+/* One per CPU (struct cpu): each programs its own local APIC, from the
+ * CPU it belongs to. */
+struct host_timer {
+	u64 deadlines[TIMER_SLOTS];
+};
+
+void host_timer_arm(struct host_timer *t, enum host_timer_slot slot, u64 tsc_deadline);
+void host_timer_disarm(struct host_timer *t, enum host_timer_slot slot);
 /* The end of a host interrupt (isr_dispatch). */
 void host_apic_eoi(void);
 const char *host_timer_describe(void);

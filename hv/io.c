@@ -53,10 +53,36 @@ static void ignore_out(struct vm *vm, u16 offset, u8 size, u32 val)
 {
 }
 
+static u32 write_only_in(struct vm *vm, u16 offset, u8 size)
+{
+	return ~0u;
+}
+
+/* isa-debug-exit's port (QEMU, kvm-unit-tests): the value is the exit code. */
+static void exit_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
+{
+	vm->exit_code = val;
+	vm_stop(vm, VM_STOP_EXIT, "guest wrote %u to the exit port 0x%x", val, GUEST_EXIT_PORT);
+}
+
+/* Bochs' shutdown port: the string "Shutdown" written a byte at a time. */
+static void shutdown_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
+{
+	static const char word[] = "Shutdown";
+
+	vm->shutdown_match =
+	    (char)val == word[vm->shutdown_match] ? vm->shutdown_match + 1 : (char)val == word[0];
+	if (vm->shutdown_match == sizeof(word) - 1)
+		vm_stop(vm, VM_STOP_EXIT, "guest wrote \"Shutdown\" to port 0x%x",
+			GUEST_SHUTDOWN_PORT);
+}
+
 static const struct port_device port_devices[] = {
 	{ GUEST_SERIAL_PORT, 8, serial_in, serial_out },
 	{ GUEST_TEST_PORT, 4, test_port_in, test_port_out },
 	{ GUEST_PM_TIMER_PORT, 4, pm_timer_in, ignore_out },
+	{ GUEST_EXIT_PORT, 4, write_only_in, exit_port_out },
+	{ GUEST_SHUTDOWN_PORT, 1, write_only_in, shutdown_port_out },
 };
 
 void handle_io(struct vcpu *vcpu, const struct vm_exit *exit)

@@ -89,7 +89,7 @@ gdt_load:
 ; (isr_dispatch resumes a faulting RDMSR at host_fault_fixup)
 rdmsr_safe:
 	mov ecx, edi
-	lea rax, [.fault]
+	lea rax, [msr_fault]
 	mov [host_fault_fixup], rax
 	rdmsr
 	mov qword [host_fault_fixup], 0
@@ -98,13 +98,6 @@ rdmsr_safe:
 	mov [rsi], rax
 	xor eax, eax
 	ret
-.fault:
-	mov qword [host_fault_fixup], 0
-	mov eax, -1
-	ret
-
-section .data
-host_fault_fixup: dq 0
 
 ; int wrmsr_safe(u32 msr, u64 val): 0, or -1 when WRMSR raised #GP
 wrmsr_safe:
@@ -112,13 +105,18 @@ wrmsr_safe:
 	mov rax, rsi
 	mov rdx, rsi
 	shr rdx, 32
-	lea r8, [.fault]
+	lea r8, [msr_fault]
 	mov [host_fault_fixup], r8
 	wrmsr
 	mov qword [host_fault_fixup], 0
 	xor eax, eax
 	ret
-.fault:
+
+; where either resumes after a #GP
+msr_fault:
 	mov qword [host_fault_fixup], 0
 	mov eax, -1
 	ret
+
+section .data
+host_fault_fixup: dq 0

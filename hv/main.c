@@ -74,5 +74,5 @@ void hv_main(const struct boot_info *bi)
 	pmu_caps_describe();
 	smp_init(bi);
 	selfcheck_init();
-	hv_finish(runner_run_plan(&config));
+	hv_finish(runner_run_plan(&config, bi));
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "page_alloc.h"
+#include "x86.h"
 #include "boot_info.h"
 
 #define LOW_MEMORY_END 0x100000ull /* below 1 MiB stays free for real-mode uses */
@@ -74,10 +75,17 @@ u64 page_alloc_free_pages(const struct page_alloc *pa)
 }
 
 #ifndef HOST_TEST
+/* The vCPUs of one VM create their state on their own CPUs at once. */
+static volatile bool alloc_lock;
+
 void *alloc_pages_zeroed(u64 npages)
 {
-	u64 pa = page_alloc_contig(&hv_pages, npages);
+	u64 pa;
 
+	while (__atomic_test_and_set(&alloc_lock, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	pa = page_alloc_contig(&hv_pages, npages);
+	__atomic_clear(&alloc_lock, __ATOMIC_RELEASE);
 	if (!pa)
 		return NULL;
 	__builtin_memset((void *)(uintptr_t)pa, 0, npages * PAGE_SIZE);

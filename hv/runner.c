@@ -13,6 +13,9 @@
 #include "pmu/pmu_caps.h"
 #include "pmu/pmu_vcpu.h"
 #include "report.h"
+#include "boot_info.h"
+#include "guest_kernel.h"
+#include "tsc.h"
 #include "selfcheck.h"
 #include "status.h"
 #include "smp.h"
@@ -38,6 +41,7 @@ struct suite_vm {
 	/* Another acceptable end (VM_RUNNING: none): where the hardware may
 	 * refuse a state outright, the VM stopped with the reason is contained. */
 	enum vm_stop expect_alt;
+	u32 nr_vcpus; /* more than 1: each vCPU on its own physical CPU */
 };
 
 /*
@@ -87,56 +91,59 @@ struct suite {
 };
 
 static const struct suite_vm smoke_vms[] = {
-	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING },
+	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING, 1 },
 	{ "smoke-triple", 1, VM_STOP_TRIPLE_FAULT, "triple_fault_contained",
-	  triple_fault_unsupported, false, 0, VM_RUNNING },
+	  triple_fault_unsupported, false, 0, VM_RUNNING, 1 },
 	{ "smoke-badgpa", 2, VM_STOP_BAD_ACCESS, "unbacked_gpa_stops_vm", NULL, false, 0,
-	  VM_RUNNING },
+	  VM_RUNNING, 1 },
 	/* a spin without exits, interrupts off: only the host timer ends it */
 	{ "smoke-spin", 3, VM_STOP_TIME_LIMIT, "exitless_spin_stopped", spin_unsupported, false,
-	  200, VM_RUNNING },
+	  200, VM_RUNNING, 1 },
 };
 
 static const struct suite_vm vmexit_vms[] = {
-	{ "vmexit", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING },
+	{ "vmexit", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING, 1 },
 	/* vmrun_to_guest / guest_to_exit: only this VM pays for the stamps */
-	{ "vmexit-split", 1, VM_STOP_EXIT, NULL, NULL, true, 0, VM_RUNNING },
+	{ "vmexit-split", 1, VM_STOP_EXIT, NULL, NULL, true, 0, VM_RUNNING, 1 },
+	/* ipi, ipi_halt: a second vCPU on a second physical CPU takes the IPIs */
+	{ "vmexit-ipi", 2, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING, 2 },
 };
 
 static const struct suite_vm xstate_vms[] = {
-	{ "xstate", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING },
+	{ "xstate", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING, 1 },
 };
 
 static const struct suite_vm pmu_vms[] = {
-	{ "pmu", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING },
+	{ "pmu", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING, 1 },
 };
 
 /* One VM per case (guest-tests/hostile.c); EXIT cases report exit code 0
  * when every attempt got the hardware's answer. */
 static const struct suite_vm hostile_vms[] = {
-	{ "virt_insn", 1, VM_STOP_EXIT, "virt_insn_ud", NULL, false, 0, VM_RUNNING },
-	{ "msr_takeover", 2, VM_STOP_EXIT, "msr_takeover_gp", NULL, false, 0, VM_RUNNING },
-	{ "port_io", 3, VM_STOP_EXIT, "port_io_no_reset", NULL, false, 0, VM_RUNNING },
-	{ "hypercall_args", 4, VM_STOP_EXIT, "hypercall_bad_args", NULL, false, 0, VM_RUNNING },
-	{ "ipi_storm", 5, VM_STOP_EXIT, "self_ipi_storm", NULL, false, 0, VM_RUNNING },
-	{ "init_sipi_self", 6, VM_STOP_EXIT, "init_sipi_self", NULL, false, 0, VM_RUNNING },
+	{ "virt_insn", 1, VM_STOP_EXIT, "virt_insn_ud", NULL, false, 0, VM_RUNNING, 1 },
+	{ "msr_takeover", 2, VM_STOP_EXIT, "msr_takeover_gp", NULL, false, 0, VM_RUNNING, 1 },
+	{ "port_io", 3, VM_STOP_EXIT, "port_io_no_reset", NULL, false, 0, VM_RUNNING, 1 },
+	{ "hypercall_args", 4, VM_STOP_EXIT, "hypercall_bad_args", NULL, false, 0, VM_RUNNING, 1 },
+	{ "ipi_storm", 5, VM_STOP_EXIT, "self_ipi_storm", NULL, false, 0, VM_RUNNING, 1 },
+	{ "init_sipi_self", 6, VM_STOP_EXIT, "init_sipi_self", NULL, false, 0, VM_RUNNING, 1 },
 	/* QEMU 7.2 SVM lets an invalid CR4 into the guest state, then refuses it
 	 * at the next VMRUN (VMEXIT_INVALID) instead of the #GP: stopped, also fine */
-	{ "cr_invalid", 7, VM_STOP_EXIT, "cr_efer_invalid", NULL, false, 0, VM_STOP_ENTRY_FAILED },
-	{ "read8", 8, VM_STOP_BAD_ACCESS, "read8_outside_ram", NULL, false, 0, VM_RUNNING },
-	{ "read16", 9, VM_STOP_BAD_ACCESS, "read16_outside_ram", NULL, false, 0, VM_RUNNING },
-	{ "read32", 10, VM_STOP_BAD_ACCESS, "read32_outside_ram", NULL, false, 0, VM_RUNNING },
-	{ "read64", 11, VM_STOP_BAD_ACCESS, "read64_outside_ram", NULL, false, 0, VM_RUNNING },
-	{ "write", 12, VM_STOP_BAD_ACCESS, "write_outside_ram", NULL, false, 0, VM_RUNNING },
-	{ "fetch", 13, VM_STOP_BAD_ACCESS, "fetch_outside_ram", NULL, false, 0, VM_RUNNING },
+	{ "cr_invalid", 7, VM_STOP_EXIT, "cr_efer_invalid", NULL, false, 0, VM_STOP_ENTRY_FAILED,
+	  1 },
+	{ "read8", 8, VM_STOP_BAD_ACCESS, "read8_outside_ram", NULL, false, 0, VM_RUNNING, 1 },
+	{ "read16", 9, VM_STOP_BAD_ACCESS, "read16_outside_ram", NULL, false, 0, VM_RUNNING, 1 },
+	{ "read32", 10, VM_STOP_BAD_ACCESS, "read32_outside_ram", NULL, false, 0, VM_RUNNING, 1 },
+	{ "read64", 11, VM_STOP_BAD_ACCESS, "read64_outside_ram", NULL, false, 0, VM_RUNNING, 1 },
+	{ "write", 12, VM_STOP_BAD_ACCESS, "write_outside_ram", NULL, false, 0, VM_RUNNING, 1 },
+	{ "fetch", 13, VM_STOP_BAD_ACCESS, "fetch_outside_ram", NULL, false, 0, VM_RUNNING, 1 },
 	{ "pte_outside", 14, VM_STOP_BAD_ACCESS, "page_table_outside_ram", NULL, false, 0,
-	  VM_RUNNING },
-	{ "idt_outside", 15, VM_STOP_BAD_ACCESS, "idt_outside_ram", NULL, false, 0, VM_RUNNING },
-	{ "gdt_outside", 16, VM_STOP_BAD_ACCESS, "gdt_outside_ram", NULL, false, 0, VM_RUNNING },
+	  VM_RUNNING, 1 },
+	{ "idt_outside", 15, VM_STOP_BAD_ACCESS, "idt_outside_ram", NULL, false, 0, VM_RUNNING, 1 },
+	{ "gdt_outside", 16, VM_STOP_BAD_ACCESS, "gdt_outside_ram", NULL, false, 0, VM_RUNNING, 1 },
 	{ "triple", 17, VM_STOP_TRIPLE_FAULT, "triple_fault", triple_fault_unsupported, false, 0,
-	  VM_RUNNING },
-	{ "spin", 18, VM_STOP_TIME_LIMIT, "exitless_spin", spin_unsupported, false, 200,
-	  VM_RUNNING },
+	  VM_RUNNING, 1 },
+	{ "spin", 18, VM_STOP_TIME_LIMIT, "exitless_spin", spin_unsupported, false, 200, VM_RUNNING,
+	  1 },
 };
 
 static const struct suite suites[] = {
@@ -239,14 +246,24 @@ struct bench_row *results_bench_row(struct run_results *r)
 static void print_exit_counts(const struct vm *v)
 {
 	char line[256];
-	size_t used = 0;
+	size_t used;
 	unsigned k;
 
-	for (k = 0; k < EXIT_KIND_COUNT && used < sizeof(line); k++)
-		if (v->vcpu.exits[k])
-			used += fmt_snprintf(line + used, sizeof(line) - used, " %s=%llu",
-					     exit_kind_name(k), v->vcpu.exits[k]);
-	console_printf("mhv: vm %s: exits:%s\n", v->name, used ? line : " none");
+	u32 i;
+
+	for (i = 0; i < v->nr_vcpus; i++) {
+		used = 0;
+		for (k = 0; k < EXIT_KIND_COUNT && used < sizeof(line); k++)
+			if (v->vcpus[i].exits[k])
+				used += fmt_snprintf(line + used, sizeof(line) - used, " %s=%llu",
+						     exit_kind_name(k), v->vcpus[i].exits[k]);
+		if (v->nr_vcpus > 1)
+			console_printf("mhv: vm %s: vcpu %u on cpu %u: exits:%s\n", v->name, i,
+				       v->vcpus[i].cpu ? v->vcpus[i].cpu->index : 0,
+				       used ? line : " none");
+		else
+			console_printf("mhv: vm %s: exits:%s\n", v->name, used ? line : " none");
+	}
 }
 
 /* Judge how the VM ended against how it had to end. */
@@ -298,6 +315,88 @@ struct vm_job {
 	u32 id;
 };
 
+static void make_spec(struct vm_spec *spec, const struct suite *s, const struct suite_vm *sv,
+		      const struct vm_config *config)
+{
+	*spec = (struct vm_spec){
+		.suite = s->name,
+		.name = sv->name,
+		.blob = s->blob,
+		.blob_size = s->blob_end - s->blob,
+		.variant = sv->variant,
+		.config = config,
+		.timed = sv->timed,
+		.time_limit_ms = sv->time_limit_ms,
+		.nr_vcpus = sv->nr_vcpus,
+	};
+}
+
+static void vcpu_work(void *arg)
+{
+	vm_vcpu_run(arg);
+}
+
+/* For a second vCPU: another idle AP, else the BSP (which then runs it). */
+static struct cpu *second_cpu(const struct cpu *first)
+{
+	unsigned i;
+
+	for (i = 1; i < nr_cpus; i++)
+		if (&cpus[i] != first && cpus[i].state == CPU_IDLE)
+			return &cpus[i];
+	return first != &cpus[0] ? &cpus[0] : NULL;
+}
+
+/*
+ * A VM whose two vCPUs run at once on two physical CPUs (cross-CPU IPIs).
+ * Guest RAM and the vCPUs' initial state are made here; each vCPU's
+ * VMCB/VMCS on its own CPU.
+ */
+static void run_two_vcpu_vm(const struct suite *s, const struct suite_vm *sv,
+			    const struct vm_config *config, u32 id, struct cpu *first, u64 limit_ms)
+{
+	struct cpu *second = second_cpu(first), *on[2] = { first, second };
+	struct vm_spec spec;
+	unsigned i;
+	bool ok;
+	int err;
+
+	if (!second) {
+		results_test(&results, s->name, sv->name, TEST_SKIP,
+			     "needs a second CPU: start mhv on a machine with two or more");
+		return;
+	}
+	make_spec(&spec, s, sv, config);
+	err = vm_create(&vm, &spec, id, &results);
+	if (err) {
+		results_test(&results, s->name, sv->name, TEST_FAIL, "VM creation failed");
+		vm_destroy(&vm);
+		return;
+	}
+	console_printf("mhv: vm %s: start (%s, configuration %s, vcpu 0 on cpu %u, vcpu 1 on cpu "
+		       "%u)\n",
+		       vm.name, backend->name, config->name, first->index, second->index);
+	/* APs start their vCPU; the BSP, if it is one of the two, runs its own */
+	for (i = 0; i < 2; i++)
+		if (on[i] != &cpus[0] && !smp_start(on[i], vcpu_work, &vm.vcpus[i]))
+			vm_stop(&vm, VM_STOP_ENTRY_FAILED, "cpu %u could not take vcpu %u",
+				on[i]->index, i);
+	for (i = 0; i < 2; i++)
+		if (on[i] == &cpus[0])
+			vm_vcpu_run(&vm.vcpus[i]);
+	ok = true;
+	for (i = 0; i < 2; i++)
+		if (on[i] != &cpus[0])
+			ok = smp_wait(on[i], limit_ms + CPU_GRACE_MS) && ok;
+	guest_console_flush(&vm);
+	if (ok)
+		judge_stop(s, sv, &vm);
+	else
+		results_test(&results, s->name, sv->name, TEST_FAIL,
+			     "a CPU did not run its vCPU to the VM's end");
+	vm_destroy(&vm);
+}
+
 /* On the chosen CPU: the VM's whole life, since its VMCS/VMCB state and
  * nested TLB entries belong to the CPU that created it. */
 static void vm_job_run(void *arg)
@@ -305,17 +404,11 @@ static void vm_job_run(void *arg)
 	const struct vm_job *j = arg;
 	const struct suite *s = j->s;
 	const struct suite_vm *sv = j->sv;
-	struct vm_spec spec = {
-		.suite = s->name,
-		.name = sv->name,
-		.blob = s->blob,
-		.blob_size = s->blob_end - s->blob,
-		.variant = sv->variant,
-		.config = j->config,
-		.timed = sv->timed,
-		.time_limit_ms = sv->time_limit_ms,
-	};
-	int err = vm_create(&vm, &spec, j->id, &results);
+	struct vm_spec spec;
+	int err;
+
+	make_spec(&spec, s, sv, j->config);
+	err = vm_create(&vm, &spec, j->id, &results);
 
 	if (err) {
 		console_printf("mhv: vm %s: cannot create (%s)\n", sv->name,
@@ -324,7 +417,7 @@ static void vm_job_run(void *arg)
 	} else {
 		console_printf("mhv: vm %s: start (%s, configuration %s, %llu KiB RAM)\n", vm.name,
 			       backend->name, j->config->name, vm.ram_size >> 10);
-		vm_run(&vm);
+		vm_vcpu_run(&vm.vcpus[0]);
 		guest_console_flush(&vm);
 		judge_stop(s, sv, &vm);
 	}
@@ -347,6 +440,10 @@ static void run_suite_vm(const struct suite *s, const struct suite_vm *sv,
 		return;
 	if (why_not) {
 		results_test(&results, s->name, test, TEST_SKIP, why_not);
+		return;
+	}
+	if (sv->nr_vcpus > 1) {
+		run_two_vcpu_vm(s, sv, config, id, cpu, limit_ms);
 		return;
 	}
 	/* The VM's own time limit ends it first; this catches a lost CPU. */
@@ -442,7 +539,69 @@ static unsigned choose_cpus(const struct mhv_config *cfg, struct cpu *chosen[MAX
 	return n;
 }
 
-enum mhv_status runner_run_plan(const struct mhv_config *cfg)
+static void guest_job(void *arg)
+{
+	vm_vcpu_run(arg);
+}
+
+/*
+ * The "guest =" kernels, one after another, on the first chosen CPU: each
+ * ends as one line with its exit code, its exits by kind and its time.  A
+ * guest that cannot be read or loaded is refused with the reason.
+ */
+static void run_guests(const struct mhv_config *cfg, const struct boot_info *bi, struct cpu *cpu)
+{
+	static u32 id = 1000;
+	char why[160];
+	unsigned i;
+
+	for (i = 0; i < cfg->nr_guests; i++) {
+		const struct mhv_guest *g = &cfg->guests[i];
+		const char *refused = pmu_mode_unsupported(guest_kernel_config(g)->pmu);
+		char took[32];
+		u64 t0, ticks;
+
+		if (refused) {
+			fmt_snprintf(why, sizeof(why), "its PMU mode cannot run here: %s", refused);
+			results_test(&results, "guests", g->path, TEST_SKIP, why);
+			continue;
+		}
+		if (guest_kernel_create(&vm, g, &bi->guest_files[i], &bi->module_files[i], id++,
+					&results, why, sizeof(why))) {
+			console_printf("mhv: guest %s refused: %s\n", g->path, why);
+			results_test(&results, "guests", g->path, TEST_FAIL, why);
+			vm_destroy(&vm);
+			continue;
+		}
+		console_printf("mhv: guest %s: start (%s, %u MiB, cmdline \"%s\"%s%s)\n", vm.name,
+			       backend->name, g->mem_mib, g->cmdline,
+			       g->module[0] ? ", module " : "", g->module);
+		t0 = rdtsc();
+		if (!smp_run_on(cpu, guest_job, &vm.vcpus[0], vm.time_limit_ms + CPU_GRACE_MS))
+			vm_stop(&vm, VM_STOP_TIME_LIMIT, "cpu %u did not return", cpu->index);
+		ticks = rdtsc() - t0;
+		if (host_tsc.hz)
+			fmt_snprintf(took, sizeof(took), "%llu ms", ticks / (host_tsc.hz / 1000));
+		else
+			fmt_snprintf(took, sizeof(took), "%llu TSC ticks", ticks);
+		guest_console_flush(&vm);
+		print_exit_counts(&vm);
+		if (vm.stop == VM_STOP_EXIT) {
+			console_printf("mhv: guest %s: exit code %lld (%s), %s\n", vm.name,
+				       (long long)vm.exit_code, vm.stop_reason, took);
+			fmt_snprintf(why, sizeof(why), "exit code %lld", (long long)vm.exit_code);
+			results_test(&results, "guests", vm.name,
+				     vm.exit_code ? TEST_FAIL : TEST_PASS, why);
+		} else {
+			console_printf("mhv: guest %s: stopped: %s: %s, %s\n", vm.name,
+				       vm_stop_name(vm.stop), vm.stop_reason, took);
+			results_test(&results, "guests", vm.name, TEST_FAIL, vm.stop_reason);
+		}
+		vm_destroy(&vm);
+	}
+}
+
+enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_info *bi)
 {
 	struct cpu *chosen[MAX_CPUS];
 	unsigned n = choose_cpus(cfg, chosen), i;
@@ -456,6 +615,11 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg)
 			fmt_snprintf(results.cpu_tag, sizeof(results.cpu_tag), "@cpu%u",
 				     chosen[i]->index);
 		run_plan_on(chosen[i], cfg);
+	}
+	if (cfg->nr_guests) {
+		console_printf("mhv: ==== guests from the boot volume, on cpu %u ====\n",
+			       chosen[0]->index);
+		run_guests(cfg, bi, chosen[0]);
 	}
 	console_printf("mhv: summary: %u passed, %u failed, %u skipped\n", results.passed,
 		       results.failed, results.skipped);

@@ -36,8 +36,11 @@ struct run_results {
 	struct refused_column refused[MAX_REFUSED_COLUMNS];
 };
 
-/* Run every suite the config selects; the status to finish with. */
-enum mhv_status runner_run_plan(const struct mhv_config *cfg);
+struct boot_info;
+
+/* Run every suite the config selects, then the guests it names; the
+ * status to finish with. */
+enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_info *bi);
 /* Record and print one test outcome ("mhv: PASS smoke/cpuid_signature"). */
 void results_test(struct run_results *r, const char *suite, const char *name, enum test_status st,
 		  const char *reason);

@@ -356,22 +356,27 @@ bool smp_same_core(const struct cpu *a, const struct cpu *b)
 	return a->apic_id >> smt_shift == b->apic_id >> smt_shift;
 }
 
-bool smp_run_on(struct cpu *c, cpu_work_fn *fn, void *arg, u64 timeout_ms)
+void smp_kick(struct cpu *c)
 {
-	u32 done = c->done;
-	u64 deadline;
+	lapic_send_ipi(c->apic_id, ICR_FIXED | WAKE_VECTOR);
+}
 
-	if (c == &cpus[0]) {
-		fn(arg);
-		return true;
-	}
-	if (c->state != CPU_IDLE)
+bool smp_start(struct cpu *c, cpu_work_fn *fn, void *arg)
+{
+	if (c == &cpus[0] || c->state != CPU_IDLE || c->work)
 		return false;
+	c->started = c->done;
 	c->work_arg = arg;
 	__atomic_store_n(&c->work, fn, __ATOMIC_RELEASE);
-	lapic_send_ipi(c->apic_id, ICR_FIXED | WAKE_VECTOR);
-	deadline = rdtsc() + ticks_per_ms() * timeout_ms;
-	while (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) == done) {
+	smp_kick(c);
+	return true;
+}
+
+bool smp_wait(struct cpu *c, u64 timeout_ms)
+{
+	u64 deadline = rdtsc() + ticks_per_ms() * timeout_ms;
+
+	while (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) == c->started) {
 		if (rdtsc() >= deadline) {
 			fail(c, "did not finish its work in time");
 			console_printf("mhv: cpu %u (APIC ID %u) did not finish within %llu ms: "
@@ -382,4 +387,13 @@ bool smp_run_on(struct cpu *c, cpu_work_fn *fn, void *arg, u64 timeout_ms)
 		cpu_relax();
 	}
 	return true;
+}
+
+bool smp_run_on(struct cpu *c, cpu_work_fn *fn, void *arg, u64 timeout_ms)
+{
+	if (c == &cpus[0]) {
+		fn(arg);
+		return true;
+	}
+	return smp_start(c, fn, arg) && smp_wait(c, timeout_ms);
 }

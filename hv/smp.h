@@ -9,6 +9,7 @@
 #ifndef MHV_SMP_H
 #define MHV_SMP_H
 
+#include "host_timer.h"
 #include "types.h"
 
 #define MAX_CPUS 64
@@ -32,9 +33,11 @@ struct cpu {
 	volatile u32 state;
 	char why[112];
 	struct cpu_tables *tables;
+	struct host_timer timer; /* this CPU's LAPIC timer deadlines */
 	cpu_work_fn *volatile work;
 	void *volatile work_arg;
 	volatile u32 done;
+	u32 started; /* done when the current work was handed over */
 };
 
 extern struct cpu cpus[MAX_CPUS];
@@ -51,6 +54,12 @@ bool smp_run_on(struct cpu *c, cpu_work_fn *fn, void *arg, u64 timeout_ms);
 bool smp_stacks_intact(char *why, size_t size);
 /* Threads of one core (from the APIC ID topology)? */
 bool smp_same_core(const struct cpu *a, const struct cpu *b);
+/* Start fn(arg) on an idle AP without waiting; smp_wait waits for it.
+ * false when c cannot take work. */
+bool smp_start(struct cpu *c, cpu_work_fn *fn, void *arg);
+bool smp_wait(struct cpu *c, u64 timeout_ms);
+/* Make c take an interrupt: a vCPU there leaves guest mode, an idle CPU wakes. */
+void smp_kick(struct cpu *c);
 /* Called by the trampoline on each AP's new stack, with the slot it took. */
 void smp_ap_entry(u32 slot) __noreturn;
 

@@ -14,11 +14,30 @@ static void *guest_table(struct pt_ctx *ctx, u64 gpa)
 	return gpa_to_hva(((struct guest_pt_ctx *)ctx)->vm, gpa, PAGE_SIZE);
 }
 
+#define CR0_PG BIT(31)
+#define EFER_LMA BIT(10)
+
 size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 {
 	struct guest_pt_ctx ctx = { .pt = { .phys_to_virt = guest_table }, .vm = vcpu->vm };
 	u64 cr3 = backend->guest_cr3(vcpu) & PTE_ADDR_MASK;
 	size_t done = 0;
+
+	/* mhv's own guests always run in long mode; a multiboot kernel starts
+	 * with paging off (linear = physical).  Paging outside long mode (32-bit
+	 * or PAE tables) is not walked here. */
+	if (unlikely(vcpu->boot32)) {
+		if (!(backend->guest_cr0(vcpu) & CR0_PG)) {
+			const void *src = gpa_to_hva(vcpu->vm, gva, len);
+
+			if (!src)
+				return 0;
+			__builtin_memcpy(buf, src, len);
+			return len;
+		}
+		if (!(backend->guest_efer(vcpu) & EFER_LMA))
+			return 0;
+	}
 
 	while (done < len) {
 		u64 gpa, page_left = PAGE_SIZE - ((gva + done) & (PAGE_SIZE - 1));

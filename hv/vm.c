@@ -15,6 +15,7 @@
 #include "pagetable.h"
 #include "vcpu.h"
 #include "pmu/pmu_vcpu.h"
+#include "smp.h"
 #include "vm_config.h"
 
 static const char *const stop_names[] = {
@@ -33,14 +34,22 @@ const char *vm_stop_name(enum vm_stop why)
 	return why < ARRAY_SIZE(stop_names) ? stop_names[why] : "unknown";
 }
 
+/* The first stop wins; the other vCPUs are kicked out of guest mode to see it. */
 void vm_stop(struct vm *vm, enum vm_stop why, const char *fmt, ...)
 {
+	enum vm_stop running = VM_RUNNING;
 	va_list ap;
+	u32 i;
 
-	vm->stop = why;
+	if (!__atomic_compare_exchange_n(&vm->stop, &running, why, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST))
+		return;
 	va_start(ap, fmt);
 	fmt_vsnprintf(vm->stop_reason, sizeof(vm->stop_reason), fmt, ap);
 	va_end(ap);
+	for (i = 0; vm->nr_vcpus > 1 && i < vm->nr_vcpus; i++)
+		if (vm->vcpus[i].cpu)
+			smp_kick(vm->vcpus[i].cpu);
 }
 
 struct guest_alloc_ctx {
@@ -100,6 +109,7 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 {
 	enum pmu_mode mode = PMU_OFF;
 	void *ram;
+	u32 i;
 
 	__builtin_memset(vm, 0, sizeof(*vm));
 	page_alloc_get_mark(&hv_pages, &vm->mark);
@@ -111,29 +121,34 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 	vm->time_limit_ms =
 	    spec->time_limit_ms ? spec->time_limit_ms : (u64)results->cfg->time_limit * 1000;
 	vm->ram_size = GUEST_RAM_SIZE;
-	vm->vcpu.vm = vm;
-	vm->vcpu.timed = spec->timed;
-	apic_reset(&vm->vcpu.apic);
-	xstate_vcpu_reset(&vm->vcpu, !results->cfg->xstate_cache || spec->config->xstate_uncached);
+	vm->nr_vcpus = spec->nr_vcpus > 1 ? spec->nr_vcpus : 1;
 	pmu_mode_parse(spec->config->pmu, &mode);
-	pmu_vcpu_init(&vm->vcpu, mode, spec->config->no_accounting ? 0 : results->cfg->pmu_account,
-		      spec->config->guest_counts_insn);
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct vcpu *v = &vm->vcpus[i];
+
+		v->vm = vm;
+		v->index = i;
+		v->timed = spec->timed;
+		apic_reset(&v->apic);
+		xstate_vcpu_reset(v, !results->cfg->xstate_cache || spec->config->xstate_uncached);
+		pmu_vcpu_init(v, mode, spec->config->no_accounting ? 0 : results->cfg->pmu_account,
+			      spec->config->guest_counts_insn);
+		/* every vCPU enters the same image; RDI says which one it is */
+		v->regs.rip = GUEST_LOAD;
+		v->regs.gpr[GPR_RSP] = GUEST_STACK_TOP - i * GUEST_VCPU_STACK;
+		v->regs.gpr[GPR_RDI] = spec->variant | (u64)i << GUEST_VCPU_SHIFT;
+		v->regs.gpr[GPR_RSI] = GUEST_RAM_SIZE;
+	}
 	ram = alloc_pages_zeroed(vm->ram_size / PAGE_SIZE);
 	if (!ram)
 		return -1;
 	vm->ram_hpa = (u64)(uintptr_t)ram;
-	if (spec->blob_size > GUEST_STACK_TOP - GUEST_LOAD - 0x10000)
+	if (spec->blob_size > GUEST_STACK_TOP - GUEST_LOAD - 0x10000 * VM_MAX_VCPUS)
 		return -2;
 	__builtin_memcpy((u8 *)ram + GUEST_LOAD, spec->blob, spec->blob_size);
 	if (build_guest_tables(vm))
 		return -1;
 	if (backend->map_ram(vm, 0, vm->ram_hpa, vm->ram_size))
-		return -1;
-	vm->vcpu.regs.rip = GUEST_LOAD;
-	vm->vcpu.regs.gpr[GPR_RSP] = GUEST_STACK_TOP;
-	vm->vcpu.regs.gpr[GPR_RDI] = spec->variant;
-	vm->vcpu.regs.gpr[GPR_RSI] = vm->ram_size;
-	if (backend->vcpu_create(&vm->vcpu, GUEST_PML4, GUEST_GDT, GUEST_GDT_LIMIT))
 		return -1;
 	return 0;
 }
@@ -143,22 +158,35 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
  * exits.  Under Bochs the TSC counts instructions and has no frequency:
  * a nominal 1 GHz is used there.
  */
-static void arm_time_limit(struct vm *vm, u64 limit_ms)
+static void arm_time_limit(struct vcpu *vcpu, u64 limit_ms)
 {
+	struct vm *vm = vcpu->vm;
 	const char *why;
 	u64 hz = host_tsc.hz ? host_tsc.hz : 1000000000ull;
 
 	if (!limit_ms || !host_timer_available(&why))
 		return;
-	vm->deadline_tsc = rdtsc() + hz / 1000 * limit_ms;
-	host_timer_arm(TIMER_VM_LIMIT, vm->deadline_tsc);
+	/* one deadline for the VM, each vCPU's CPU times it */
+	if (!vm->deadline_tsc)
+		vm->deadline_tsc = rdtsc() + hz / 1000 * limit_ms;
+	host_timer_arm(vcpu->timer, TIMER_VM_LIMIT, vm->deadline_tsc);
 }
 
-void vm_run(struct vm *vm)
+void vm_vcpu_run(struct vcpu *vcpu)
 {
-	arm_time_limit(vm, vm->time_limit_ms);
-	if (vm->stop == VM_RUNNING)
-		backend->vcpu_run(&vm->vcpu);
+	vcpu->cpu = this_cpu();
+	vcpu->timer = &vcpu->cpu->timer;
+	if (backend->vcpu_create(vcpu, GUEST_PML4, GUEST_GDT, GUEST_GDT_LIMIT)) {
+		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED, "vCPU %u: no memory for its state",
+			vcpu->index);
+		return;
+	}
+	arm_time_limit(vcpu, vcpu->vm->time_limit_ms);
+	if (vcpu->vm->stop == VM_RUNNING)
+		backend->vcpu_run(vcpu);
+	backend->vcpu_destroy(vcpu);
+	host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC); /* a deadline the guest left armed */
+	host_timer_disarm(vcpu->timer, TIMER_VM_LIMIT);
 }
 
 int vm_map_nested(struct vm *vm, struct pt_ctx *ctx, u64 gpa, u64 hpa, u64 size, u64 leaf_flags)
@@ -175,8 +203,5 @@ int vm_map_nested(struct vm *vm, struct pt_ctx *ctx, u64 gpa, u64 hpa, u64 size,
 
 void vm_destroy(struct vm *vm)
 {
-	backend->vcpu_destroy(&vm->vcpu);
-	host_timer_disarm(TIMER_GUEST_APIC); /* a deadline the guest left armed */
-	host_timer_disarm(TIMER_VM_LIMIT);
 	page_alloc_release(&hv_pages, &vm->mark);
 }

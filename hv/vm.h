@@ -54,6 +54,8 @@ enum vm_stop {
 };
 
 struct vm;
+struct cpu;
+struct host_timer;
 struct run_results;
 struct vm_config;
 
@@ -71,6 +73,10 @@ struct vcpu {
 	u8 pmu_account; /* HV_PMU_ACCOUNT_* events counted for emulated instructions */
 	struct pmu_state pmu;
 	const struct cpuid_cache *cpuid_view; /* what CPUID exits answer from */
+	u32 index;			      /* vCPU number = its x2APIC ID */
+	bool boot32;		  /* starts in 32-bit protected mode, paging off (multiboot) */
+	struct cpu *cpu;	  /* the physical CPU it runs on */
+	struct host_timer *timer; /* that CPU's host timer */
 };
 
 /* The backends' entry code finds the guest GPRs at the start of the vCPU. */
@@ -78,6 +84,7 @@ _Static_assert(__builtin_offsetof(struct vcpu, regs) == 0, "regs first in struct
 _Static_assert(__builtin_offsetof(struct vcpu, timing) == 136, "T_ENTRY_TSC in the entry code");
 
 #define VM_NAME_LEN 32
+#define VM_MAX_VCPUS 2
 #define VM_CONSOLE_LINE 160
 
 struct vm {
@@ -91,12 +98,14 @@ struct vm {
 	u64 time_limit_ms;
 	char stop_reason[160];
 	s64 exit_code;
-	struct vcpu vcpu;
+	struct vcpu vcpus[VM_MAX_VCPUS];
+	u32 nr_vcpus;
 	struct page_alloc_mark mark;
 	/* emulated devices */
 	char console_line[VM_CONSOLE_LINE];
 	u32 console_len;
 	u32 test_port_value;
+	u32 shutdown_match; /* bytes of "Shutdown" seen on GUEST_SHUTDOWN_PORT */
 	u64 mmio_scratch;
 	/* where results go */
 	struct run_results *results;

@@ -15,12 +15,16 @@ struct vm_spec {
 	const struct vm_config *config;
 	bool timed;
 	u32 time_limit_ms; /* 0: the config's time_limit */
+	u32 nr_vcpus;	   /* 0 or 1: one vCPU */
 };
 
-/* 0, or negative when memory ran out or the blob does not fit. */
+/* Guest RAM, its tables and the vCPUs' initial state; 0, or negative when
+ * memory ran out or the blob does not fit.  No CPU state yet: that is
+ * made by vm_vcpu_run on the CPU that runs the vCPU. */
 int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_results *results);
-/* Run until the guest exits or is stopped; vm->stop says which. */
-void vm_run(struct vm *vm);
+/* On the CPU that runs it: the vCPU's VMCB/VMCS, its run until the VM
+ * stops (vm->stop says why), and its teardown. */
+void vm_vcpu_run(struct vcpu *vcpu);
 void vm_destroy(struct vm *vm);
 
 struct pt_ctx;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Boot BOOTX64.EFI under Bochs + OVMF from a whole-disk FAT image.
 #   run-bochs.sh [--cpu MODEL] [--cpus N] [--config FILE] [--timeout S]
-#                [--log FILE] [--disk-image IMG] BOOTX64.EFI
+#                [--log FILE] [--disk-image IMG] [--esp-file FILE]... BOOTX64.EFI
 # mhv's console is mirrored to port 0xE9 (set debugcon = on in the config),
 # which Bochs prints on stdout; that, not the COM1 file (which Bochs can
 # truncate at exit), is the log to judge.  Paths in the bochsrc are
@@ -10,7 +10,7 @@
 # reset_on_triple_fault=1: with 0 Bochs panics on a guest's triple fault.  Bochs' own status is 1 after
 # mhv writes "Shutdown" to port 0x8900 (exit_action = qemu-exit does).
 set -u
-cpu=ryzen config="" timeout=300 log="" disk="" count=1
+cpu=ryzen config="" timeout=300 log="" disk="" count=1 files=""
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--cpu) cpu=$2; shift 2 ;;
@@ -19,6 +19,7 @@ while [ $# -gt 1 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--disk-image) disk=$2; shift 2 ;;
+	--esp-file) files="$files $2"; shift 2 ;;	# also on the boot volume (a guest kernel)
 	*) echo "run-bochs: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -42,6 +43,7 @@ else
 	mmd -i "$img" ::/EFI ::/EFI/BOOT
 	mcopy -i "$img" "$efi" ::/EFI/BOOT/BOOTX64.EFI
 	[ -n "$config" ] && mcopy -i "$img" "$config" ::/mhv.cfg
+	for f in $files; do mcopy -i "$img" "$f" ::/; done
 fi
 
 cat >"$work/bochsrc" <<RC

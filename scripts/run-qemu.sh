@@ -2,14 +2,14 @@
 # Boot BOOTX64.EFI under QEMU + OVMF from a throw-away ESP directory.
 #   run-qemu.sh [--accel tcg|kvm] [--cpu MODEL] [--config FILE] [--timeout S]
 #               [--serial-log FILE] [--smp N] [--extra "QEMU ARGS"]
-#               [--explain-status] [--usb-image IMG] BOOTX64.EFI
+#               [--explain-status] [--usb-image IMG] [--esp-file FILE]... BOOTX64.EFI
 # With --usb-image the machine boots that disk image as a USB stick
 # (qemu-xhci + usb-storage) instead of a directory holding BOOTX64.EFI.
 # Exits with QEMU's status: (code << 1) | 1 from mhv's qemu-exit action,
 # 0 for a triple fault or reset, 124 on timeout.  With --explain-status it
 # prints what the status means and exits 0 only for mhv's "pass".
 set -u
-accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra="" translate=0 usb=""
+accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra="" translate=0 usb="" files=""
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--accel) accel=$2; shift 2 ;;
@@ -21,6 +21,7 @@ while [ $# -gt 1 ]; do
 	--extra) extra=$2; shift 2 ;;
 	--explain-status) translate=1; shift ;;
 	--usb-image) usb=$2; shift 2 ;;
+	--esp-file) files="$files $2"; shift 2 ;;	# also on the boot volume (a guest kernel)
 	*) echo "run-qemu: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -49,6 +50,7 @@ trap 'rm -rf "$work"' EXIT INT TERM
 mkdir -p "$work/esp/EFI/BOOT"
 cp "$efi" "$work/esp/EFI/BOOT/BOOTX64.EFI"
 [ -n "$config" ] && cp "$config" "$work/esp/mhv.cfg"
+for f in $files; do cp "$f" "$work/esp/"; done
 cp "$ovmf_vars" "$work/vars.fd"
 boot_disk="-drive format=raw,file=fat:rw:$work/esp"
 if [ -n "$usb" ]; then

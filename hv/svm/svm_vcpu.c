@@ -62,6 +62,29 @@ static void set_segment(struct vmcb_segment *s, u16 sel, u16 attr, u32 limit, u6
 	s->base = base;
 }
 
+/*
+ * The multiboot entry state (Multiboot Specification §3.2): 32-bit
+ * protected mode, paging off, flat 4 GiB code and data segments.
+ * Attributes packed as APM Vol 2 §15.5.1: G, D/B, P, S and the type.
+ */
+#define SEG_ATTR_CODE32 0xc9b
+#define SEG_ATTR_DATA32 0xc93
+
+static void svm_boot32(struct vmcb_save_area *g)
+{
+	set_segment(&g->cs, 0x08, SEG_ATTR_CODE32, 0xffffffff, 0);
+	set_segment(&g->ds, 0x10, SEG_ATTR_DATA32, 0xffffffff, 0);
+	set_segment(&g->es, 0x10, SEG_ATTR_DATA32, 0xffffffff, 0);
+	set_segment(&g->ss, 0x10, SEG_ATTR_DATA32, 0xffffffff, 0);
+	set_segment(&g->fs, 0x10, SEG_ATTR_DATA32, 0xffffffff, 0);
+	set_segment(&g->gs, 0x10, SEG_ATTR_DATA32, 0xffffffff, 0);
+	set_segment(&g->gdtr, 0, 0, 0, 0);
+	g->efer = EFER_SVME;
+	g->cr0 = CR0_PE | CR0_ET | CR0_NE;
+	g->cr4 = 0;
+	g->cr3 = 0;
+}
+
 static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit)
 {
 	struct svm_vcpu *s = alloc_page_zeroed();
@@ -121,6 +144,8 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	g->dr6 = DR6_INIT;
 	g->dr7 = DR7_INIT;
 	g->g_pat = PAT_POWER_ON_DEFAULT;
+	if (vcpu->boot32)
+		svm_boot32(g);
 	if (vcpu->pmu_mode)
 		svm_pmu_setup(vcpu, s);
 	return 0;
@@ -225,6 +250,11 @@ static void svm_end_interrupt_shadow(struct vcpu *vcpu)
 	((struct svm_vcpu *)vcpu->vendor)->vmcb->control.int_shadow &= ~INT_SHADOW_MASK;
 }
 
+static u64 svm_guest_cr0(struct vcpu *vcpu)
+{
+	return ((struct svm_vcpu *)vcpu->vendor)->vmcb->save.cr0;
+}
+
 static u64 svm_guest_cr3(struct vcpu *vcpu)
 {
 	return ((struct svm_vcpu *)vcpu->vendor)->vmcb->save.cr3;
@@ -276,6 +306,7 @@ const struct backend_ops svm_backend = {
 	.inject_interrupt = svm_inject_interrupt,
 	.request_interrupt_window = svm_request_interrupt_window,
 	.end_interrupt_shadow = svm_end_interrupt_shadow,
+	.guest_cr0 = svm_guest_cr0,
 	.guest_cr3 = svm_guest_cr3,
 	.guest_efer = svm_guest_efer,
 	.guest_cr4 = svm_guest_cr4,

@@ -26,8 +26,9 @@ const char *vmx_check_guest_state(const struct vmx_guest_state *g, char *buf, si
 	bool ia32e = g->entry_controls & ENTRY_IA32E_MODE_GUEST;
 	u64 bad;
 
-	/* §27.3.1.1: control registers */
-	bad = (g->cr0_fixed0 & ~g->cr0) | (g->cr0 & ~g->cr0_fixed1);
+	/* §27.3.1.1: control registers; an unrestricted guest may clear PE and PG */
+	bad = ((g->cr0_fixed0 & ~(g->unrestricted ? CR0_PE | CR0_PG : 0)) & ~g->cr0) |
+	      (g->cr0 & ~g->cr0_fixed1);
 	if (bad)
 		goto cr0;
 	bad = (g->cr4_fixed0 & ~g->cr4) | (g->cr4 & ~g->cr4_fixed1);

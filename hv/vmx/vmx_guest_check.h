@@ -11,6 +11,7 @@ struct vmx_guest_state {
 	u16 tr_sel;
 	u32 entry_controls;
 	u64 cr0_fixed0, cr0_fixed1, cr4_fixed0, cr4_fixed1;
+	bool unrestricted; /* secondary control "unrestricted guest" is on */
 };
 
 /*

@@ -58,6 +58,45 @@ void vmx_msr_bitmap_allow(u8 *bitmap, u32 msr, bool read, bool write)
 		bitmap[0x800 + base + n / 8] &= ~(1u << (n % 8));
 }
 
+/*
+ * The multiboot entry state (Multiboot Specification §3.2): 32-bit
+ * protected mode with paging off, which VMX allows only to an
+ * "unrestricted guest" (SDM Vol 3 §26.3.1.1); no IA-32e mode, EFER 0, flat
+ * 32-bit segments (access rights: G, D/B, P, S, type; §24.4.1) and a
+ * 32-bit busy TSS.
+ */
+#define AR_CODE32 0xc09b
+#define AR_DATA32 0xc093
+#define AR_TSS32_BUSY 0x8b
+
+static bool vmx_boot32(struct vm *vm, u64 cr0)
+{
+	static const u32 data_ar[] = { VMCS_GUEST_SS_AR, VMCS_GUEST_DS_AR, VMCS_GUEST_ES_AR,
+				       VMCS_GUEST_FS_AR, VMCS_GUEST_GS_AR };
+	unsigned i;
+
+	if (!vmx_caps.unrestricted_guest) {
+		vm_stop(vm, VM_STOP_ENTRY_FAILED,
+			"a multiboot guest starts with paging off: this VMX has no unrestricted "
+			"guest (secondary control bit 7)");
+		return false;
+	}
+	vmwrite(VMCS_PROC_CONTROLS2, vmx_caps.proc2 | PROC2_UNRESTRICTED_GUEST);
+	vmwrite(VMCS_ENTRY_CONTROLS, vmx_caps.entry & ~ENTRY_IA32E_MODE_GUEST);
+	vmwrite(VMCS_GUEST_CR0, cr0 & ~CR0_PG);
+	vmwrite(VMCS_CR0_READ_SHADOW, cr0 & ~CR0_PG);
+	vmwrite(VMCS_GUEST_CR3, 0);
+	vmwrite(VMCS_GUEST_CR4, vmread(VMCS_GUEST_CR4) & ~CR4_PAE);
+	vmwrite(VMCS_GUEST_EFER, 0);
+	vmwrite(VMCS_GUEST_CS_AR, AR_CODE32);
+	for (i = 0; i < ARRAY_SIZE(data_ar); i++)
+		vmwrite(data_ar[i], AR_DATA32);
+	vmwrite(VMCS_GUEST_TR_AR, AR_TSS32_BUSY);
+	vmwrite(VMCS_GUEST_GDTR_BASE, 0);
+	vmwrite(VMCS_GUEST_GDTR_LIMIT, 0);
+	return true;
+}
+
 struct vmcs_init {
 	u32 field;
 	const char *name;
@@ -87,6 +126,7 @@ static void check_guest_state(struct vm *vm)
 		.cr0_fixed1 = vmx_caps.cr0_fixed1,
 		.cr4_fixed0 = vmx_caps.cr4_fixed0,
 		.cr4_fixed1 = vmx_caps.cr4_fixed1,
+		.unrestricted = vmread(VMCS_PROC_CONTROLS2) & PROC2_UNRESTRICTED_GUEST,
 	};
 	char why[160];
 
@@ -232,6 +272,8 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	}
 	if (vmx_caps.vpid && !vmwrite_checked(VMCS_VPID, 1 + vm->id % 0xfffe))
 		return -1;
+	if (vcpu->boot32 && !vmx_boot32(vm, cr0))
+		return 0; /* the VM was stopped with the reason */
 	if (vcpu->pmu_mode && !vmx_pmu_setup(vcpu, x))
 		return -1;
 	check_guest_state(vm);
@@ -402,6 +444,11 @@ static unsigned vmx_guest_cpl(struct vcpu *vcpu)
 	return (vmread(VMCS_GUEST_SS_AR) >> 5) & 3;
 }
 
+static u64 vmx_guest_cr0(struct vcpu *vcpu)
+{
+	return vmread(VMCS_GUEST_CR0);
+}
+
 static u64 vmx_guest_efer(struct vcpu *vcpu)
 {
 	return vmread(VMCS_GUEST_EFER);
@@ -434,12 +481,13 @@ static void vmx_adjust_guest_cpuid(struct cpuid_cache *view)
 
 static void vmx_describe(void)
 {
-	console_printf("mhv: backend: Intel VMX, EPT, VPID %s, unrestricted guest %s (unused), "
-		       "VMCS revision 0x%x, controls pin 0x%x proc 0x%x proc2 0x%x exit 0x%x "
-		       "entry 0x%x\n",
-		       vmx_caps.vpid ? "yes" : "no", vmx_caps.unrestricted_guest ? "yes" : "no",
-		       vmx_caps.revision, vmx_caps.pin, vmx_caps.proc, vmx_caps.proc2,
-		       vmx_caps.exit, vmx_caps.entry);
+	console_printf(
+	    "mhv: backend: Intel VMX, EPT, VPID %s, unrestricted guest %s (multiboot guests), "
+	    "VMCS revision 0x%x, controls pin 0x%x proc 0x%x proc2 0x%x exit 0x%x "
+	    "entry 0x%x\n",
+	    vmx_caps.vpid ? "yes" : "no", vmx_caps.unrestricted_guest ? "yes" : "no",
+	    vmx_caps.revision, vmx_caps.pin, vmx_caps.proc, vmx_caps.proc2, vmx_caps.exit,
+	    vmx_caps.entry);
 }
 
 const struct backend_ops vmx_backend = {
@@ -453,6 +501,7 @@ const struct backend_ops vmx_backend = {
 	.inject_interrupt = vmx_inject_interrupt,
 	.request_interrupt_window = vmx_request_interrupt_window,
 	.end_interrupt_shadow = vmx_end_interrupt_shadow,
+	.guest_cr0 = vmx_guest_cr0,
 	.guest_cr3 = vmx_guest_cr3,
 	.guest_efer = vmx_guest_efer,
 	.guest_cr4 = vmx_guest_cr4,

@@ -11,16 +11,7 @@
 #include <string.h>
 
 #include "acpi.h"
-
-static void checksum(uint8_t *t, size_t len, size_t at)
-{
-	uint8_t sum = 0;
-
-	t[at] = 0;
-	for (size_t i = 0; i < len; i++)
-		sum += t[i];
-	t[at] = (uint8_t)-sum;
-}
+#include "tests/common/acpi_build.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -38,23 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(table, data + 1, len);
 	memcpy(table, data[0] & 1 ? "SPCR" : "APIC", 4);
 	memcpy(table + 4, &len, 4);
-	checksum(table, len, 9);
+	acpi_build_checksum(table, len, 9);
 
-	memset(xsdt, 0, sizeof(xsdt));
-	memcpy(xsdt, "XSDT", 4);
-	len = sizeof(xsdt);
-	memcpy(xsdt + 4, &len, 4);
-	p = (uint64_t)(uintptr_t)table;
-	memcpy(xsdt + 36, &p, 8);
-	checksum(xsdt, sizeof(xsdt), 9);
-	memset(rsdp, 0, sizeof(rsdp));
-	memcpy(rsdp, "RSD PTR ", 8);
-	rsdp[15] = 2;
-	p = (uint64_t)(uintptr_t)xsdt;
-	memcpy(rsdp + 24, &p, 8);
-	checksum(rsdp, 20, 8);
-
-	p = (uint64_t)(uintptr_t)rsdp;
+	p = acpi_build_root(rsdp, xsdt, &table, 1);
 	if (data[0] & 1) {
 		if (acpi_find_spcr(p, &uart) == 0 && !uart.io_port && !uart.mmio_base &&
 		    uart.reg_width != 1 && uart.reg_width != 4)

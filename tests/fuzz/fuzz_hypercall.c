@@ -72,17 +72,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	vm.results = &results;
 	vm.config = &config;
 	vm.suite = "fuzz";
-	vm.vcpu.vm = &vm;
+	vm.nr_vcpus = 1;
+	vm.vcpus[0].vm = &vm;
 	vm.ram_size = size - 17;
 	ram = malloc(vm.ram_size);
 	memcpy(ram, data + 17, vm.ram_size);
 	vm.ram_hpa = (uint64_t)(uintptr_t)ram;
 	memcpy(&a0, data + 1, 8);
 	memcpy(&a1, data + 9, 8);
-	vm.vcpu.regs.gpr[GPR_RAX] = data[0] % (HC_COUNT + 2); /* includes unknown numbers */
-	vm.vcpu.regs.gpr[GPR_RDI] = a0;
-	vm.vcpu.regs.gpr[GPR_RSI] = a1;
-	handle_hypercall(&vm.vcpu, &exit);
+	vm.vcpus[0].regs.gpr[GPR_RAX] = data[0] % (HC_COUNT + 2); /* includes unknown numbers */
+	vm.vcpus[0].regs.gpr[GPR_RDI] = a0;
+	vm.vcpus[0].regs.gpr[GPR_RSI] = a1;
+	handle_hypercall(&vm.vcpus[0], &exit);
 	free(ram);
 	return 0;
 }

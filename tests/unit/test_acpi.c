@@ -9,26 +9,13 @@
 #include <cmocka.h>
 
 #include "acpi.h"
+#include "tests/common/acpi_build.h"
 
 static uint8_t madt[256], spcr[80], xsdt[64];
 static uint8_t rsdp[36];
 
-static void fix_checksum(uint8_t *t, size_t len, size_t at)
-{
-	uint8_t sum = 0;
-
-	t[at] = 0;
-	for (size_t i = 0; i < len; i++)
-		sum += t[i];
-	t[at] = (uint8_t)-sum;
-}
-
-static void header(uint8_t *t, const char *sig, uint32_t len)
-{
-	memcpy(t, sig, 4);
-	memcpy(t + 4, &len, 4);
-	t[8] = 1;
-}
+#define fix_checksum acpi_build_checksum
+#define header acpi_build_header
 
 static size_t madt_len;
 
@@ -64,23 +51,11 @@ static void madt_x2apic(uint32_t id, uint32_t flags)
 /* RSDP (rev 2) -> XSDT -> MADT, SPCR, with valid checksums. */
 static uint64_t build_tables(void)
 {
-	uint64_t p;
+	uint8_t *tables[] = { madt, spcr };
 
 	header(madt, "APIC", (uint32_t)madt_len);
 	fix_checksum(madt, madt_len, 9);
-	header(xsdt, "XSDT", 36 + 16);
-	p = (uint64_t)(uintptr_t)madt;
-	memcpy(xsdt + 36, &p, 8);
-	p = (uint64_t)(uintptr_t)spcr;
-	memcpy(xsdt + 44, &p, 8);
-	fix_checksum(xsdt, 52, 9);
-	memset(rsdp, 0, sizeof(rsdp));
-	memcpy(rsdp, "RSD PTR ", 8);
-	rsdp[15] = 2;
-	p = (uint64_t)(uintptr_t)xsdt;
-	memcpy(rsdp + 24, &p, 8);
-	fix_checksum(rsdp, 20, 8);
-	return (uint64_t)(uintptr_t)rsdp;
+	return acpi_build_root(rsdp, xsdt, tables, 2);
 }
 
 static void test_madt_cpus(void **state)

@@ -10,6 +10,7 @@
 #include "apic.h"
 #include "backend.h"
 #include "host_timer.h"
+#include "smp.h"
 #include "vm.h"
 
 /* A backend that records what the APIC asks of it. */
@@ -44,20 +45,35 @@ const struct backend_ops *backend = &fake_backend;
 /* The host timer: recorded, not programmed. */
 static u64 host_deadline;
 
-void host_timer_arm(enum host_timer_slot slot, u64 tsc_deadline)
+void host_timer_arm(struct host_timer *t, enum host_timer_slot slot, u64 tsc_deadline)
 {
 	assert_int_equal(slot, TIMER_GUEST_APIC);
 	host_deadline = tsc_deadline;
 }
 
-void host_timer_disarm(enum host_timer_slot slot)
+void host_timer_disarm(struct host_timer *t, enum host_timer_slot slot)
 {
 	assert_int_equal(slot, TIMER_GUEST_APIC);
 	host_deadline = 0;
 }
 
+/* Other CPUs: a kick is recorded. */
+static struct cpu other_cpu;
+static int kicks;
+
+void smp_kick(struct cpu *c)
+{
+	assert_ptr_equal(c, &other_cpu);
+	kicks++;
+}
+
+void vm_stop(struct vm *v, enum vm_stop why, const char *fmt, ...)
+{
+	v->stop = why;
+}
+
 static struct vm vm;
-static struct vcpu *vcpu = &vm.vcpu;
+static struct vcpu *vcpu = &vm.vcpus[0];
 
 #define MSR_TPR 0x808
 #define MSR_EOI 0x80b
@@ -70,8 +86,10 @@ static int setup(void **state)
 {
 	(void)state;
 	memset(&vm, 0, sizeof(vm));
+	vm.nr_vcpus = 1;
 	vcpu->vm = &vm;
 	apic_reset(&vcpu->apic);
+	kicks = 0;
 	guest_if = true;
 	injected = -1;
 	window = false;
@@ -92,6 +110,40 @@ static void self_ipi_injects_and_sets_isr(void **state)
 	assert_true(apic_msr_write(vcpu, MSR_EOI, 0));
 	assert_true(apic_msr_read(vcpu, MSR_ISR0 + 5, &isr));
 	assert_int_equal(isr, 0);
+}
+
+/* A second vCPU on another CPU: physical destination and shorthands. */
+static void ipi_to_another_vcpu(void **state)
+{
+	struct vcpu *other = &vm.vcpus[1];
+	u64 id;
+
+	(void)state;
+	vm.nr_vcpus = 2;
+	other->vm = &vm;
+	other->index = 1;
+	other->cpu = &other_cpu;
+	apic_reset(&other->apic);
+	assert_true(apic_msr_read(other, 0x802, &id));
+	assert_int_equal(id, 1);
+	/* fixed, physical destination 1: pending in its IRR, its CPU kicked */
+	assert_true(apic_msr_write(vcpu, MSR_ICR, (1ull << 32) | 0xc0));
+	assert_int_equal(kicks, 1);
+	assert_int_equal(injected, -1); /* not to the sender */
+	assert_int_equal(apic_deliverable_vector(&other->apic), 0xc0);
+	/* all excluding self */
+	assert_true(apic_msr_write(vcpu, MSR_ICR, (3ull << 18) | 0xc1));
+	assert_int_equal(kicks, 2);
+	assert_int_equal(apic_deliverable_vector(&other->apic), 0xc1);
+	assert_int_equal(injected, -1);
+	/* an APIC ID nobody has: dropped; INIT: not offered, dropped */
+	assert_true(apic_msr_write(vcpu, MSR_ICR, (7ull << 32) | 0xc2));
+	assert_true(apic_msr_write(vcpu, MSR_ICR, (1ull << 32) | 0x500));
+	assert_int_equal(kicks, 2);
+	/* all including self: the sender gets it too */
+	assert_true(apic_msr_write(vcpu, MSR_ICR, (2ull << 18) | 0xc3));
+	assert_int_equal(kicks, 3);
+	assert_int_equal(injected, 0xc3);
 }
 
 static void if_clear_asks_for_a_window(void **state)
@@ -212,6 +264,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(self_ipi_injects_and_sets_isr, setup),
 		cmocka_unit_test_setup(if_clear_asks_for_a_window, setup),
+		cmocka_unit_test_setup(ipi_to_another_vcpu, setup),
 		cmocka_unit_test_setup(tpr_blocks_lower_classes, setup),
 		cmocka_unit_test_setup(in_service_blocks_same_class, setup),
 		cmocka_unit_test_setup(icr_self_ipis_only, setup),

@@ -145,6 +145,21 @@ static void test_syntax(void **state)
 	PARSE_OK("cpus = all\n");
 	assert_true(cfg.cpus_all);
 
+	/* guest sections: the keys after "guest =" are that guest's */
+	PARSE_OK("time_limit = 30\nguest = \\vmexit.flat\ncmdline = \"vmexit.flat cpuid\"\n"
+		 "mem = 128\ntime_limit = 5\npmu = sw\ncpus = 1\n"
+		 "guest = \\k2.elf\nmodule = \\initrd\n");
+	assert_int_equal(cfg.time_limit, 30);
+	assert_int_equal(cfg.nr_guests, 2);
+	assert_string_equal(cfg.guests[0].path, "\\vmexit.flat");
+	assert_string_equal(cfg.guests[0].cmdline, "vmexit.flat cpuid");
+	assert_int_equal(cfg.guests[0].mem_mib, 128);
+	assert_int_equal(cfg.guests[0].time_limit, 5);
+	assert_int_equal(cfg.guests[0].pmu_mode, 1);
+	assert_string_equal(cfg.guests[1].module, "\\initrd");
+	assert_int_equal(cfg.guests[1].mem_mib, 64);
+	assert_string_equal(cfg.guests[1].cmdline, "");
+
 	PARSE_OK("iterations = 0010\n");
 	assert_int_equal(cfg.iterations, 10);
 	PARSE_OK("# only a comment");
@@ -202,8 +217,15 @@ static void test_errors(void **state)
 	PARSE_ERR("\n\n\n\njust words\n", "mhv.cfg:5: expected 'key = value'");
 	PARSE_ERR("= 5\n", "mhv.cfg:1: expected 'key = value'");
 	PARSE_ERR("foo bar = 1\n", "mhv.cfg:1: unknown key 'foo bar'");
-	PARSE_ERR("suites = smoke\nsuites = smoke, x\n",
-		  "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit, xstate, pmu, hostile)");
+	PARSE_ERR(
+	    "suites = smoke\nsuites = smoke, x\n",
+	    "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit, xstate, pmu, hostile, none)");
+	PARSE_ERR("guest = a\nmem = 1\n",
+		  "mhv.cfg:2: bad value '1' for 'mem': expected a number from 2 to 3072");
+	PARSE_ERR("guest = a\ncpus = 2\n", "mhv.cfg:2: 'cpus = 2' for a guest: mhv runs "
+					   "multiboot guests on one CPU so far");
+	PARSE_ERR("cmdline = x\n", "mhv.cfg:1: unknown key 'cmdline'");
+	PARSE_ERR("guest = \"a\"\n", "mhv.cfg:1: bad path '\"a\"' for 'guest'");
 	PARSE_ERR("pmu = fast\n",
 		  "mhv.cfg:1: unknown PMU mode 'fast' (known: off, sw, sw-noelide, sw-lazy, hw)");
 	PARSE_ERR("pmu_account = cycles\n", "mhv.cfg:1: unknown accounting event 'cycles' "

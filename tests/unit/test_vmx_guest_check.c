@@ -46,6 +46,22 @@ static void mhv_state_passes(void **state)
 	assert_null(check(&g));
 }
 
+/* A multiboot guest's start: 32-bit, paging off, only with unrestricted guest. */
+static void unrestricted_guest_paging_off(void **state)
+{
+	struct vmx_guest_state g = good();
+
+	(void)state;
+	g.cr0 = 0x10031; /* WP NE ET PE: no PG */
+	g.cr4 = 0x2000;
+	g.efer = 0;
+	g.cs_ar = 0xc09b;
+	g.entry_controls = ENTRY_LOAD_EFER;
+	assert_non_null(strstr(check(&g), "0x80000000"));
+	g.unrestricted = true;
+	assert_null(check(&g));
+}
+
 static void each_rule_names_its_field(void **state)
 {
 	struct vmx_guest_state g;
@@ -112,6 +128,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mhv_state_passes),
+		cmocka_unit_test(unrestricted_guest_paging_off),
 		cmocka_unit_test(each_rule_names_its_field),
 	};
 
