@@ -9,6 +9,7 @@
 #include "backend.h"
 #include "boot_info.h"
 #include "fmt.h"
+#include "guest_acpi.h"
 #include "multiboot.h"
 #include "page_alloc.h"
 #include "pmu/pmu_vcpu.h"
@@ -23,8 +24,8 @@ static const struct vm_config guest_configs[] = {
 	  false },
 	{ "guest-pmu-sw-noelide", "a multiboot kernel, PMU switch without elision", false, NULL,
 	  "sw-noelide", false, false },
-	{ "guest-pmu-sw-lazy", "a multiboot kernel, lazy PMU switch", false, NULL, "sw-lazy",
-	  false, false },
+	{ "guest-pmu-sw-lazy", "a multiboot kernel, lazy PMU switch", false, NULL, "sw-lazy", false,
+	  false },
 	{ "guest-pmu-hw", "a multiboot kernel, AMD PMC virtualization", false, NULL, "hw", false,
 	  false },
 };
@@ -87,9 +88,12 @@ int guest_kernel_create(struct vm *vm, const struct mhv_guest *g, const struct b
 	}
 	vm->ram_hpa = (u64)(uintptr_t)ram;
 	if (multiboot_load(kernel->data, kernel->size, ram, vm->ram_size, &k, why, why_size) ||
-	    multiboot_write_info(ram, vm->ram_size, &k, g->cmdline, &mod, g->module[0] ? 1 : 0,
-				 why, why_size))
+	    multiboot_write_info(ram, vm->ram_size, &k, g->cmdline, &mod, g->module[0] ? 1 : 0, why,
+				 why_size))
 		return -1;
+	guest_acpi_build(ram, vm->nr_vcpus);
+	vm->fw_cfg.ram_size = vm->ram_size;
+	vm->fw_cfg.nr_cpus = (u16)vm->nr_vcpus;
 	if (backend->map_ram(vm, 0, vm->ram_hpa, vm->ram_size)) {
 		fmt_snprintf(why, why_size, "out of memory for its nested page table");
 		return -1;

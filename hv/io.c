@@ -5,6 +5,7 @@
  * reads as all ones and ignores writes, as an empty ISA port does.
  */
 #include "exit_dispatch.h"
+#include "fw_cfg.h"
 #include "guest_abi.h"
 #include "guest_console.h"
 #include "tsc.h"
@@ -58,6 +59,17 @@ static u32 write_only_in(struct vm *vm, u16 offset, u8 size)
 	return ~0u;
 }
 
+static u32 fw_cfg_in(struct vm *vm, u16 offset, u8 size)
+{
+	return offset == 1 ? fw_cfg_read(&vm->fw_cfg) : ~0u;
+}
+
+static void fw_cfg_out(struct vm *vm, u16 offset, u8 size, u32 val)
+{
+	if (offset == 0)
+		fw_cfg_select(&vm->fw_cfg, (u16)val);
+}
+
 /* isa-debug-exit's port (QEMU, kvm-unit-tests): the value is the exit code. */
 static void exit_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
 {
@@ -82,6 +94,7 @@ static const struct port_device port_devices[] = {
 	{ GUEST_TEST_PORT, 4, test_port_in, test_port_out },
 	{ GUEST_PM_TIMER_PORT, 4, pm_timer_in, ignore_out },
 	{ GUEST_EXIT_PORT, 4, write_only_in, exit_port_out },
+	{ FW_CFG_SELECTOR_PORT, 2, fw_cfg_in, fw_cfg_out },
 	{ GUEST_SHUTDOWN_PORT, 1, write_only_in, shutdown_port_out },
 };
 

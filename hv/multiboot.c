@@ -81,8 +81,8 @@ static bool fits(u64 start, u64 len, u64 ram_size)
 	return start >= MB_LOW_LIMIT && start <= ram_size && len <= ram_size - start;
 }
 
-static int load_aout(const u8 *file, size_t size, const struct mb_header *h, u32 hdr_off,
-		     u8 *ram, u64 ram_size, struct mb_kernel *k, char *why, size_t why_size)
+static int load_aout(const u8 *file, size_t size, const struct mb_header *h, u32 hdr_off, u8 *ram,
+		     u64 ram_size, struct mb_kernel *k, char *why, size_t why_size)
 {
 	/* The file offset of load_addr follows from where the header sits (§3.1.3). */
 	u64 file_start, load_len, bss_end;
@@ -120,13 +120,17 @@ static int load_elf(const u8 *file, size_t size, u8 *ram, u64 ram_size, struct m
 	const struct elf32_ehdr *e = (const struct elf32_ehdr *)file;
 	unsigned i, loaded = 0;
 
-	if (size < sizeof(*e) || __builtin_memcmp(e->ident, "\x7f" "ELF", 4))
-		return refuse(why, why_size, "not an ELF file and no a.out addresses in its "
-					     "multiboot header");
+	if (size < sizeof(*e) || __builtin_memcmp(e->ident,
+						  "\x7f"
+						  "ELF",
+						  4))
+		return refuse(why, why_size,
+			      "not an ELF file and no a.out addresses in its "
+			      "multiboot header");
 	if (e->ident[4] != 1 || e->ident[5] != 1 || e->machine != EM_386 || e->type != ET_EXEC)
 		return refuse(why, why_size, "not a 32-bit little-endian i386 ELF executable");
-	if (e->phentsize != sizeof(struct elf32_phdr) || !e->phnum ||
-	    e->phoff > size || (u64)e->phnum * sizeof(struct elf32_phdr) > size - e->phoff)
+	if (e->phentsize != sizeof(struct elf32_phdr) || !e->phnum || e->phoff > size ||
+	    (u64)e->phnum * sizeof(struct elf32_phdr) > size - e->phoff)
 		return refuse(why, why_size, "ELF program headers missing or truncated");
 	k->load_start = ~0u;
 	k->load_end = 0;
@@ -137,8 +141,9 @@ static int load_elf(const u8 *file, size_t size, u8 *ram, u64 ram_size, struct m
 		if (p.type != PT_LOAD || !p.memsz)
 			continue;
 		if (p.filesz > p.memsz || p.offset > size || p.filesz > size - p.offset)
-			return refuse(why, why_size, "ELF segment %u truncated or larger on disk "
-						     "than in memory",
+			return refuse(why, why_size,
+				      "ELF segment %u truncated or larger on disk "
+				      "than in memory",
 				      i);
 		if (!fits(p.paddr, p.memsz, ram_size))
 			return refuse(why, why_size,
@@ -225,7 +230,8 @@ int multiboot_write_info(u8 *ram, u64 ram_size, const struct mb_kernel *k, const
 		return refuse(why, why_size, "command line too long");
 	for (i = 0; i < nr_mods; i++) {
 		if (!fits(next, mods[i].size, ram_size))
-			return refuse(why, why_size, "module %s (%u bytes) does not fit in guest RAM",
+			return refuse(why, why_size,
+				      "module %s (%u bytes) does not fit in guest RAM",
 				      mods[i].name, mods[i].size);
 		__builtin_memcpy(ram + next, mods[i].data, mods[i].size);
 		m[i] = (struct multiboot_module){ (u32)next, (u32)(next + mods[i].size),

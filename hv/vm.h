@@ -3,6 +3,7 @@
 #define MHV_VM_H
 
 #include "apic.h"
+#include "fw_cfg.h"
 #include "pmu/pmu.h"
 #include "xstate/xstate_guest.h"
 #include "exit.h"
@@ -105,7 +106,8 @@ struct vm {
 	char console_line[VM_CONSOLE_LINE];
 	u32 console_len;
 	u32 test_port_value;
-	u32 shutdown_match; /* bytes of "Shutdown" seen on GUEST_SHUTDOWN_PORT */
+	u32 shutdown_match;   /* bytes of "Shutdown" seen on GUEST_SHUTDOWN_PORT */
+	struct fw_cfg fw_cfg; /* the firmware-configuration ports */
 	u64 mmio_scratch;
 	/* where results go */
 	struct run_results *results;

@@ -36,6 +36,19 @@ static inline void outl(uint16_t port, uint32_t v)
 	__asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port));
 }
 
+static inline void outw(uint16_t port, uint16_t v)
+{
+	__asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port));
+}
+
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
 static inline uint8_t inb(uint16_t port)
 {
 	uint8_t v;
@@ -117,10 +130,91 @@ static void check_ud(void)
 
 	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
 	/* 32-bit interrupt gate (SDM Vol 3 §6.11): offset, selector, P, type 0xE */
-	idt[6] = (h & 0xffff) | (uint64_t)cs << 16 | (uint64_t)0x8e00 << 32 |
-		 (uint64_t)(h >> 16) << 48;
+	idt[6] =
+	    (h & 0xffff) | (uint64_t)cs << 16 | (uint64_t)0x8e00 << 32 | (uint64_t)(h >> 16) << 48;
 	__asm__ volatile("lidt %0; ud2" ::"m"(idtr) : "memory");
 	check(ud_count == 1, "ud_reaches_guest_idt");
+}
+
+/* fw_cfg: key to 0x510, then the item's bytes from 0x511, little-endian. */
+static uint64_t fw_cfg(uint16_t key, unsigned len)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	outw(0x510, key);
+	for (i = 0; i < len; i++)
+		v |= (uint64_t)inb(0x511) << (8 * i);
+	return v;
+}
+
+static int sum_ok(const uint8_t *p, uint32_t len)
+{
+	uint8_t s = 0;
+
+	while (len--)
+		s += *p++;
+	return s == 0;
+}
+
+/* The RSDP in 0xE0000-0xFFFFF on a 16-byte boundary (ACPI 6.5 §5.2.5.1). */
+static const uint8_t *find_rsdp(void)
+{
+	const uint8_t *p;
+
+	for (p = (const uint8_t *)0xe0000; p < (const uint8_t *)0x100000; p += 16)
+		if (starts_with((const char *)p, "RSD PTR ") && sum_ok(p, 20))
+			return p;
+	return 0;
+}
+
+static const uint8_t *rsdt_table(const uint8_t *rsdp, const char *sig)
+{
+	const uint8_t *rsdt = (const uint8_t *)(uintptr_t) * (const uint32_t *)(rsdp + 16);
+	uint32_t i, n;
+
+	if (!starts_with((const char *)rsdt, "RSDT") ||
+	    !sum_ok(rsdt, *(const uint32_t *)(rsdt + 4)))
+		return 0;
+	n = (*(const uint32_t *)(rsdt + 4) - 36) / 4;
+	for (i = 0; i < n; i++) {
+		const uint8_t *t =
+		    (const uint8_t *)(uintptr_t) * (const uint32_t *)(rsdt + 36 + 4 * i);
+
+		if (starts_with((const char *)t, sig) && sum_ok(t, *(const uint32_t *)(t + 4)))
+			return t;
+	}
+	return 0;
+}
+
+static void check_platform(const char *cmdline)
+{
+	const uint8_t *rsdp = find_rsdp(), *fadt = 0, *madt = 0;
+	uint32_t t0, t1, i;
+
+	check(fw_cfg(0, 4) == 0x554d4551 /* "QEMU" */ && fw_cfg(5, 2) == 1 &&
+		  fw_cfg(0x0f, 2) == 1 && fw_cfg(3, 8) == (uint64_t)arg(cmdline, "mem=") << 20 &&
+		  fw_cfg(0x1234, 4) == 0,
+	      "fw_cfg");
+	if (rsdp) {
+		fadt = rsdt_table(rsdp, "FACP");
+		madt = rsdt_table(rsdp, "APIC");
+	}
+	check(fadt && *(const uint32_t *)(fadt + 76) == 0x608 && fadt[91] == 4 && madt &&
+		  *(const uint32_t *)(madt + 4) == 44 + 8 && madt[44] == 0 && (madt[48] & 1),
+	      "acpi_rsdp_fadt_madt");
+	/* the PM timer the FADT names: 24 bits, 3.579545 MHz, counting */
+	t0 = inl(fadt ? (uint16_t) * (const uint32_t *)(fadt + 76) : 0x608);
+	for (i = 0; i < 100000; i++)
+		__asm__ volatile("pause");
+	t1 = inl(0x608);
+	check(t0 < (1u << 24) && t1 < (1u << 24) && t1 != t0, "pm_timer_counts");
+	/* legacy ports: PIC masks and POST codes taken, PCI "no device" */
+	outb(0x21, 0xff);
+	outb(0xa1, 0xff);
+	outb(0x80, 0x42);
+	outl(0xcf8, 0x80000000u);
+	check(inl(0xcfc) == 0xffffffffu && inb(0x80) == 0xff, "legacy_ports");
 }
 
 void mbtest_main(uint32_t magic, const struct mb_info *mbi)
@@ -144,10 +238,11 @@ void mbtest_main(uint32_t magic, const struct mb_info *mbi)
 		const struct mb_module *m = (const struct mb_module *)(uintptr_t)mbi->mods_addr;
 
 		check((mbi->flags & 0x8) && mbi->mods_count == 1 &&
-			      starts_with((const char *)(uintptr_t)m->start, "mbtest-module") &&
-			      m->start % 4096 == 0,
+			  starts_with((const char *)(uintptr_t)m->start, "mbtest-module") &&
+			  m->start % 4096 == 0,
 		      "module_loaded");
 	}
+	check_platform(cmdline);
 	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
 	check(a >= 1 && b, "cpuid");
 	check_ud();

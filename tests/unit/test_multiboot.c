@@ -33,12 +33,15 @@ static size_t make_elf(uint32_t paddr, uint32_t filesz, uint32_t memsz)
 	uint8_t *ph = file + 52;
 
 	memset(file, 0, sizeof(file));
-	memcpy(file, "\x7f" "ELF", 4);
+	memcpy(file,
+	       "\x7f"
+	       "ELF",
+	       4);
 	file[4] = 1; /* 32-bit */
 	file[5] = 1; /* little-endian */
 	file[6] = 1;
-	put16(file + 16, 2); /* ET_EXEC */
-	put16(file + 18, 3); /* EM_386 */
+	put16(file + 16, 2);		/* ET_EXEC */
+	put16(file + 18, 3);		/* EM_386 */
 	put32(file + 24, paddr + 0x10); /* entry */
 	put32(file + 28, 52);		/* phoff */
 	put16(file + 42, 32);		/* phentsize */
@@ -94,7 +97,7 @@ static void aout_kludge_loads(void **state)
 	memset(file, 0, sizeof(file));
 	put32(file, 0x1badb002);
 	put32(file + 4, 1u << 16);
-	put32(file + 8, (uint32_t)-(0x1badb002 + (1u << 16)));
+	put32(file + 8, (uint32_t) - (0x1badb002 + (1u << 16)));
 	put32(file + 12, 0x200000); /* header_addr */
 	put32(file + 16, 0x200000); /* load_addr */
 	put32(file + 20, 0x200100); /* load_end_addr */
@@ -107,10 +110,10 @@ static void aout_kludge_loads(void **state)
 	assert_int_equal(ram[0x200020], 0xf4);
 }
 
-#define REFUSED(size, text)                                  \
-	do {                                                 \
-		assert_int_equal(load(size), -1);            \
-		assert_non_null(strstr(why, text));          \
+#define REFUSED(size, text)                         \
+	do {                                        \
+		assert_int_equal(load(size), -1);   \
+		assert_non_null(strstr(why, text)); \
 	} while (0)
 
 static void bad_kernels_are_refused(void **state)
@@ -140,7 +143,7 @@ static void bad_kernels_are_refused(void **state)
 	REFUSED(n, "entry point");
 	n = make_elf(0x100000, 0x100, 0x1000);
 	put32(file + 0x84, 4); /* wants a video mode */
-	put32(file + 0x88, (uint32_t)-(0x1badb002 + 4));
+	put32(file + 0x88, (uint32_t) - (0x1badb002 + 4));
 	REFUSED(n, "does not offer");
 	REFUSED(8, "not a multiboot kernel");
 }
@@ -153,9 +156,8 @@ static void boot_info_and_modules(void **state)
 	size_t n = make_elf(0x100000, 0x100, 0x1800);
 
 	assert_int_equal(load(n), 0);
-	assert_int_equal(multiboot_write_info(ram, RAM, &k, "vmexit.flat cpuid", &m, 1, why,
-					      sizeof(why)),
-			 0);
+	assert_int_equal(
+	    multiboot_write_info(ram, RAM, &k, "vmexit.flat cpuid", &m, 1, why, sizeof(why)), 0);
 	memcpy(&v, ram + MB_INFO_GPA, 4);
 	assert_int_equal(v, 1 | 4 | 8); /* mem, cmdline, mods */
 	memcpy(&v, ram + MB_INFO_GPA + 8, 4);
