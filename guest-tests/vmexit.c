@@ -421,6 +421,7 @@ static void run_bench(const struct bench *b)
 enum ap_mode {
 	AP_SPIN,
 	AP_HALT,
+	AP_RING,
 	AP_QUIT,
 };
 
@@ -435,9 +436,35 @@ static void ipi_to_vcpu1(void)
 		asm volatile("pause" ::: "memory");
 }
 
+/*
+ * ple_round_robin (kvm-unit-tests' name): a token passed around the
+ * vCPUs; each waits with PAUSE until its counter moves, so PAUSE-loop
+ * exiting or the PAUSE filter may take it out.  Counters a cache line each.
+ */
+static struct ring_counter {
+	volatile u32 given, seen;
+} __attribute__((aligned(64))) ring[2];
+
+static void ring_turn(unsigned me)
+{
+	struct ring_counter *p = &ring[me];
+	u64 spins;
+
+	for (spins = 0; p->given == p->seen && spins < SPIN_BOUND; spins++)
+		asm volatile("pause" ::: "memory");
+	p->seen = p->given;
+	__atomic_add_fetch(&ring[me ^ 1].given, 1, __ATOMIC_RELEASE);
+}
+
+static void ple_round_robin(void)
+{
+	ring_turn(0);
+}
+
 static const struct bench ipi_benches[] = {
 	{ "ipi", ipi_to_vcpu1, ANY, NULL, 1 },
 	{ "ipi_halt", ipi_to_vcpu1, ANY, NULL, 1 },
+	{ "ple_round_robin", ple_round_robin, ANY, NULL, 0 },
 };
 
 /* vCPU 1: take IPIs (rt.c counts them in guest_irqs and EOIs) until told to stop. */
@@ -449,6 +476,8 @@ static u64 vcpu1_main(void)
 	while (ap_mode != AP_QUIT) {
 		if (ap_mode == AP_HALT)
 			asm volatile("hlt" ::: "memory");
+		else if (ap_mode == AP_RING)
+			ring_turn(1);
 		else
 			asm volatile("pause" ::: "memory");
 	}
@@ -471,7 +500,13 @@ static void run_ipi_benches(void)
 	run_bench(&ipi_benches[0]);
 	ap_mode = AP_HALT;
 	run_bench(&ipi_benches[1]);
+	/* the token starts with vCPU 0 */
+	ring[0].given = 1;
+	ap_mode = AP_RING;
+	wrmsr(MSR_X2APIC_ICR, (1ull << 32) | CROSS_IPI_VECTOR); /* out of its HLT */
+	run_bench(&ipi_benches[2]);
 	ap_mode = AP_QUIT;
+	ring[1].given++;					/* out of its ring wait */
 	wrmsr(MSR_X2APIC_ICR, (1ull << 32) | CROSS_IPI_VECTOR); /* out of its HLT */
 }
 

@@ -16,6 +16,7 @@ enum exit_kind {
 	EXIT_CACHE_FLUSH, /* WBINVD, INVD: never executed for real on the host's caches */
 	EXIT_XSETBV,
 	EXIT_RDPMC,
+	EXIT_PAUSE,	/* PAUSE filter / PAUSE-loop exiting: a vCPU spins on another */
 	EXIT_NPF,	/* nested page fault / EPT violation */
 	EXIT_EXCEPTION, /* an intercepted guest exception */
 	EXIT_INTR,	/* physical interrupt */

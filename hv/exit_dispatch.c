@@ -19,6 +19,7 @@ static const char *const exit_kind_names[EXIT_KIND_COUNT] = {
 	[EXIT_CACHE_FLUSH] = "cache_flush",
 	[EXIT_XSETBV] = "xsetbv",
 	[EXIT_RDPMC] = "rdpmc",
+	[EXIT_PAUSE] = "pause",
 	[EXIT_NPF] = "npf",
 	[EXIT_EXCEPTION] = "exception",
 	[EXIT_INTR] = "intr",
@@ -64,6 +65,13 @@ static void handle_xsetbv(struct vcpu *vcpu, const struct vm_exit *exit)
 		vcpu_inject_gp(vcpu);
 		return;
 	}
+	vcpu_skip_insn(vcpu, exit);
+}
+
+/* A vCPU spun on PAUSE long enough to exit: every vCPU has a CPU of its
+ * own, so there is nothing to yield to; the PAUSE completes. */
+static void handle_pause(struct vcpu *vcpu, const struct vm_exit *exit)
+{
 	vcpu_skip_insn(vcpu, exit);
 }
 
@@ -137,6 +145,7 @@ exit_handler_fn *const exit_handlers[EXIT_KIND_COUNT] = {
 	[EXIT_CACHE_FLUSH] = handle_cache_flush,
 	[EXIT_XSETBV] = handle_xsetbv,
 	[EXIT_RDPMC] = pmu_vcpu_rdpmc,
+	[EXIT_PAUSE] = handle_pause,
 	[EXIT_NPF] = handle_npf,
 	[EXIT_EXCEPTION] = handle_exception,
 	[EXIT_INTR] = handle_host_event,

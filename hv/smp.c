@@ -35,6 +35,62 @@ static u32 smt_shift;
 /* The BSP's control state, copied by every AP. */
 static u64 bsp_cr0, bsp_cr4, bsp_efer, bsp_pat, bsp_xcr0;
 
+/*
+ * MTRRs: every CPU must have the BSP's (SDM Vol 3 §12.11.8).  Firmware
+ * sets them on the APs it started, but mhv's INIT may reset them (QEMU
+ * does: an AP then runs with MTRRs off, all uncached), so the BSP's are
+ * copied: the fixed ranges, the variable ranges MTRRCAP counts, DEF_TYPE.
+ */
+#define MSR_MTRRCAP 0xfe
+#define MSR_MTRR_DEF_TYPE 0x2ff
+#define MTRR_MAX 64
+static const u32 fixed_mtrrs[] = { 0x250, 0x258, 0x259, 0x268, 0x269, 0x26a,
+				   0x26b, 0x26c, 0x26d, 0x26e, 0x26f };
+static struct {
+	u32 msr;
+	u64 val;
+} bsp_mtrrs[MTRR_MAX];
+static unsigned nr_bsp_mtrrs;
+static u64 bsp_mtrr_def_type;
+static bool bsp_has_mtrrs;
+
+static void save_mtrrs(void)
+{
+	u64 cap, v;
+	unsigned i;
+
+	if (rdmsr_safe(MSR_MTRRCAP, &cap) || rdmsr_safe(MSR_MTRR_DEF_TYPE, &bsp_mtrr_def_type))
+		return;
+	bsp_has_mtrrs = true;
+	for (i = 0; i < ARRAY_SIZE(fixed_mtrrs) && (cap & BIT(8)); i++)
+		if (!rdmsr_safe(fixed_mtrrs[i], &v))
+			bsp_mtrrs[nr_bsp_mtrrs++] = (typeof(bsp_mtrrs[0])){ fixed_mtrrs[i], v };
+	for (i = 0; i < (cap & 0xff) && nr_bsp_mtrrs + 2 <= MTRR_MAX; i++) {
+		if (!rdmsr_safe(0x200 + 2 * i, &v))
+			bsp_mtrrs[nr_bsp_mtrrs++] = (typeof(bsp_mtrrs[0])){ 0x200 + 2 * i, v };
+		if (!rdmsr_safe(0x201 + 2 * i, &v))
+			bsp_mtrrs[nr_bsp_mtrrs++] = (typeof(bsp_mtrrs[0])){ 0x201 + 2 * i, v };
+	}
+}
+
+/* With caches off and MTRRs disabled while they change (§12.11.7.2). */
+static void load_mtrrs(void)
+{
+	u64 cr0 = read_cr0();
+	unsigned i;
+
+	if (!bsp_has_mtrrs)
+		return;
+	write_cr0(cr0 | BIT(30)); /* CD */
+	asm volatile("wbinvd" ::: "memory");
+	wrmsr_safe(MSR_MTRR_DEF_TYPE, 0);
+	for (i = 0; i < nr_bsp_mtrrs; i++)
+		wrmsr_safe(bsp_mtrrs[i].msr, bsp_mtrrs[i].val);
+	wrmsr_safe(MSR_MTRR_DEF_TYPE, bsp_mtrr_def_type);
+	asm volatile("wbinvd" ::: "memory");
+	write_cr0(cr0);
+}
+
 extern const u8 smp_trampoline_start[], smp_trampoline_end[];
 extern const u32 smp_tramp_off_gdtr, smp_tramp_off_gdt, smp_tramp_off_pm32, smp_tramp_off_pm32_ptr,
     smp_tramp_off_lm64, smp_tramp_off_lm64_ptr, smp_tramp_off_cr3_low, smp_tramp_off_efer,
@@ -174,6 +230,7 @@ void smp_ap_entry(u32 slot)
 				c = &cpus[i];
 	}
 	cpu_tables_load(c->tables);
+	load_mtrrs();
 	write_cr0(bsp_cr0);
 	write_cr4(bsp_cr4 & ~CR4_VMXE);
 	wrmsr(MSR_EFER, bsp_efer & ~EFER_SVME);
@@ -264,6 +321,7 @@ static void start_all_broadcast(u64 base)
 
 static void save_bsp_state(void)
 {
+	save_mtrrs();
 	bsp_cr0 = read_cr0();
 	bsp_cr4 = read_cr4();
 	bsp_efer = rdmsr(MSR_EFER);

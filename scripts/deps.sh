@@ -3,7 +3,7 @@
 # what is missing; otherwise print the exact command and fail.
 set -e
 PKGS="clang lld nasm binutils gnu-efi make gcc libcmocka-dev qemu-system-x86 ovmf mtools \
-bochs bochsbios vgabios python3 clang-format fdisk"
+bochs bochsbios vgabios python3 clang-format fdisk libclang-rt-14-dev git"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -146,6 +146,13 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	g->g_pat = PAT_POWER_ON_DEFAULT;
 	if (vcpu->boot32)
 		svm_boot32(g);
+	/* PAUSE filter where vCPUs can wait on each other (APM Vol 2 §15.14.4);
+	 * KVM's defaults: 3000 PAUSEs, 128 cycles between them */
+	if (vcpu->vm->nr_vcpus > 1 && host_cpu.has.pause_filter) {
+		c->intercept_misc1 |= INTERCEPT_PAUSE;
+		c->pause_filter_count = 3000;
+		c->pause_filter_threshold = 128;
+	}
 	if (vcpu->pmu_mode)
 		svm_pmu_setup(vcpu, s);
 	return 0;

@@ -135,6 +135,7 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define INTERCEPT_RDPMC BIT(15)
 #define INTERCEPT_CPUID BIT(18)
 #define INTERCEPT_INVD BIT(22)
+#define INTERCEPT_PAUSE BIT(23)
 #define INTERCEPT_HLT BIT(24)
 #define INTERCEPT_INVLPGA BIT(26)
 #define INTERCEPT_IOIO_PROT BIT(27)
@@ -175,6 +176,7 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define SVM_EXIT_RDPMC 0x06f
 #define SVM_EXIT_CPUID 0x072
 #define SVM_EXIT_INVD 0x076
+#define SVM_EXIT_PAUSE 0x077
 #define SVM_EXIT_HLT 0x078
 #define SVM_EXIT_INVLPGA 0x07a
 #define SVM_EXIT_IOIO 0x07b

@@ -74,7 +74,8 @@ static const char *compute_controls(void)
 	/* Secondary controls have no TRUE MSR (Appendix A.3.3) */
 	if (vmx_adjust_controls(rdmsr(MSR_IA32_VMX_PROCBASED_CTLS2),
 				PROC2_ENABLE_EPT | PROC2_WBINVD_EXITING,
-				PROC2_ENABLE_VPID | PROC2_UNRESTRICTED_GUEST | PROC2_ENABLE_RDTSCP,
+				PROC2_ENABLE_VPID | PROC2_UNRESTRICTED_GUEST | PROC2_ENABLE_RDTSCP |
+				    PROC2_PAUSE_LOOP_EXITING,
 				&vmx_caps.proc2, &missing))
 		return missing & PROC2_ENABLE_EPT
 			   ? "VMX without EPT (secondary control \"enable EPT\" not "
@@ -91,6 +92,9 @@ static const char *compute_controls(void)
 	vmx_caps.entry &= ~ENTRY_LOAD_PERF_GLOBAL_CTRL;
 	vmx_caps.vpid = vmx_caps.proc2 & PROC2_ENABLE_VPID;
 	vmx_caps.unrestricted_guest = vmx_caps.proc2 & PROC2_UNRESTRICTED_GUEST;
+	/* PAUSE-loop exiting only for VMs whose vCPUs can wait on each other */
+	vmx_caps.ple = vmx_caps.proc2 & PROC2_PAUSE_LOOP_EXITING;
+	vmx_caps.proc2 &= ~PROC2_PAUSE_LOOP_EXITING;
 	/* mhv does not use unrestricted guest yet: its guests start paged. */
 	vmx_caps.proc2 &= ~PROC2_UNRESTRICTED_GUEST;
 	vmx_caps.ept_vpid_cap = rdmsr(MSR_IA32_VMX_EPT_VPID_CAP);

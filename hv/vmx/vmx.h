@@ -14,6 +14,7 @@ struct vmx_caps {
 	u64 ept_vpid_cap;
 	bool vpid, unrestricted_guest, interrupt_window;
 	bool perf_global_ctrl; /* entry and exit can load IA32_PERF_GLOBAL_CTRL */
+	bool ple;	       /* PAUSE-loop exiting (secondary control bit 10) */
 };
 
 struct vmx_vcpu {

@@ -272,6 +272,13 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	}
 	if (vmx_caps.vpid && !vmwrite_checked(VMCS_VPID, 1 + vm->id % 0xfffe))
 		return -1;
+	/* PAUSE-loop exiting where vCPUs can wait on each other (SDM Vol 3,
+	 * "Controls for PAUSE-Loop Exiting"); KVM's defaults: gap 128, window
+	 * 4096 cycles */
+	if (vm->nr_vcpus > 1 && vmx_caps.ple &&
+	    !(vmwrite_checked(VMCS_PROC_CONTROLS2, vmx_caps.proc2 | PROC2_PAUSE_LOOP_EXITING) &&
+	      vmwrite_checked(VMCS_PLE_GAP, 128) && vmwrite_checked(VMCS_PLE_WINDOW, 4096)))
+		return -1;
 	if (vcpu->boot32 && !vmx_boot32(vm, cr0))
 		return 0; /* the VM was stopped with the reason */
 	if (vcpu->pmu_mode && !vmx_pmu_setup(vcpu, x))
