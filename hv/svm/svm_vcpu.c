@@ -64,20 +64,15 @@ static void set_segment(struct vmcb_segment *s, u16 sel, u16 attr, u32 limit, u6
 
 /*
  * The multiboot entry state (Multiboot Specification §3.2): 32-bit
- * protected mode, paging off, flat 4 GiB code and data segments.
- * Attributes packed as APM Vol 2 §15.5.1: G, D/B, P, S and the type.
+ * protected mode, paging off.  The flat data segments are the 64-bit
+ * guests' (SEG_ATTR_DATA has D/B and G); only CS changes: L off, D/B on
+ * (attributes packed as APM Vol 2 §15.5.1).
  */
 #define SEG_ATTR_CODE32 0xc9b
-#define SEG_ATTR_DATA32 0xc93
 
 static void svm_boot32(struct vmcb_save_area *g)
 {
-	set_segment(&g->cs, 0x08, SEG_ATTR_CODE32, 0xffffffff, 0);
-	set_segment(&g->ds, 0x10, SEG_ATTR_DATA32, 0xffffffff, 0);
-	set_segment(&g->es, 0x10, SEG_ATTR_DATA32, 0xffffffff, 0);
-	set_segment(&g->ss, 0x10, SEG_ATTR_DATA32, 0xffffffff, 0);
-	set_segment(&g->fs, 0x10, SEG_ATTR_DATA32, 0xffffffff, 0);
-	set_segment(&g->gs, 0x10, SEG_ATTR_DATA32, 0xffffffff, 0);
+	g->cs.attrib = SEG_ATTR_CODE32;
 	set_segment(&g->gdtr, 0, 0, 0, 0);
 	g->efer = EFER_SVME;
 	g->cr0 = CR0_PE | CR0_ET | CR0_NE;

@@ -61,20 +61,15 @@ void vmx_msr_bitmap_allow(u8 *bitmap, u32 msr, bool read, bool write)
 /*
  * The multiboot entry state (Multiboot Specification §3.2): 32-bit
  * protected mode with paging off, which VMX allows only to an
- * "unrestricted guest" (SDM Vol 3 §26.3.1.1); no IA-32e mode, EFER 0, flat
- * 32-bit segments (access rights: G, D/B, P, S, type; §24.4.1) and a
- * 32-bit busy TSS.
+ * "unrestricted guest" (SDM Vol 3 §26.3.1.1); no IA-32e mode, EFER 0, a
+ * 32-bit CS and a 32-bit busy TSS (access rights: G, D/B, P, S, type;
+ * §24.4.1).  The flat data segments (AR_DATA) are the 64-bit guests'.
  */
 #define AR_CODE32 0xc09b
-#define AR_DATA32 0xc093
 #define AR_TSS32_BUSY 0x8b
 
 static bool vmx_boot32(struct vm *vm, u64 cr0)
 {
-	static const u32 data_ar[] = { VMCS_GUEST_SS_AR, VMCS_GUEST_DS_AR, VMCS_GUEST_ES_AR,
-				       VMCS_GUEST_FS_AR, VMCS_GUEST_GS_AR };
-	unsigned i;
-
 	if (!vmx_caps.unrestricted_guest) {
 		vm_stop(vm, VM_STOP_ENTRY_FAILED,
 			"a multiboot guest starts with paging off: this VMX has no unrestricted "
@@ -89,8 +84,6 @@ static bool vmx_boot32(struct vm *vm, u64 cr0)
 	vmwrite(VMCS_GUEST_CR4, vmread(VMCS_GUEST_CR4) & ~CR4_PAE);
 	vmwrite(VMCS_GUEST_EFER, 0);
 	vmwrite(VMCS_GUEST_CS_AR, AR_CODE32);
-	for (i = 0; i < ARRAY_SIZE(data_ar); i++)
-		vmwrite(data_ar[i], AR_DATA32);
 	vmwrite(VMCS_GUEST_TR_AR, AR_TSS32_BUSY);
 	vmwrite(VMCS_GUEST_GDTR_BASE, 0);
 	vmwrite(VMCS_GUEST_GDTR_LIMIT, 0);
