@@ -136,17 +136,20 @@ unit: $(UNIT_BINS)
 # ---- the multiboot test kernel (README: External guests) ----
 MB_CFLAGS := -target i386-unknown-none-elf -ffreestanding -fno-pic -mgeneral-regs-only -O2 \
 	-fno-stack-protector -fno-builtin -Wall -Wextra -Werror
-$(B)/multiboot/mbtest.elf: tests/multiboot/mbtest.c tests/multiboot/start.asm tests/multiboot/link.ld
+$(B)/multiboot/mbtest.elf: tests/multiboot/mbtest.c tests/multiboot/mbapic.c tests/multiboot/mbtest.h \
+		tests/multiboot/start.asm tests/multiboot/link.ld
 	@mkdir -p $(@D)
 	@echo '  MBLD    $@'
 	@$(CC) $(MB_CFLAGS) -c tests/multiboot/mbtest.c -o $(B)/multiboot/mbtest.o
+	@$(CC) $(MB_CFLAGS) -c tests/multiboot/mbapic.c -o $(B)/multiboot/mbapic.o
 	@$(NASM) -f elf32 -o $(B)/multiboot/start.o tests/multiboot/start.asm
-	@$(LD) -m elf_i386 -T tests/multiboot/link.ld -o $@ $(B)/multiboot/start.o $(B)/multiboot/mbtest.o
+	@$(LD) -m elf_i386 -T tests/multiboot/link.ld -o $@ $(B)/multiboot/start.o $(B)/multiboot/mbtest.o \
+		$(B)/multiboot/mbapic.o
 # Kernels mhv must refuse: too large for 2 MiB, and cut short.
 $(B)/multiboot/mbtest-big.elf: $(B)/multiboot/mbtest.elf
 	@$(CC) $(MB_CFLAGS) -DMBTEST_BIG -c tests/multiboot/mbtest.c -o $(B)/multiboot/mbtest-big.o
 	@$(LD) -m elf_i386 -T tests/multiboot/link.ld -o $@ $(B)/multiboot/start.o \
-		$(B)/multiboot/mbtest-big.o
+		$(B)/multiboot/mbtest-big.o $(B)/multiboot/mbapic.o
 $(B)/multiboot/truncated.elf: $(B)/multiboot/mbtest.elf
 	@head -c 4200 $< >$@
 MB_KERNELS := $(B)/multiboot/mbtest.elf $(B)/multiboot/mbtest-big.elf $(B)/multiboot/truncated.elf

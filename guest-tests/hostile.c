@@ -72,7 +72,7 @@ static void msr_takeover(void)
 		u32 msr;
 		u64 value;
 	} writes[] = {
-		{ 0xc0000080, 0x500 },		       /* EFER with SVME and NXE cleared */
+		{ 0xc0000080, 0xd01 | BIT(12) },       /* EFER with SVME: no nested SVM */
 		{ 0xc0000080, 0xd01 | BIT(20) },       /* EFER with a reserved bit */
 		{ 0xc0010117, 0x1000 },		       /* VM_HSAVE_PA */
 		{ 0xc0010114, 0x10 },		       /* VM_CR: SVMDIS */

@@ -1,35 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "apic.h"
+/*
+ * The virtual local APIC's registers behind the xAPIC page and the x2APIC
+ * MSRs, its IA32_APIC_BASE modes and interrupt delivery (see apic.h).
+ */
+#include "apic_priv.h"
 #include "backend.h"
 #include "host_timer.h"
 #include "smp.h"
-#include "vm.h"
 #include "x86.h"
 
-/* Register offsets, xAPIC numbering (SDM Vol 3 Table 11-1) */
-#define APIC_ID 0x020
-#define APIC_VERSION 0x030
-#define APIC_TPR 0x080
-#define APIC_PPR 0x0a0
-#define APIC_EOI 0x0b0
-#define APIC_LDR 0x0d0
-#define APIC_SVR 0x0f0
-#define APIC_ISR 0x100
-#define APIC_IRR 0x200
-#define APIC_ESR 0x280
-#define APIC_ICR 0x300
-#define APIC_LVT_TIMER 0x320
-#define APIC_LVT_PMC 0x340
-#define APIC_SELF_IPI 0x3f0
-
-#define LVT_MASKED BIT(16)
-#define LVT_DELIVERY_MODE_MASK (7u << 8)
-#define LVT_TIMER_MODE_MASK (3u << 17)
-#define LVT_TIMER_TSC_DEADLINE (2u << 17)
-#define ICR_TO_DEST 0 /* destination shorthands, ICR bits 19:18 */
-#define ICR_TO_SELF 1
-#define ICR_TO_OTHERS 3
-#define ICR_DELIVERY_MODE_MASK (7ull << 8)
 #define APIC_VERSION_VALUE 0x50014 /* version 0x14, max LVT entry 5 */
 
 /* ISR: only this vCPU's CPU touches it. */
@@ -41,13 +20,6 @@ static void set_bit256(u32 *map, u8 v)
 static void clear_bit256(u32 *map, u8 v)
 {
 	map[v / 32] &= ~(1u << (v % 32));
-}
-
-/* IRR: another vCPU's CPU may set a bit at any time (an IPI), so one
- * locked bit instruction each (LOCK BTS/BTR, SDM Vol 2A). */
-static void irr_set(u32 *irr, u8 v)
-{
-	asm volatile("lock btsl %1, %0" : "+m"(irr[v / 32]) : "r"((u32)(v % 32)) : "memory");
 }
 
 static void irr_clear(u32 *irr, u8 v)
@@ -65,12 +37,54 @@ static int highest_bit256(const u32 *map)
 	return -1;
 }
 
-void apic_reset(struct vapic *apic)
+/* The register state after power-up or INIT (SDM Vol 3 §11.4.7.1). */
+static void registers_reset(struct vapic *apic)
 {
+	u64 base = apic->base;
+
 	__builtin_memset(apic, 0, sizeof(*apic));
+	apic->base = base;
 	apic->svr = 0xff;
-	apic->lvt_timer = LVT_MASKED;
+	apic->dfr = 0xffffffff;
 	apic->lvt_pmc = LVT_MASKED;
+	for (unsigned i = 0; i < ARRAY_SIZE(apic->lvt_other); i++)
+		apic->lvt_other[i] = LVT_MASKED;
+	apic_timer_reset(apic);
+}
+
+void apic_reset(struct vapic *apic, bool bsp, bool x2apic)
+{
+	apic->base = APIC_DEFAULT_BASE | APIC_BASE_EN | (bsp ? APIC_BASE_BSP : 0) |
+		     (x2apic ? APIC_BASE_EXTD : 0);
+	registers_reset(apic);
+}
+
+/*
+ * Mode changes through IA32_APIC_BASE (SDM Vol 3 §11.12.5, Figure 11-27):
+ * EXTD without EN is invalid, and so are x2APIC -> xAPIC and disabled ->
+ * x2APIC.  Disabling loses the APIC's state (§11.4.3).  The base stays
+ * at 0xFEE00000: moving the page is not offered.  BSP is read-only.
+ */
+bool apic_base_write(struct vcpu *vcpu, u64 val)
+{
+	struct vapic *apic = &vcpu->apic;
+	u64 old = apic->base;
+	bool en = val & APIC_BASE_EN, extd = val & APIC_BASE_EXTD;
+
+	if ((val & ~(APIC_BASE_BSP | APIC_BASE_EN | APIC_BASE_EXTD)) != APIC_DEFAULT_BASE ||
+	    (val & APIC_BASE_BSP) != (old & APIC_BASE_BSP) || (extd && !en))
+		return false;
+	if ((old & APIC_BASE_EXTD) && en && !extd)
+		return false;
+	if (!(old & APIC_BASE_EN) && extd)
+		return false;
+	apic->base = val;
+	if (!en && (old & APIC_BASE_EN)) {
+		registers_reset(apic);
+		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC);
+		backend->request_interrupt_window(vcpu, false);
+	}
+	return true;
 }
 
 /* Processor priority: the higher of TPR and the in-service class (§11.8.3.1) */
@@ -91,50 +105,6 @@ int apic_deliverable_vector(const struct vapic *apic)
 	return v;
 }
 
-/* Inlined: it is the self-IPI and timer path of the benchmarks. */
-static inline __attribute__((always_inline)) void accept(struct vcpu *vcpu, u8 vector)
-{
-	/* Vectors 0-15 are illegal for fixed delivery (§11.5.3): ignored. */
-	if (vector < 16)
-		return;
-	irr_set(vcpu->apic.irr, vector);
-	apic_update_interrupts(vcpu);
-}
-
-/* A fixed IPI to another vCPU: pending in its IRR, and its CPU kicked so
- * that it leaves guest mode (or HLT) and delivers it. */
-static void accept_remote(struct vcpu *target, u8 vector)
-{
-	if (vector < 16)
-		return;
-	irr_set(target->apic.irr, vector);
-	if (target->cpu)
-		smp_kick(target->cpu);
-}
-
-/* ICR: fixed delivery, physical destination or a shorthand (§11.6.1, §11.12.9). */
-static __attribute__((noinline)) void send_ipi(struct vcpu *vcpu, u64 icr)
-{
-	struct vm *vm = vcpu->vm;
-	u32 shorthand = (icr >> 18) & 3, dest = icr >> 32, i;
-	u8 vector = icr & 0xff;
-
-	if (icr & ICR_DELIVERY_MODE_MASK)
-		return; /* INIT, SIPI, NMI, SMI: not offered, dropped */
-	for (i = 0; i < vm->nr_vcpus; i++) {
-		struct vcpu *t = &vm->vcpus[i];
-		bool self = t == vcpu;
-
-		if ((shorthand == ICR_TO_DEST && t->index != dest) ||
-		    (shorthand == ICR_TO_SELF && !self) || (shorthand == ICR_TO_OTHERS && self))
-			continue;
-		if (self)
-			accept(vcpu, vector);
-		else
-			accept_remote(t, vector);
-	}
-}
-
 void apic_update_interrupts(struct vcpu *vcpu)
 {
 	int v = apic_deliverable_vector(&vcpu->apic);
@@ -153,38 +123,9 @@ void apic_update_interrupts(struct vcpu *vcpu)
 	backend->inject_interrupt(vcpu, v);
 }
 
-static bool timer_armed(const struct vapic *apic)
-{
-	return !(apic->lvt_timer & LVT_MASKED) &&
-	       (apic->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE &&
-	       apic->tsc_deadline;
-}
-
-/*
- * The deadline passed: the timer interrupt is pending, the deadline
- * disarmed (§10.5.4.1).  A deadline in the future is handed to the host
- * timer, whose interrupt makes the guest exit in time.
- */
-static void check_timer(struct vcpu *vcpu)
-{
-	struct vapic *apic = &vcpu->apic;
-
-	if (!timer_armed(apic)) {
-		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC);
-		return;
-	}
-	if (rdtsc() >= apic->tsc_deadline) {
-		apic->tsc_deadline = 0;
-		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC);
-		accept(vcpu, apic->lvt_timer & 0xff);
-		return;
-	}
-	host_timer_arm(vcpu->timer, TIMER_GUEST_APIC, apic->tsc_deadline);
-}
-
 void apic_poll_timer(struct vcpu *vcpu)
 {
-	check_timer(vcpu);
+	apic_timer_check(vcpu);
 }
 
 /*
@@ -204,29 +145,34 @@ void apic_halt(struct vcpu *vcpu)
 			return;
 		}
 		backend->idle_wait();
-		check_timer(vcpu);
+		apic_timer_check(vcpu);
 	}
 }
 
 bool apic_wait_for_timer(struct vcpu *vcpu)
 {
-	if (!timer_armed(&vcpu->apic))
+	const struct vapic *apic = &vcpu->apic;
+	u64 due = (apic->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE
+		      ? apic->tsc_deadline
+		      : apic->timer_next;
+
+	if ((apic->lvt_timer & LVT_MASKED) || !due)
 		return false;
-	while (rdtsc() < vcpu->apic.tsc_deadline)
+	while (rdtsc() < due && vcpu->vm->stop == VM_RUNNING &&
+	       !(vcpu->vm->deadline_tsc && rdtsc() >= vcpu->vm->deadline_tsc))
 		cpu_relax();
-	check_timer(vcpu);
+	apic_timer_check(vcpu);
 	return true;
 }
 
-bool apic_msr_read(struct vcpu *vcpu, u32 msr, u64 *val)
+/* One register file behind both interfaces; @x2 picks the x2APIC forms. */
+/* Inlined into each interface, so that @x2 is a constant there. */
+static inline __attribute__((always_inline)) bool reg_read(struct vcpu *vcpu, u32 reg, u64 *val,
+							   bool x2)
 {
 	const struct vapic *apic = &vcpu->apic;
-	u32 reg = (msr - X2APIC_MSR_BASE) << 4;
+	u32 v32;
 
-	if (msr == MSR_TSC_DEADLINE) {
-		*val = apic->tsc_deadline;
-		return true;
-	}
 	if (reg >= APIC_ISR && reg < APIC_ISR + 0x80) {
 		*val = apic->isr[(reg - APIC_ISR) >> 4];
 		return true;
@@ -235,9 +181,21 @@ bool apic_msr_read(struct vcpu *vcpu, u32 msr, u64 *val)
 		*val = apic->irr[(reg - APIC_IRR) >> 4];
 		return true;
 	}
+	if (reg >= APIC_TMR && reg < APIC_TMR + 0x80) {
+		*val = 0; /* every interrupt mhv delivers is edge-triggered */
+		return true;
+	}
 	switch (reg) {
+	case APIC_LVT_TIMER:
+	case APIC_TIMER_INITIAL:
+	case APIC_TIMER_CURRENT:
+	case APIC_TIMER_DIVIDE:
+		apic_timer_read(apic, reg, &v32);
+		*val = v32;
+		return true;
 	case APIC_ID:
-		*val = vcpu->index; /* x2APIC ID = vCPU number */
+		/* x2APIC ID = vCPU number; xAPIC keeps it in bits 31:24 (§11.4.6) */
+		*val = x2 ? vcpu->index : vcpu->index << 24;
 		return true;
 	case APIC_VERSION:
 		*val = APIC_VERSION_VALUE;
@@ -249,46 +207,66 @@ bool apic_msr_read(struct vcpu *vcpu, u32 msr, u64 *val)
 		*val = ppr(apic);
 		return true;
 	case APIC_LDR:
-		/* cluster ID << 16 | 1 << (ID & 15) (§11.12.10.2) */
-		*val = (vcpu->index >> 4) << 16 | 1u << (vcpu->index & 15);
+		/* x2APIC: cluster ID << 16 | 1 << (ID & 15) (§11.12.10.2) */
+		*val = x2 ? (vcpu->index >> 4) << 16 | 1u << (vcpu->index & 15) : apic->ldr;
 		return true;
 	case APIC_SVR:
 		*val = apic->svr;
 		return true;
 	case APIC_ESR:
+	case APIC_APR:
 		*val = 0;
 		return true;
 	case APIC_ICR:
-		*val = apic->icr;
-		return true;
-	case APIC_LVT_TIMER:
-		*val = apic->lvt_timer;
+		*val = x2 ? apic->icr : (u32)apic->icr; /* delivery status: always idle */
 		return true;
 	case APIC_LVT_PMC:
 		*val = apic->lvt_pmc;
 		return true;
-	default:
-		return false; /* includes write-only EOI and SELF IPI (§11.12.1.2) */
+	case APIC_LVT_THERMAL:
+	case APIC_LVT_LINT0:
+	case APIC_LVT_LINT0 + 0x10:
+	case APIC_LVT_ERROR:
+		*val =
+		    apic->lvt_other[reg == APIC_LVT_THERMAL ? 0 : (reg - APIC_LVT_LINT0) / 16 + 1];
+		return true;
 	}
+	if (x2)
+		return false; /* includes write-only EOI and SELF IPI (§11.12.1.2) */
+	switch (reg) {
+	case APIC_DFR:
+		*val = apic->dfr;
+		return true;
+	case APIC_ICR_HIGH:
+		*val = apic->icr_high;
+		return true;
+	}
+	return false;
 }
 
-bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val)
+static inline __attribute__((always_inline)) bool reg_write(struct vcpu *vcpu, u32 reg, u64 val,
+							    bool x2)
 {
 	struct vapic *apic = &vcpu->apic;
-	u32 reg = (msr - X2APIC_MSR_BASE) << 4;
 
-	if (msr == MSR_TSC_DEADLINE) {
-		apic->tsc_deadline = val;
-		check_timer(vcpu);
+	/* the exits the benchmarks take, before the switch's search */
+	if (reg == APIC_SELF_IPI && x2) {
+		apic_accept(vcpu, val & 0xff);
 		return true;
 	}
 	switch (reg) {
+	case APIC_LVT_TIMER:
+	case APIC_TIMER_INITIAL:
+	case APIC_TIMER_DIVIDE:
+		return apic_timer_write(vcpu, reg, (u32)val);
 	case APIC_TPR:
 		apic->tpr = val & 0xff;
 		break;
 	case APIC_EOI: {
 		int v = highest_bit256(apic->isr);
 
+		if (x2 && val)
+			return false; /* x2APIC EOI takes 0 only (§11.12.1.2) */
 		if (v >= 0)
 			clear_bit256(apic->isr, v);
 		break;
@@ -297,27 +275,104 @@ bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val)
 		apic->svr = val & 0x1ff;
 		return true;
 	case APIC_ESR:
-		return val == 0;
-	case APIC_SELF_IPI:
-		accept(vcpu, val & 0xff);
-		return true;
+		return !x2 || val == 0;
 	case APIC_ICR:
-		apic->icr = val;
-		send_ipi(vcpu, val);
-		return true;
-	case APIC_LVT_TIMER:
-		apic->lvt_timer = val & (0xff | LVT_MASKED | LVT_TIMER_MODE_MASK);
-		check_timer(vcpu);
+		if (x2) {
+			apic->icr = val;
+			apic_send_ipi(vcpu, val, val >> 32, true);
+		} else {
+			apic->icr = (u32)val;
+			apic_send_ipi(vcpu, (u32)val, apic->icr_high >> 24, false);
+		}
 		return true;
 	case APIC_LVT_PMC:
 		/* vector, delivery mode (fixed or NMI), mask (SDM Vol 3 Figure 11-8) */
 		apic->lvt_pmc = val & (0xff | LVT_DELIVERY_MODE_MASK | LVT_MASKED);
+		return true;
+	case APIC_LVT_THERMAL:
+	case APIC_LVT_LINT0:
+	case APIC_LVT_LINT0 + 0x10:
+	case APIC_LVT_ERROR:
+		apic->lvt_other[reg == APIC_LVT_THERMAL ? 0 : (reg - APIC_LVT_LINT0) / 16 + 1] =
+		    val & 0x1f7ff;
+		return true;
+	case APIC_SELF_IPI:
+		return false; /* x2APIC only, taken above */
+	case APIC_LDR:
+		if (x2)
+			return false; /* read-only in x2APIC mode */
+		apic->ldr = val & 0xff000000u;
+		return true;
+	case APIC_DFR:
+		if (x2)
+			return false;
+		apic->dfr = val | 0x0fffffffu;
+		return true;
+	case APIC_ICR_HIGH:
+		if (x2)
+			return false;
+		apic->icr_high = val & 0xff000000u;
 		return true;
 	default:
 		return false;
 	}
 	/* TPR and EOI change what is deliverable */
 	apic_update_interrupts(vcpu);
+	return true;
+}
+
+bool apic_tsc_deadline_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = vcpu->apic.tsc_deadline; /* 0 in other modes: cleared on mode change */
+	return true;
+}
+
+bool apic_msr_read(struct vcpu *vcpu, u32 msr, u64 *val)
+{
+	if (!apic_x2apic_mode(&vcpu->apic))
+		return false; /* the x2APIC MSRs #GP outside x2APIC mode (§11.12.1.2) */
+	return reg_read(vcpu, (msr - X2APIC_MSR_BASE) << 4, val, true);
+}
+
+bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val)
+{
+	if (unlikely(!apic_x2apic_mode(&vcpu->apic)))
+		return false;
+	return reg_write(vcpu, (msr - X2APIC_MSR_BASE) << 4, val, true);
+}
+
+/* IA32_TSC_DEADLINE is not an x2APIC register: any enabled mode; ignored
+ * while the LVT timer is in another mode (§11.5.4.1). */
+bool apic_tsc_deadline_write(struct vcpu *vcpu, u64 val)
+{
+	struct vapic *apic = &vcpu->apic;
+
+	if (unlikely(!apic_enabled(apic)) ||
+	    unlikely((apic->lvt_timer & LVT_TIMER_MODE_MASK) != LVT_TIMER_TSC_DEADLINE))
+		return true;
+	apic->tsc_deadline = val;
+	apic_timer_check(vcpu);
+	return true;
+}
+
+/* The xAPIC page answers only when enabled and not in x2APIC mode
+ * (§11.12.1.2); reserved registers read 0 and ignore writes here. */
+bool apic_mmio_read(struct vcpu *vcpu, u32 offset, u32 *val)
+{
+	u64 v = 0;
+
+	if (!apic_enabled(&vcpu->apic) || apic_x2apic_mode(&vcpu->apic))
+		return false;
+	reg_read(vcpu, offset & 0xff0, &v, false);
+	*val = (u32)v;
+	return true;
+}
+
+bool apic_mmio_write(struct vcpu *vcpu, u32 offset, u32 val)
+{
+	if (!apic_enabled(&vcpu->apic) || apic_x2apic_mode(&vcpu->apic))
+		return false;
+	reg_write(vcpu, offset & 0xff0, val, false);
 	return true;
 }
 
@@ -334,6 +389,6 @@ bool apic_raise_pmi(struct vcpu *vcpu)
 	if (apic->lvt_pmc & (LVT_MASKED | LVT_DELIVERY_MODE_MASK))
 		return false;
 	apic->lvt_pmc |= LVT_MASKED;
-	accept(vcpu, apic->lvt_pmc & 0xff);
+	apic_accept(vcpu, apic->lvt_pmc & 0xff);
 	return true;
 }

@@ -40,6 +40,10 @@ struct backend_ops {
 	u64 (*guest_efer)(struct vcpu *vcpu);
 	u64 (*guest_cr4)(struct vcpu *vcpu);
 	unsigned (*guest_cpl)(struct vcpu *vcpu);
+	/* 16, 32 or 64: how the guest's code segment decodes now; its base. */
+	unsigned (*guest_code_bits)(struct vcpu *vcpu, u64 *cs_base);
+	/* A guest WRMSR to EFER that msr.c found valid (LMA unchanged). */
+	void (*set_guest_efer)(struct vcpu *vcpu, u64 efer);
 	/* The vendor's name of a raw exit code, for messages. */
 	const char *(*exit_name)(u64 vendor_code);
 	/* Let a pending host interrupt or NMI be taken (it caused an exit). */

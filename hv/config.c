@@ -409,7 +409,7 @@ static int parse_guest(struct parser *ps, const struct config_key *key, struct s
 
 	if (cfg->nr_guests == CONFIG_MAX_GUESTS)
 		return fail(ps, "too many guests (at most %d)", CONFIG_MAX_GUESTS);
-	cfg->guests[cfg->nr_guests] = (struct mhv_guest){ .mem_mib = 64 };
+	cfg->guests[cfg->nr_guests] = (struct mhv_guest){ .mem_mib = 64, .nr_cpus = 1 };
 	cfg->nr_guests++;
 	return copy_path(ps, key, val, cur_guest(ps)->path);
 }
@@ -441,16 +441,6 @@ static int parse_guest_pmu(struct parser *ps, const struct config_key *key, stru
 	return 0;
 }
 
-static int parse_guest_cpus(struct parser *ps, const struct config_key *key, struct slice val)
-{
-	if (!slice_eq(val, "1"))
-		return fail(ps,
-			    "'cpus = %.*s' for a guest: mhv runs multiboot guests on one CPU "
-			    "so far",
-			    (int)val.len, val.p);
-	return 0;
-}
-
 static struct mhv_guest *cur_guest(struct parser *ps);
 
 static int parse_guest_number(struct parser *ps, const struct config_key *key, struct slice val)
@@ -471,7 +461,7 @@ static const struct config_key guest_keys[] = {
 	GUEST_NUMBER_KEY("mem", mem_mib, 2, 3072, "guest RAM in MiB"),
 	GUEST_NUMBER_KEY("time_limit", time_limit, 1, 3600, "seconds it may run"),
 	{ .name = "pmu", .parse = parse_guest_pmu, .desc = "its PMU mode" },
-	{ .name = "cpus", .parse = parse_guest_cpus, .desc = "its vCPUs" },
+	GUEST_NUMBER_KEY("cpus", nr_cpus, 1, 4, "its vCPUs, one physical CPU each"),
 };
 
 static int parse_line(struct parser *ps, struct slice line)

@@ -57,6 +57,7 @@ struct mhv_guest {
 	u32 mem_mib;		      /* guest RAM; default 64 */
 	u32 time_limit;		      /* seconds; 0: the global time_limit */
 	u32 pmu_mode;		      /* HV_PMU_* number; default off */
+	u32 nr_cpus;		      /* vCPUs, each on a physical CPU of its own; default 1 */
 };
 
 struct mhv_config {

@@ -119,6 +119,27 @@ void guest_cpuid_init(void)
 	build_view(&guest_view_pmu, true);
 }
 
+#define PER_VCPU_LEAVES (BIT(0x1) | BIT(0xb) | BIT(0x1f))
+
+/*
+ * Bits that follow the vCPU's own state (SDM Vol 2A CPUID): leaf 1's
+ * initial APIC ID in EBX[31:24], OSXSAVE = CR4.OSXSAVE, and the APIC flag
+ * EDX[9], clear while IA32_APIC_BASE disables the APIC; leaves 0xB and
+ * 0x1F's x2APIC ID in EDX.
+ */
+static void cpuid_per_vcpu(struct vcpu *vcpu, u32 leaf, struct cpuid_regs *r)
+{
+	if (leaf != 1) {
+		r->edx = vcpu->index;
+		return;
+	}
+	r->ebx |= vcpu->index << 24;
+	if (backend->guest_cr4(vcpu) & CR4_OSXSAVE)
+		r->ecx |= CPUID1_ECX_OSXSAVE;
+	if (!apic_enabled(&vcpu->apic))
+		r->edx &= ~BIT(9);
+}
+
 /* Inlined into handle_cpuid: this is the hot path of every CPUID exit. */
 static inline __attribute__((always_inline)) void guest_cpuid(struct vcpu *vcpu, u32 leaf,
 							      u32 subleaf, struct cpuid_regs *r)
@@ -131,9 +152,10 @@ static inline __attribute__((always_inline)) void guest_cpuid(struct vcpu *vcpu,
 	}
 	if (leaf < CPUID_STD_CACHED && leaf <= v->max_std) {
 		*r = leaf == 7 && subleaf == 1 ? v->leaf7_1 : v->std[leaf];
-		/* OSXSAVE mirrors the guest's own CR4 (SDM Vol 2A CPUID.01H:ECX[27]) */
-		if (leaf == 1 && (backend->guest_cr4(vcpu) & CR4_OSXSAVE))
-			r->ecx |= CPUID1_ECX_OSXSAVE;
+		/* the leaves that differ per vCPU (1, 0xB, 0x1F) are all odd: one
+		 * test of bit 0 on the way of the others (the exit gate) */
+		if (unlikely(leaf & 1) && ((PER_VCPU_LEAVES >> leaf) & 1))
+			cpuid_per_vcpu(vcpu, leaf, r);
 	} else if (leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED && leaf <= v->max_ext) {
 		*r = v->ext[leaf - CPUID_EXT_BASE];
 	} else if (leaf - HV_LEAF_BASE <= HV_LEAF_MAX - HV_LEAF_BASE) {

@@ -54,9 +54,9 @@ int guest_kernel_create(struct vm *vm, const struct mhv_guest *g, const struct b
 	struct mb_module_file mod = { module ? module->data : NULL, module ? (u32)module->size : 0,
 				      base_name(g->module) };
 	enum pmu_mode mode = (enum pmu_mode)g->pmu_mode;
-	struct vcpu *v = &vm->vcpus[0];
 	struct mb_kernel k;
 	void *ram;
+	u32 i;
 
 	__builtin_memset(vm, 0, sizeof(*vm));
 	page_alloc_get_mark(&hv_pages, &vm->mark);
@@ -67,7 +67,7 @@ int guest_kernel_create(struct vm *vm, const struct mhv_guest *g, const struct b
 	vm->config = config;
 	vm->time_limit_ms = (u64)(g->time_limit ? g->time_limit : results->cfg->time_limit) * 1000;
 	vm->ram_size = (u64)g->mem_mib << 20;
-	vm->nr_vcpus = 1;
+	vm->nr_vcpus = g->nr_cpus > 1 && g->nr_cpus <= VM_MAX_VCPUS ? g->nr_cpus : 1;
 	if (!kernel->data) {
 		fmt_snprintf(why, why_size, "cannot read %s: %s", g->path, kernel->error);
 		return -1;
@@ -98,13 +98,21 @@ int guest_kernel_create(struct vm *vm, const struct mhv_guest *g, const struct b
 		fmt_snprintf(why, why_size, "out of memory for its nested page table");
 		return -1;
 	}
-	v->vm = vm;
-	v->boot32 = true;
-	apic_reset(&v->apic);
-	xstate_vcpu_reset(v, !results->cfg->xstate_cache);
-	pmu_vcpu_init(v, mode, results->cfg->pmu_account, false);
-	v->regs.rip = k.entry;
-	v->regs.gpr[GPR_RAX] = MULTIBOOT_BOOT_MAGIC;
-	v->regs.gpr[GPR_RBX] = MB_INFO_GPA;
+	/* vCPU 0 enters the kernel; the others wait for INIT-SIPI (MP spec
+	 * wake-up, SDM Vol 3 §9.4.4) and start in real mode */
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct vcpu *v = &vm->vcpus[i];
+
+		v->vm = vm;
+		v->index = i;
+		v->boot32 = true;
+		v->wait_sipi = i > 0;
+		apic_reset(&v->apic, i == 0, false); /* xAPIC mode, as after power-up */
+		xstate_vcpu_reset(v, !results->cfg->xstate_cache);
+		pmu_vcpu_init(v, mode, results->cfg->pmu_account, false);
+	}
+	vm->vcpus[0].regs.rip = k.entry;
+	vm->vcpus[0].regs.gpr[GPR_RAX] = MULTIBOOT_BOOT_MAGIC;
+	vm->vcpus[0].regs.gpr[GPR_RBX] = MB_INFO_GPA;
 	return 0;
 }

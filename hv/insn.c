@@ -49,7 +49,8 @@ static u8 legacy_prefix(u8 byte)
 }
 
 /* Returns the offset of the opcode, or -1 if truncated or too long. */
-static int parse_prefixes(const u8 *b, size_t avail, struct prefixes *p)
+static inline __attribute__((always_inline)) int
+parse_prefixes_mode(const u8 *b, size_t avail, struct prefixes *p, bool long_mode)
 {
 	size_t i = 0;
 	u8 flag;
@@ -64,12 +65,18 @@ static int parse_prefixes(const u8 *b, size_t avail, struct prefixes *p)
 			break;
 		p->flags |= flag;
 	}
-	if ((b[i] & 0xf0) == 0x40) {
+	/* 40-4F are INC/DEC outside 64-bit mode (SDM Vol 2 §2.2.1) */
+	if (long_mode && (b[i] & 0xf0) == 0x40) {
 		p->rex = b[i++];
 		if (!have(i + 1, avail))
 			return -1;
 	}
 	return (int)i;
+}
+
+static int parse_prefixes(const u8 *b, size_t avail, struct prefixes *p)
+{
+	return parse_prefixes_mode(b, avail, p, true);
 }
 
 /*
@@ -102,6 +109,24 @@ static int modrm_end(const u8 *b, size_t avail, size_t pos)
 		n += 1;
 	else if (mod == 2)
 		n += 4;
+	return have(n, avail) ? (int)n : -1;
+}
+
+/*
+ * The same for 16-bit addressing (SDM Vol 2 Table 2-1): no SIB, disp16
+ * alone when mod == 0 and rm == 6, disp8 / disp16 for mod 1 / 2.
+ */
+static int modrm16_end(const u8 *b, size_t avail, size_t pos)
+{
+	u8 mod = b[pos] >> 6, rm = b[pos] & 7;
+	size_t n = pos + 1;
+
+	if (mod == 0 && rm == 6)
+		n += 2;
+	else if (mod == 1)
+		n += 1;
+	else if (mod == 2)
+		n += 2;
 	return have(n, avail) ? (int)n : -1;
 }
 
@@ -268,33 +293,50 @@ static const struct mmio_enc *find_mmio_enc(const u8 *b, size_t avail, int *pos)
 	return NULL;
 }
 
-int insn_decode_mmio(const u8 *bytes, size_t avail, struct mmio_insn *out)
+/* Inlined into both entry points: the 64-bit one is the MMIO hot path. */
+static inline __attribute__((always_inline)) int
+decode_mmio(const u8 *bytes, size_t avail, unsigned code_bits, struct mmio_insn *out)
 {
 	const struct mmio_enc *e;
 	struct prefixes p;
-	unsigned opsize, imm_len;
+	unsigned opsize, addrsize, imm_len;
 	int pos, end;
 	u8 modrm;
 
-	if (!bytes || !out)
+	if (!bytes || !out || (code_bits != 16 && code_bits != 32 && code_bits != 64))
 		return -1;
 	__builtin_memset(out, 0, sizeof(*out));
-	pos = parse_prefixes(bytes, avail, &p);
+	pos = parse_prefixes_mode(bytes, avail, &p, code_bits == 64);
 	if (pos < 0 || (p.flags & PFX_LOCK))
 		return -1;
 	e = find_mmio_enc(bytes, avail, &pos);
 	if (!e)
 		return -1;
+	/* MOVSXD exists only in 64-bit mode; 63 is ARPL elsewhere (SDM Vol 2B). */
+	if (code_bits != 64 && e->opcode == 0x63 && !e->escape)
+		return -1;
 
-	/* REX.W wins over 66, SDM Vol 2 §2.2.1.2. */
-	opsize = (p.rex & REX_W) ? 8 : (p.flags & PFX_OPSIZE) ? 2 : 4;
+	/*
+	 * Operand and address size from the code segment's default and the
+	 * 66 / 67 prefixes; REX.W wins over 66 (SDM Vol 2 §2.2.1.2, Vol 1
+	 * §3.6 Table 3-4).
+	 */
+	if (code_bits == 64) {
+		opsize = (p.rex & REX_W) ? 8 : (p.flags & PFX_OPSIZE) ? 2 : 4;
+		addrsize = (p.flags & PFX_ADDRSIZE) ? 4 : 8;
+	} else {
+		bool wide = code_bits == 32;
+
+		opsize = wide != !!(p.flags & PFX_OPSIZE) ? 4 : 2;
+		addrsize = wide != !!(p.flags & PFX_ADDRSIZE) ? 4 : 2;
+	}
 	out->size = e->src_size && e->src_size < opsize ? e->src_size : opsize;
 	out->dst_size = (e->flags & (MMIO_ZX | MMIO_SX)) ? opsize : out->size;
 	out->write = e->flags & MMIO_WRITE;
 
 	if (e->flags & MMIO_MOFFS) {
-		/* 64-bit mode moffs is 8 bytes, 4 with 67. SDM Vol 2 §2.2.1.4. */
-		end = pos + ((p.flags & PFX_ADDRSIZE) ? 4 : 8);
+		/* moffs is as wide as the address size. SDM Vol 2 §2.2.1.4. */
+		end = pos + addrsize;
 		if (!have(end, avail))
 			return -1;
 	} else {
@@ -303,7 +345,7 @@ int insn_decode_mmio(const u8 *bytes, size_t avail, struct mmio_insn *out)
 		modrm = bytes[pos];
 		if ((modrm >> 6) == 3)
 			return -1;
-		end = modrm_end(bytes, avail, pos);
+		end = addrsize == 2 ? modrm16_end(bytes, avail, pos) : modrm_end(bytes, avail, pos);
 		if (end < 0)
 			return -1;
 		out->reg = ((modrm >> 3) & 7) | ((p.rex & REX_R) ? 8 : 0);
@@ -334,6 +376,16 @@ int insn_decode_mmio(const u8 *bytes, size_t avail, struct mmio_insn *out)
 	}
 	out->len = (u8)end;
 	return 0;
+}
+
+int insn_decode_mmio(const u8 *bytes, size_t avail, struct mmio_insn *out)
+{
+	return decode_mmio(bytes, avail, 64, out);
+}
+
+int insn_decode_mmio_mode(const u8 *bytes, size_t avail, unsigned code_bits, struct mmio_insn *out)
+{
+	return decode_mmio(bytes, avail, code_bits, out);
 }
 
 u64 mmio_merge_read(const struct mmio_insn *insn, u64 old_reg, u64 value)

@@ -82,6 +82,9 @@ struct mmio_insn {
  * The address itself is not computed: the nested page fault supplies it.
  */
 int insn_decode_mmio(const u8 *bytes, size_t avail, struct mmio_insn *out);
+/* The same for code of @code_bits (16, 32 or 64: the CS default size and
+ * long mode): no REX outside 64-bit mode, 16-bit addressing forms. */
+int insn_decode_mmio_mode(const u8 *bytes, size_t avail, unsigned code_bits, struct mmio_insn *out);
 
 /*
  * New value of the destination GPR after a read of @value: 8/16-bit

@@ -11,8 +11,6 @@
 #include "x86.h"
 
 #define MSR_IA32_APIC_BASE 0x1b
-/* BSP, enabled, in x2APIC mode, at the default base (SDM Vol 3 §11.4.4, §11.12.1) */
-#define GUEST_APIC_BASE (0xfee00000ull | BIT(11) | BIT(10) | BIT(8))
 
 #define MSR_IA32_PRED_CMD 0x49
 
@@ -49,13 +47,8 @@ static bool tsc_adjust_write(struct vcpu *vcpu, u64 val)
 
 static bool apic_base_read(struct vcpu *vcpu, u64 *val)
 {
-	*val = GUEST_APIC_BASE;
+	*val = vcpu->apic.base;
 	return true;
-}
-
-static bool apic_base_write(struct vcpu *vcpu, u64 val)
-{
-	return val == GUEST_APIC_BASE; /* moving or disabling the APIC: not offered */
 }
 
 static bool efer_read(struct vcpu *vcpu, u64 *val)
@@ -64,10 +57,23 @@ static bool efer_read(struct vcpu *vcpu, u64 *val)
 	return true;
 }
 
+/*
+ * SCE, LME and NXE (where the host has NX) are the guest's; LMA is
+ * read-only and SVME is not offered (no nested virtualization).  LME may
+ * not change while paging is on (SDM Vol 3 §10.8.5; APM Vol 2 §14.6.1).
+ */
 static bool efer_write(struct vcpu *vcpu, u64 val)
 {
-	/* Only a write that changes nothing is accepted for now. */
-	return val == backend->guest_efer(vcpu);
+	u64 old = backend->guest_efer(vcpu);
+	u64 allowed = EFER_SCE | EFER_LME | EFER_LMA | (host_cpu.has.nx ? EFER_NXE : 0);
+
+	if (val & ~allowed)
+		return false;
+	if ((backend->guest_cr0(vcpu) & CR0_PG) && ((val ^ old) & EFER_LME))
+		return false;
+	if (val != old)
+		backend->set_guest_efer(vcpu, (val & ~EFER_LMA) | (old & EFER_LMA));
+	return true;
 }
 
 static bool x2apic_read(struct vcpu *vcpu, u64 *val)
@@ -96,7 +102,7 @@ static const struct msr_handler msr_handlers[] = {
 	{ MSR_EFER, 1, efer_read, efer_write },
 	{ MSR_IA32_XSS, 1, xstate_xss_read, xstate_xss_write },
 	{ X2APIC_MSR_BASE, X2APIC_MSR_LAST - X2APIC_MSR_BASE + 1, x2apic_read, x2apic_write },
-	{ MSR_TSC_DEADLINE, 1, x2apic_read, x2apic_write },
+	{ MSR_TSC_DEADLINE, 1, apic_tsc_deadline_read, apic_tsc_deadline_write },
 	/* PMU (pmu-virt.md §1.2, §3.3); pmu_vcpu.c answers #GP for MSRs the
 	 * VM's PMU does not have */
 	{ 0xc1, 8, pmu_read, pmu_write },	 /* IA32_PMC0-7 */

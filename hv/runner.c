@@ -336,15 +336,45 @@ static void vcpu_work(void *arg)
 	vm_vcpu_run(arg);
 }
 
-/* For a second vCPU: another idle AP, else the BSP (which then runs it). */
-static struct cpu *second_cpu(const struct cpu *first)
+/* CPUs for @n vCPUs: @first, then idle APs, then the BSP (which then runs
+ * one itself); how many were found. */
+static unsigned pick_cpus(struct cpu *first, unsigned n, struct cpu *on[VM_MAX_VCPUS])
 {
+	unsigned k = 0, i;
+
+	on[k++] = first;
+	for (i = 1; i < nr_cpus && k < n; i++)
+		if (&cpus[i] != first && cpus[i].state == CPU_IDLE)
+			on[k++] = &cpus[i];
+	if (k < n && first != &cpus[0])
+		on[k++] = &cpus[0];
+	return k;
+}
+
+/*
+ * Every vCPU of @v at once, vCPU i on on[i]: the APs start theirs, the
+ * BSP runs its own.  False when a CPU did not return in time.
+ */
+static bool run_vcpus(struct vm *v, struct cpu *const on[], u64 limit_ms)
+{
+	bool started[VM_MAX_VCPUS] = { false }, ok = true;
 	unsigned i;
 
-	for (i = 1; i < nr_cpus; i++)
-		if (&cpus[i] != first && cpus[i].state == CPU_IDLE)
-			return &cpus[i];
-	return first != &cpus[0] ? &cpus[0] : NULL;
+	for (i = 0; i < v->nr_vcpus; i++) {
+		if (on[i] == &cpus[0])
+			continue;
+		started[i] = smp_start(on[i], vcpu_work, &v->vcpus[i]);
+		if (!started[i])
+			vm_stop(v, VM_STOP_ENTRY_FAILED, "cpu %u could not take vcpu %u",
+				on[i]->index, i);
+	}
+	for (i = 0; i < v->nr_vcpus; i++)
+		if (on[i] == &cpus[0])
+			vm_vcpu_run(&v->vcpus[i]);
+	for (i = 0; i < v->nr_vcpus; i++)
+		if (started[i])
+			ok = smp_wait(on[i], limit_ms + CPU_GRACE_MS) && ok;
+	return ok;
 }
 
 /*
@@ -355,13 +385,11 @@ static struct cpu *second_cpu(const struct cpu *first)
 static void run_two_vcpu_vm(const struct suite *s, const struct suite_vm *sv,
 			    const struct vm_config *config, u32 id, struct cpu *first, u64 limit_ms)
 {
-	struct cpu *second = second_cpu(first), *on[2] = { first, second };
+	struct cpu *on[VM_MAX_VCPUS];
 	struct vm_spec spec;
-	unsigned i;
-	bool ok;
 	int err;
 
-	if (!second) {
+	if (pick_cpus(first, 2, on) < 2) {
 		results_test(&results, s->name, sv->name, TEST_SKIP,
 			     "needs a second CPU: start mhv on a machine with two or more");
 		return;
@@ -375,25 +403,15 @@ static void run_two_vcpu_vm(const struct suite *s, const struct suite_vm *sv,
 	}
 	console_printf("mhv: vm %s: start (%s, configuration %s, vcpu 0 on cpu %u, vcpu 1 on cpu "
 		       "%u)\n",
-		       vm.name, backend->name, config->name, first->index, second->index);
-	/* APs start their vCPU; the BSP, if it is one of the two, runs its own */
-	for (i = 0; i < 2; i++)
-		if (on[i] != &cpus[0] && !smp_start(on[i], vcpu_work, &vm.vcpus[i]))
-			vm_stop(&vm, VM_STOP_ENTRY_FAILED, "cpu %u could not take vcpu %u",
-				on[i]->index, i);
-	for (i = 0; i < 2; i++)
-		if (on[i] == &cpus[0])
-			vm_vcpu_run(&vm.vcpus[i]);
-	ok = true;
-	for (i = 0; i < 2; i++)
-		if (on[i] != &cpus[0])
-			ok = smp_wait(on[i], limit_ms + CPU_GRACE_MS) && ok;
-	guest_console_flush(&vm);
-	if (ok)
+		       vm.name, backend->name, config->name, on[0]->index, on[1]->index);
+	if (run_vcpus(&vm, on, limit_ms)) {
+		guest_console_flush(&vm);
 		judge_stop(s, sv, &vm);
-	else
+	} else {
+		guest_console_flush(&vm);
 		results_test(&results, s->name, sv->name, TEST_FAIL,
 			     "a CPU did not run its vCPU to the VM's end");
+	}
 	vm_destroy(&vm);
 }
 
@@ -539,11 +557,6 @@ static unsigned choose_cpus(const struct mhv_config *cfg, struct cpu *chosen[MAX
 	return n;
 }
 
-static void guest_job(void *arg)
-{
-	vm_vcpu_run(arg);
-}
-
 /*
  * The "guest =" kernels, one after another, on the first chosen CPU: each
  * ends as one line with its exit code, its exits by kind and its time.  A
@@ -552,6 +565,7 @@ static void guest_job(void *arg)
 static void run_guests(const struct mhv_config *cfg, const struct boot_info *bi, struct cpu *cpu)
 {
 	static u32 id = 1000;
+	struct cpu *on[VM_MAX_VCPUS];
 	char why[160];
 	unsigned i;
 
@@ -566,6 +580,15 @@ static void run_guests(const struct mhv_config *cfg, const struct boot_info *bi,
 			results_test(&results, "guests", g->path, TEST_SKIP, why);
 			continue;
 		}
+		if (pick_cpus(cpu, g->nr_cpus, on) < g->nr_cpus) {
+			fmt_snprintf(
+			    why, sizeof(why),
+			    "cpus = %u needs %u CPUs free to run guests, this machine has %u",
+			    g->nr_cpus, g->nr_cpus, pick_cpus(cpu, VM_MAX_VCPUS, on));
+			console_printf("mhv: guest %s refused: %s\n", g->path, why);
+			results_test(&results, "guests", g->path, TEST_FAIL, why);
+			continue;
+		}
 		if (guest_kernel_create(&vm, g, &bi->guest_files[i], &bi->module_files[i], id++,
 					&results, why, sizeof(why))) {
 			console_printf("mhv: guest %s refused: %s\n", g->path, why);
@@ -573,12 +596,17 @@ static void run_guests(const struct mhv_config *cfg, const struct boot_info *bi,
 			vm_destroy(&vm);
 			continue;
 		}
-		console_printf("mhv: guest %s: start (%s, %u MiB, cmdline \"%s\"%s%s)\n", vm.name,
-			       backend->name, g->mem_mib, g->cmdline,
+		console_printf("mhv: guest %s: start (%s, %u MiB, %u vCPU%s on cpu %u%s, cmdline "
+			       "\"%s\"%s%s)\n",
+			       vm.name, backend->name, g->mem_mib, vm.nr_vcpus,
+			       vm.nr_vcpus > 1 ? "s" : "", on[0]->index,
+			       vm.nr_vcpus > 1 ? " and up" : "", g->cmdline,
 			       g->module[0] ? ", module " : "", g->module);
 		t0 = rdtsc();
-		if (!smp_run_on(cpu, guest_job, &vm.vcpus[0], vm.time_limit_ms + CPU_GRACE_MS))
-			vm_stop(&vm, VM_STOP_TIME_LIMIT, "cpu %u did not return", cpu->index);
+		if (vm.nr_vcpus == 1
+			? !smp_run_on(cpu, vcpu_work, &vm.vcpus[0], vm.time_limit_ms + CPU_GRACE_MS)
+			: !run_vcpus(&vm, on, vm.time_limit_ms))
+			vm_stop(&vm, VM_STOP_TIME_LIMIT, "a CPU running it did not return");
 		ticks = rdtsc() - t0;
 		if (host_tsc.hz)
 			fmt_snprintf(took, sizeof(took), "%llu ms", ticks / (host_tsc.hz / 1000));

@@ -3,6 +3,7 @@
 #include "vcpu.h"
 #include "console.h"
 #include "pagetable.h"
+#include "x86.h"
 
 struct guest_pt_ctx {
 	struct pt_ctx pt;
@@ -14,8 +15,82 @@ static void *guest_table(struct pt_ctx *ctx, u64 gpa)
 	return gpa_to_hva(((struct guest_pt_ctx *)ctx)->vm, gpa, PAGE_SIZE);
 }
 
-#define CR0_PG BIT(31)
-#define EFER_LMA BIT(10)
+#define CR4_PSE BIT(4)
+
+static const void *guest_page(struct vm *vm, u64 gpa)
+{
+	return gpa_to_hva(vm, gpa & ~(PAGE_SIZE - 1), PAGE_SIZE);
+}
+
+/*
+ * Paging outside long mode, for external guests: PAE paging (SDM Vol 3
+ * §5.4.2: a 4-entry PDPT at CR3[31:5], 2 MiB pages in the PD) and 32-bit
+ * paging (§5.3: 4 MiB pages when CR4.PSE; PSE-36 high bits ignored).
+ */
+static bool translate_legacy(struct vcpu *vcpu, u64 gva, u64 *gpa)
+{
+	struct vm *vm = vcpu->vm;
+	u64 cr3 = backend->guest_cr3(vcpu), cr4 = backend->guest_cr4(vcpu);
+
+	gva &= 0xffffffffull;
+	if (cr4 & CR4_PAE) {
+		const u64 *pdpt = gpa_to_hva(vm, cr3 & 0xffffffe0ull, 32), *t;
+		u64 e;
+
+		if (!pdpt || !((e = pdpt[(gva >> 30) & 3]) & PTE_P))
+			return false;
+		if (!(t = guest_page(vm, e & PTE_ADDR_MASK)) ||
+		    !((e = t[(gva >> 21) & 511]) & PTE_P))
+			return false;
+		if (e & PTE_PS) {
+			*gpa = (e & PTE_ADDR_MASK & ~0x1fffffull) | (gva & 0x1fffff);
+			return true;
+		}
+		if (!(t = guest_page(vm, e & PTE_ADDR_MASK)) ||
+		    !((e = t[(gva >> 12) & 511]) & PTE_P))
+			return false;
+		*gpa = (e & PTE_ADDR_MASK) | (gva & 0xfff);
+		return true;
+	}
+	const u32 *pd = guest_page(vm, cr3), *pt;
+	u32 e;
+
+	if (!pd || !((e = pd[gva >> 22]) & PTE_P))
+		return false;
+	if ((e & PTE_PS) && (cr4 & CR4_PSE)) {
+		*gpa = (e & 0xffc00000u) | (gva & 0x3fffff);
+		return true;
+	}
+	if (!(pt = guest_page(vm, e)) || !((e = pt[(gva >> 12) & 1023]) & PTE_P))
+		return false;
+	*gpa = (e & 0xfffff000u) | (gva & 0xfff);
+	return true;
+}
+
+/* External guests: paging off (linear = physical), legacy or PAE paging. */
+static __attribute__((noinline)) size_t read_outside_long_mode(struct vcpu *vcpu, u64 gva,
+							       void *buf, size_t len)
+{
+	bool paging = backend->guest_cr0(vcpu) & CR0_PG;
+	size_t done = 0;
+
+	while (done < len) {
+		u64 gpa, page_left = PAGE_SIZE - ((gva + done) & (PAGE_SIZE - 1));
+		size_t n = len - done < page_left ? len - done : page_left;
+		const u8 *src;
+
+		if (!paging)
+			gpa = (gva + done) & 0xffffffffull;
+		else if (!translate_legacy(vcpu, gva + done, &gpa))
+			break;
+		src = gpa_to_hva(vcpu->vm, gpa, n);
+		if (!src)
+			break;
+		__builtin_memcpy((u8 *)buf + done, src, n);
+		done += n;
+	}
+	return done;
+}
 
 size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 {
@@ -23,22 +98,10 @@ size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 	u64 cr3 = backend->guest_cr3(vcpu) & PTE_ADDR_MASK;
 	size_t done = 0;
 
-	/* mhv's own guests always run in long mode; a multiboot kernel starts
-	 * with paging off (linear = physical).  Paging outside long mode (32-bit
-	 * or PAE tables) is not walked here. */
-	if (unlikely(vcpu->boot32)) {
-		if (!(backend->guest_cr0(vcpu) & CR0_PG)) {
-			const void *src = gpa_to_hva(vcpu->vm, gva, len);
-
-			if (!src)
-				return 0;
-			__builtin_memcpy(buf, src, len);
-			return len;
-		}
-		if (!(backend->guest_efer(vcpu) & EFER_LMA))
-			return 0;
-	}
-
+	/* mhv's own guests always run in long mode; external ones may not */
+	if (unlikely(vcpu->boot32) &&
+	    (!(backend->guest_cr0(vcpu) & CR0_PG) || !(backend->guest_efer(vcpu) & EFER_LMA)))
+		return read_outside_long_mode(vcpu, gva, buf, len);
 	while (done < len) {
 		u64 gpa, page_left = PAGE_SIZE - ((gva + done) & (PAGE_SIZE - 1));
 		size_t n = len - done < page_left ? len - done : page_left;
@@ -55,9 +118,22 @@ size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 	return done;
 }
 
+size_t vcpu_fetch_insn_any_mode(struct vcpu *vcpu, u8 *buf, size_t len, unsigned *code_bits)
+{
+	u64 cs_base = 0, ip = vcpu->regs.rip;
+
+	/* outside 64-bit mode the linear address is CS.base + IP (SDM Vol 3
+	 * §3.4.3; §21.1.1 for real mode) */
+	*code_bits = backend->guest_code_bits(vcpu, &cs_base);
+	if (*code_bits != 64)
+		ip = (cs_base + (*code_bits == 16 ? ip & 0xffff : ip)) & 0xffffffffull;
+	return vcpu_read_guest_virt(vcpu, ip, buf, len);
+}
+
 bool vcpu_skip_decoded(struct vcpu *vcpu, enum insn_op op)
 {
 	u8 bytes[15];
+	unsigned code_bits;
 	size_t n;
 	int len;
 
@@ -66,7 +142,7 @@ bool vcpu_skip_decoded(struct vcpu *vcpu, enum insn_op op)
 			"no instruction length for this exit at rip 0x%llx", vcpu->regs.rip);
 		return false;
 	}
-	n = vcpu_read_guest_virt(vcpu, vcpu->regs.rip, bytes, sizeof(bytes));
+	n = vcpu_fetch_insn(vcpu, bytes, sizeof(bytes), &code_bits);
 	len = insn_length(op, bytes, n);
 	/* QEMU 7.2's SVM reports INVD with the WBINVD exit code; both are
 	 * handled alike, so either instruction is accepted for that exit. */

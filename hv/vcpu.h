@@ -42,5 +42,16 @@ static inline void vcpu_inject_ud(struct vcpu *vcpu)
 
 /* Copy len bytes at guest-virtual gva into buf; number of bytes copied. */
 size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len);
+size_t vcpu_fetch_insn_any_mode(struct vcpu *vcpu, u8 *buf, size_t len, unsigned *code_bits);
+
+/* The bytes at the guest's CS:RIP and the code size they decode in (16,
+ * 32, 64); mhv's own guests are always in 64-bit mode. */
+static inline size_t vcpu_fetch_insn(struct vcpu *vcpu, u8 *buf, size_t len, unsigned *code_bits)
+{
+	if (unlikely(vcpu->boot32))
+		return vcpu_fetch_insn_any_mode(vcpu, buf, len, code_bits);
+	*code_bits = 64;
+	return vcpu_read_guest_virt(vcpu, vcpu->regs.rip, buf, len);
+}
 
 #endif

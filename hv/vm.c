@@ -129,7 +129,7 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 		v->vm = vm;
 		v->index = i;
 		v->timed = spec->timed;
-		apic_reset(&v->apic);
+		apic_reset(&v->apic, i == 0, true); /* mhv's guests use the x2APIC MSRs */
 		xstate_vcpu_reset(v, !results->cfg->xstate_cache || spec->config->xstate_uncached);
 		pmu_vcpu_init(v, mode, spec->config->no_accounting ? 0 : results->cfg->pmu_account,
 			      spec->config->guest_counts_insn);
@@ -176,15 +176,19 @@ void vm_vcpu_run(struct vcpu *vcpu)
 {
 	vcpu->cpu = this_cpu();
 	vcpu->timer = &vcpu->cpu->timer;
+	arm_time_limit(vcpu, vcpu->vm->time_limit_ms);
+	/* an AP of an external guest runs from the SIPI its BSP sends, if any */
+	if (vcpu->wait_sipi && !apic_wait_for_sipi(vcpu))
+		goto out;
 	if (backend->vcpu_create(vcpu, GUEST_PML4, GUEST_GDT, GUEST_GDT_LIMIT)) {
 		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED, "vCPU %u: no memory for its state",
 			vcpu->index);
-		return;
+		goto out;
 	}
-	arm_time_limit(vcpu, vcpu->vm->time_limit_ms);
 	if (vcpu->vm->stop == VM_RUNNING)
 		backend->vcpu_run(vcpu);
 	backend->vcpu_destroy(vcpu);
+out:
 	host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC); /* a deadline the guest left armed */
 	host_timer_disarm(vcpu->timer, TIMER_VM_LIMIT);
 }

@@ -60,6 +60,12 @@ struct host_timer;
 struct run_results;
 struct vm_config;
 
+enum sipi_state {
+	SIPI_WAITING,
+	SIPI_INIT_SEEN,
+	SIPI_STARTED
+};
+
 struct vcpu {
 	struct guest_regs regs;
 	struct vcpu_timing timing;
@@ -76,6 +82,9 @@ struct vcpu {
 	const struct cpuid_cache *cpuid_view; /* what CPUID exits answer from */
 	u32 index;			      /* vCPU number = its x2APIC ID */
 	bool boot32;		  /* starts in 32-bit protected mode, paging off (multiboot) */
+	bool wait_sipi;		  /* an AP of an external guest: starts at INIT-SIPI */
+	u8 sipi_state;		  /* enum sipi_state, written by other vCPUs' CPUs */
+	u8 sipi_vector;		  /* real-mode start at sipi_vector << 12 */
 	struct cpu *cpu;	  /* the physical CPU it runs on */
 	struct host_timer *timer; /* that CPU's host timer */
 };
@@ -85,7 +94,7 @@ _Static_assert(__builtin_offsetof(struct vcpu, regs) == 0, "regs first in struct
 _Static_assert(__builtin_offsetof(struct vcpu, timing) == 136, "T_ENTRY_TSC in the entry code");
 
 #define VM_NAME_LEN 32
-#define VM_MAX_VCPUS 2
+#define VM_MAX_VCPUS 4
 #define VM_CONSOLE_LINE 160
 
 struct vm {

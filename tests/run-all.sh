@@ -118,9 +118,11 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 			st=$?
 		fi
 	else
-		# bochs+cpus=N or bochs+mb: N CPUs, or the multiboot test kernels
+		# bochs[+cpus=N][+mb]: N CPUs, the multiboot test kernels
 		count=1 files=""
-		case "$emu" in *+cpus=*) count=${emu#*+cpus=} ;; *+mb) files=$MB_FILES ;; esac
+		for opt in $(echo "${emu#bochs}" | tr '+' ' '); do
+			case "$opt" in cpus=*) count=${opt#cpus=} ;; mb) files=$MB_FILES ;; esac
+		done
 		# shellcheck disable=SC2086
 		sh scripts/run-bochs.sh --cpu "$cpu" --cpus "$count" $files --config "tests/emu/$cfg" \
 			--timeout 300 --log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null

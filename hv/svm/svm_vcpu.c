@@ -80,6 +80,31 @@ static void svm_boot32(struct vmcb_save_area *g)
 	g->cr3 = 0;
 }
 
+/*
+ * An AP's state after INIT-SIPI (SDM Vol 3 §10.1.1 Table 10-1 for the
+ * reset values; §9.4.4: CS = vector << 8, base vector << 12, IP 0): real
+ * mode, which SVM runs directly with nested paging (APM Vol 2 §15.25.1).
+ * Attributes: P, S, type (code 0x9b, data 0x93, busy TSS 0x8b, LDT 0x82).
+ */
+static void svm_boot_real(struct vmcb_save_area *g, u8 vector)
+{
+	set_segment(&g->cs, vector << 8, 0x9b, 0xffff, (u64)vector << 12);
+	set_segment(&g->ds, 0, 0x93, 0xffff, 0);
+	set_segment(&g->es, 0, 0x93, 0xffff, 0);
+	set_segment(&g->ss, 0, 0x93, 0xffff, 0);
+	set_segment(&g->fs, 0, 0x93, 0xffff, 0);
+	set_segment(&g->gs, 0, 0x93, 0xffff, 0);
+	set_segment(&g->gdtr, 0, 0, 0xffff, 0);
+	set_segment(&g->idtr, 0, 0, 0xffff, 0);
+	set_segment(&g->ldtr, 0, 0x82, 0xffff, 0);
+	set_segment(&g->tr, 0, 0x8b, 0xffff, 0);
+	g->efer = EFER_SVME;
+	g->cr0 = CR0_ET | CR0_NE;
+	g->cr4 = 0;
+	g->cr3 = 0;
+	g->cpl = 0;
+}
+
 static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit)
 {
 	struct svm_vcpu *s = alloc_page_zeroed();
@@ -141,6 +166,8 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	g->g_pat = PAT_POWER_ON_DEFAULT;
 	if (vcpu->boot32)
 		svm_boot32(g);
+	if (vcpu->wait_sipi)
+		svm_boot_real(g, vcpu->sipi_vector);
 	/* PAUSE filter where vCPUs can wait on each other (APM Vol 2 §15.14.4);
 	 * KVM's defaults: 3000 PAUSEs, 128 cycles between them */
 	if (vcpu->vm->nr_vcpus > 1 && host_cpu.has.pause_filter) {
@@ -273,6 +300,22 @@ static u64 svm_guest_efer(struct vcpu *vcpu)
 	return ((struct svm_vcpu *)vcpu->vendor)->vmcb->save.efer & ~EFER_SVME;
 }
 
+/* Segment attributes packed as APM Vol 2 §15.5.1: bit 9 L, bit 10 D/B. */
+static unsigned svm_guest_code_bits(struct vcpu *vcpu, u64 *cs_base)
+{
+	const struct vmcb_save_area *g = &((struct svm_vcpu *)vcpu->vendor)->vmcb->save;
+
+	*cs_base = g->cs.base;
+	if ((g->efer & EFER_LMA) && (g->cs.attrib & BIT(9)))
+		return 64;
+	return (g->cs.attrib & BIT(10)) ? 32 : 16;
+}
+
+static void svm_set_guest_efer(struct vcpu *vcpu, u64 efer)
+{
+	((struct svm_vcpu *)vcpu->vendor)->vmcb->save.efer = efer | EFER_SVME;
+}
+
 /*
  * The host runs with GIF clear; a physical interrupt or NMI that made the
  * guest exit is taken here, through the host IDT (APM Vol 2 §15.17).
@@ -313,6 +356,8 @@ const struct backend_ops svm_backend = {
 	.guest_efer = svm_guest_efer,
 	.guest_cr4 = svm_guest_cr4,
 	.guest_cpl = svm_guest_cpl,
+	.guest_code_bits = svm_guest_code_bits,
+	.set_guest_efer = svm_set_guest_efer,
 	.exit_name = svm_exit_name,
 	.host_interrupt_window = svm_host_interrupt_window,
 	.cpu_enable = svm_cpu_enable,

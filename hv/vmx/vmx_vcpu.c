@@ -76,7 +76,8 @@ static bool vmx_boot32(struct vm *vm, u64 cr0)
 			"guest (secondary control bit 7)");
 		return false;
 	}
-	vmwrite(VMCS_PROC_CONTROLS2, vmx_caps.proc2 | PROC2_UNRESTRICTED_GUEST);
+	/* keep PAUSE-loop exiting if it was set for a multi-vCPU VM */
+	vmwrite(VMCS_PROC_CONTROLS2, vmread(VMCS_PROC_CONTROLS2) | PROC2_UNRESTRICTED_GUEST);
 	vmwrite(VMCS_ENTRY_CONTROLS, vmx_caps.entry & ~ENTRY_IA32E_MODE_GUEST);
 	vmwrite(VMCS_GUEST_CR0, cr0 & ~CR0_PG);
 	vmwrite(VMCS_CR0_READ_SHADOW, cr0 & ~CR0_PG);
@@ -88,6 +89,47 @@ static bool vmx_boot32(struct vm *vm, u64 cr0)
 	vmwrite(VMCS_GUEST_GDTR_BASE, 0);
 	vmwrite(VMCS_GUEST_GDTR_LIMIT, 0);
 	return true;
+}
+
+/*
+ * An AP's state after INIT-SIPI (SDM Vol 3 §10.1.1 Table 10-1; §9.4.4:
+ * CS = vector << 8, base vector << 12, IP 0), on top of the multiboot
+ * state: real mode, which needs unrestricted guest too.  Access rights
+ * P, S, type: code 0x9b, data 0x93, LDT 0x82 (§27.3.1.2).
+ */
+static void vmx_boot_real(u8 vector)
+{
+	static const u32 data_segs[][4] = {
+		{ VMCS_GUEST_DS_SEL, VMCS_GUEST_DS_BASE, VMCS_GUEST_DS_LIMIT, VMCS_GUEST_DS_AR },
+		{ VMCS_GUEST_ES_SEL, VMCS_GUEST_ES_BASE, VMCS_GUEST_ES_LIMIT, VMCS_GUEST_ES_AR },
+		{ VMCS_GUEST_SS_SEL, VMCS_GUEST_SS_BASE, VMCS_GUEST_SS_LIMIT, VMCS_GUEST_SS_AR },
+		{ VMCS_GUEST_FS_SEL, VMCS_GUEST_FS_BASE, VMCS_GUEST_FS_LIMIT, VMCS_GUEST_FS_AR },
+		{ VMCS_GUEST_GS_SEL, VMCS_GUEST_GS_BASE, VMCS_GUEST_GS_LIMIT, VMCS_GUEST_GS_AR },
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(data_segs); i++) {
+		vmwrite(data_segs[i][0], 0);
+		vmwrite(data_segs[i][1], 0);
+		vmwrite(data_segs[i][2], 0xffff);
+		vmwrite(data_segs[i][3], 0x93);
+	}
+	vmwrite(VMCS_GUEST_CS_SEL, (u64)vector << 8);
+	vmwrite(VMCS_GUEST_CS_BASE, (u64)vector << 12);
+	vmwrite(VMCS_GUEST_CS_LIMIT, 0xffff);
+	vmwrite(VMCS_GUEST_CS_AR, 0x9b);
+	vmwrite(VMCS_GUEST_CR0, vmread(VMCS_GUEST_CR0) & ~CR0_PE);
+	vmwrite(VMCS_CR0_READ_SHADOW, vmread(VMCS_CR0_READ_SHADOW) & ~CR0_PE);
+	vmwrite(VMCS_GUEST_IDTR_BASE, 0);
+	vmwrite(VMCS_GUEST_IDTR_LIMIT, 0xffff);
+	vmwrite(VMCS_GUEST_GDTR_LIMIT, 0xffff);
+	vmwrite(VMCS_GUEST_LDTR_SEL, 0);
+	vmwrite(VMCS_GUEST_LDTR_BASE, 0);
+	vmwrite(VMCS_GUEST_LDTR_LIMIT, 0xffff);
+	vmwrite(VMCS_GUEST_LDTR_AR, 0x82);
+	vmwrite(VMCS_GUEST_TR_SEL, 0);
+	vmwrite(VMCS_GUEST_TR_BASE, 0);
+	vmwrite(VMCS_GUEST_TR_LIMIT, 0xffff);
 }
 
 struct vmcs_init {
@@ -274,6 +316,8 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 		return -1;
 	if (vcpu->boot32 && !vmx_boot32(vm, cr0))
 		return 0; /* the VM was stopped with the reason */
+	if (vcpu->wait_sipi)
+		vmx_boot_real(vcpu->sipi_vector);
 	if (vcpu->pmu_mode && !vmx_pmu_setup(vcpu, x))
 		return -1;
 	check_guest_state(vm);
@@ -454,6 +498,23 @@ static u64 vmx_guest_efer(struct vcpu *vcpu)
 	return vmread(VMCS_GUEST_EFER);
 }
 
+/* Access rights bit 13 L, bit 14 D/B (SDM Vol 3 §25.4.1, Table 25-2). */
+static unsigned vmx_guest_code_bits(struct vcpu *vcpu, u64 *cs_base)
+{
+	u64 ar = vmread(VMCS_GUEST_CS_AR);
+
+	*cs_base = vmread(VMCS_GUEST_CS_BASE);
+	if ((vmread(VMCS_GUEST_EFER) & EFER_LMA) && (ar & BIT(13)))
+		return 64;
+	return (ar & BIT(14)) ? 32 : 16;
+}
+
+/* LMA is unchanged, so the "IA-32e mode guest" entry control still matches. */
+static void vmx_set_guest_efer(struct vcpu *vcpu, u64 efer)
+{
+	vmwrite(VMCS_GUEST_EFER, efer);
+}
+
 static const char *vmx_exit_name(u64 code)
 {
 	return vmx_exit_reason_name((u32)code);
@@ -506,6 +567,8 @@ const struct backend_ops vmx_backend = {
 	.guest_efer = vmx_guest_efer,
 	.guest_cr4 = vmx_guest_cr4,
 	.guest_cpl = vmx_guest_cpl,
+	.guest_code_bits = vmx_guest_code_bits,
+	.set_guest_efer = vmx_set_guest_efer,
 	.exit_name = vmx_exit_name,
 	.host_interrupt_window = vmx_host_interrupt_window,
 	.cpu_enable = vmx_cpu_enable,

@@ -24,7 +24,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = insn_length((enum insn_op)(data[0] % INSN_OP_COUNT), bytes, size);
 	if (len > INSN_MAX_LEN || (len > 0 && (size_t)len > size))
 		__builtin_trap();
-	if (insn_decode_mmio(bytes, size, &m) == 0) {
+	/* the op byte's top bits pick the decode mode: 64, 32 or 16-bit code */
+	if (insn_decode_mmio_mode(bytes, size,
+				  (data[0] >> 6) == 1	? 32
+				  : (data[0] >> 6) == 2 ? 16
+							: 64,
+				  &m) == 0) {
 		if (!m.len || m.len > INSN_MAX_LEN || m.len > size || m.reg > 15 ||
 		    (m.size != 1 && m.size != 2 && m.size != 4 && m.size != 8))
 			__builtin_trap();

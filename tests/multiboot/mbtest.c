@@ -5,10 +5,9 @@
  * command line, a module, the serial port, CPUID, #UD reaching its own IDT,
  * and the exit port.  Its exit code is the number of failed checks.
  */
-#include <stdint.h>
+#include "mbtest.h"
 
 #define COM1 0x3f8
-#define EXIT_PORT 0xf4
 
 struct mb_info {
 	uint32_t flags, mem_lower, mem_upper, boot_device, cmdline, mods_count, mods_addr;
@@ -26,22 +25,22 @@ static volatile uint8_t ballast[3 << 20];
 void ud_handler(void);
 static unsigned failures;
 
-static inline void outb(uint16_t port, uint8_t v)
+void outb(uint16_t port, uint8_t v)
 {
 	__asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port));
 }
 
-static inline void outl(uint16_t port, uint32_t v)
+void outl(uint16_t port, uint32_t v)
 {
 	__asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port));
 }
 
-static inline void outw(uint16_t port, uint16_t v)
+void outw(uint16_t port, uint16_t v)
 {
 	__asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port));
 }
 
-static inline uint32_t inl(uint16_t port)
+uint32_t inl(uint16_t port)
 {
 	uint32_t v;
 
@@ -49,7 +48,7 @@ static inline uint32_t inl(uint16_t port)
 	return v;
 }
 
-static inline uint8_t inb(uint16_t port)
+uint8_t inb(uint16_t port)
 {
 	uint8_t v;
 
@@ -64,13 +63,13 @@ static void putc(char c)
 	outb(COM1, (uint8_t)c);
 }
 
-static void puts(const char *s)
+void puts(const char *s)
 {
 	while (*s)
 		putc(*s++);
 }
 
-static void putu(uint32_t v)
+void putu(uint32_t v)
 {
 	char buf[11];
 	int i = 10;
@@ -82,7 +81,7 @@ static void putu(uint32_t v)
 	puts(buf + i);
 }
 
-static void check(int ok, const char *name)
+void check(int ok, const char *name)
 {
 	puts(ok ? "mbtest: PASS " : "mbtest: FAIL ");
 	puts(name);
@@ -99,7 +98,7 @@ static int starts_with(const char *s, const char *prefix)
 }
 
 /* The value of "key=N" in the command line, or 0. */
-static uint32_t arg(const char *cmdline, const char *key)
+uint32_t arg(const char *cmdline, const char *key)
 {
 	const char *p;
 	uint32_t v = 0;
@@ -116,12 +115,12 @@ static uint32_t arg(const char *cmdline, const char *key)
 	return 0;
 }
 
-/* A 32-bit IDT whose #UD gate is ours: the exception must reach it. */
-static uint64_t idt[32] __attribute__((aligned(8)));
+/* A 32-bit IDT of our own: exceptions and APIC interrupts must reach it. */
+static uint64_t idt[256] __attribute__((aligned(8)));
 
-static void check_ud(void)
+void set_gate(unsigned vector, void (*handler)(void))
 {
-	uint32_t h = (uint32_t)(uintptr_t)ud_handler;
+	uint32_t h = (uint32_t)(uintptr_t)handler;
 	uint16_t cs;
 	struct {
 		uint16_t limit;
@@ -130,9 +129,15 @@ static void check_ud(void)
 
 	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
 	/* 32-bit interrupt gate (SDM Vol 3 §6.11): offset, selector, P, type 0xE */
-	idt[6] =
+	idt[vector] =
 	    (h & 0xffff) | (uint64_t)cs << 16 | (uint64_t)0x8e00 << 32 | (uint64_t)(h >> 16) << 48;
-	__asm__ volatile("lidt %0; ud2" ::"m"(idtr) : "memory");
+	__asm__ volatile("lidt %0" ::"m"(idtr) : "memory");
+}
+
+static void check_ud(void)
+{
+	set_gate(6, ud_handler);
+	__asm__ volatile("ud2" ::: "memory");
 	check(ud_count == 1, "ud_reaches_guest_idt");
 }
 
@@ -192,16 +197,19 @@ static void check_platform(const char *cmdline)
 	const uint8_t *rsdp = find_rsdp(), *fadt = 0, *madt = 0;
 	uint32_t t0, t1, i;
 
-	check(fw_cfg(0, 4) == 0x554d4551 /* "QEMU" */ && fw_cfg(5, 2) == 1 &&
-		  fw_cfg(0x0f, 2) == 1 && fw_cfg(3, 8) == (uint64_t)arg(cmdline, "mem=") << 20 &&
-		  fw_cfg(0x1234, 4) == 0,
+	uint32_t ncpus = arg(cmdline, "cpus=") ? arg(cmdline, "cpus=") : 1;
+
+	check(fw_cfg(0, 4) == 0x554d4551 /* "QEMU" */ && fw_cfg(5, 2) == ncpus &&
+		  fw_cfg(0x0f, 2) == ncpus &&
+		  fw_cfg(3, 8) == (uint64_t)arg(cmdline, "mem=") << 20 && fw_cfg(0x1234, 4) == 0,
 	      "fw_cfg");
 	if (rsdp) {
 		fadt = rsdt_table(rsdp, "FACP");
 		madt = rsdt_table(rsdp, "APIC");
 	}
 	check(fadt && *(const uint32_t *)(fadt + 76) == 0x608 && fadt[91] == 4 && madt &&
-		  *(const uint32_t *)(madt + 4) == 44 + 8 && madt[44] == 0 && (madt[48] & 1),
+		  *(const uint32_t *)(madt + 4) == 44 + 8 * ncpus && madt[44] == 0 &&
+		  (madt[48] & 1) && madt[44 + 8 * (ncpus - 1) + 3] == ncpus - 1,
 	      "acpi_rsdp_fadt_madt");
 	/* the PM timer the FADT names: 24 bits, 3.579545 MHz, counting */
 	t0 = inl(fadt ? (uint16_t) * (const uint32_t *)(fadt + 76) : 0x608);
@@ -217,7 +225,7 @@ static void check_platform(const char *cmdline)
 	check(inl(0xcfc) == 0xffffffffu && inb(0x80) == 0xff, "legacy_ports");
 }
 
-void mbtest_main(uint32_t magic, const struct mb_info *mbi)
+unsigned mbtest_main(uint32_t magic, const struct mb_info *mbi)
 {
 	const char *cmdline;
 	uint32_t a, b, c, d, cr0;
@@ -246,10 +254,9 @@ void mbtest_main(uint32_t magic, const struct mb_info *mbi)
 	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
 	check(a >= 1 && b, "cpuid");
 	check_ud();
+	mbtest_apic(cmdline);
 	puts("mbtest: ");
 	putu(failures);
-	puts(" failed\n");
-	outl(EXIT_PORT, failures);
-	for (;;)
-		__asm__ volatile("hlt");
+	puts(" failed before long mode\n");
+	return failures; /* start.asm goes on into long mode, then exits */
 }

@@ -23,7 +23,9 @@ _start:
 	mov esp, stack_top
 	push ebx			; boot information
 	push eax			; boot magic
-	call mbtest_main
+	call mbtest_main		; returns the number of failed checks
+	mov [failures32], eax
+	jmp long_mode_check
 .halt:
 	cli
 	hlt
@@ -37,17 +39,140 @@ ud_handler:
 	add dword [esp], 2
 	iret
 
+; #GP handler: count it, drop the error code, step over the 2-byte
+; RDMSR/WRMSR that raised it
+global gp_handler
+extern gp_count
+gp_handler:
+	inc dword [gp_count]
+	add esp, 4
+	add dword [esp], 2
+	iret
+
+; LAPIC interrupts: count per vector, EOI through the xAPIC page
+global timer_irq, ipi_irq
+extern timer_count, ipi_count
+timer_irq:
+	inc dword [timer_count]
+	mov dword [0xfee000b0], 0
+	iret
+ipi_irq:
+	inc dword [ipi_count]
+	mov dword [0xfee000b0], 0
+	iret
+
+; The AP trampoline, copied below 1 MiB and started by INIT-SIPI in real
+; mode at CS = vector << 8, IP 0: it counts itself in and records its CS.
+global ap_tramp_start, ap_tramp_end
+bits 16
+ap_tramp_start:
+	xor ax, ax
+	mov ds, ax
+	lock inc dword [0x7000]		; APs started
+	mov ax, cs
+	mov [0x7004], ax		; the CS the SIPI gave
+.park:
+	cli
+	hlt
+	jmp .park
+ap_tramp_end:
+bits 32
+
+; Into long mode as kvm-unit-tests' 64-bit binaries do (SDM Vol 3 §10.8.5):
+; PAE, CR3, EFER.LME by WRMSR, then CR0.PG, then a far jump to a 64-bit CS.
+; There: EFER.LMA must read 1 and the xAPIC version must read through the
+; page from 64-bit code; then the exit port gets the failure count.
+long_mode_check:
+	xor ecx, ecx
+.pdpt:					; 4 PDs: the low 4 GiB, APIC page included
+	mov eax, ecx
+	shl eax, 12
+	add eax, pd
+	or eax, 0x3
+	mov [pdpt + ecx * 8], eax
+	inc ecx
+	cmp ecx, 4
+	jne .pdpt
+	mov eax, pdpt
+	or eax, 0x3
+	mov [pml4], eax
+	xor ecx, ecx
+.fill:					; 2048 x 2 MiB, identity
+	mov eax, ecx
+	shl eax, 21
+	or eax, 0x83			; P, RW, PS
+	mov [pd + ecx * 8], eax
+	inc ecx
+	cmp ecx, 2048
+	jne .fill
+	mov eax, cr4
+	or eax, 1 << 5			; PAE
+	mov cr4, eax
+	mov eax, pml4
+	mov cr3, eax
+	mov ecx, 0xc0000080		; EFER
+	rdmsr
+	or eax, 1 << 8			; LME
+	wrmsr
+	mov eax, cr0
+	or eax, 1 << 31			; PG
+	mov cr0, eax
+	jmp 0x18:long64
+bits 64
+long64:
+	mov ecx, 0xc0000080
+	rdmsr
+	mov ebx, [rel failures32]
+	test eax, 1 << 10		; LMA
+	jz .fail
+	mov rsi, 0xfee00030
+	mov eax, [rsi]
+	cmp al, 0x14
+	jne .fail
+	lea rsi, [rel pass_msg]
+	jmp .print
+.fail:
+	inc ebx
+	lea rsi, [rel fail_msg]
+.print:
+	mov dx, 0x3f8
+.next:
+	lodsb
+	test al, al
+	jz .done
+	out dx, al
+	jmp .next
+.done:
+	mov eax, ebx
+	out 0xf4, eax
+.hang:
+	cli
+	hlt
+	jmp .hang
+bits 32
+
+section .rodata
+pass_msg: db "mbtest: PASS long_mode", 10, 0
+fail_msg: db "mbtest: FAIL long_mode", 10, 0
+
 section .data
 align 8
 gdt:
 	dq 0
 	dq 0x00cf9a000000ffff		; 0x08: 32-bit code, flat
 	dq 0x00cf92000000ffff		; 0x10: data, flat
+	dq 0x00af9a000000ffff		; 0x18: 64-bit code
 gdtr:
 	dw gdtr - gdt - 1
 	dd gdt
 
+failures32: dd 0
+
 section .bss
+align 4096
+pml4:	resb 4096
+pdpt:	resb 4096
+pd:	resb 4 * 4096
 align 16
 	resb 16384
 stack_top:

@@ -33,7 +33,13 @@ static void fake_request_window(struct vcpu *vcpu, bool on)
 	window = on;
 }
 
+static u64 fake_cr4(struct vcpu *vcpu)
+{
+	return 0;
+}
+
 static const struct backend_ops fake_backend = {
+	.guest_cr4 = fake_cr4,
 	.name = "fake",
 	.interrupt_allowed = fake_interrupt_allowed,
 	.inject_interrupt = fake_inject_interrupt,
@@ -86,9 +92,10 @@ static int setup(void **state)
 {
 	(void)state;
 	memset(&vm, 0, sizeof(vm));
+	host_deadline = 0;
 	vm.nr_vcpus = 1;
 	vcpu->vm = &vm;
-	apic_reset(&vcpu->apic);
+	apic_reset(&vcpu->apic, true, true);
 	kicks = 0;
 	guest_if = true;
 	injected = -1;
@@ -123,7 +130,7 @@ static void ipi_to_another_vcpu(void **state)
 	other->vm = &vm;
 	other->index = 1;
 	other->cpu = &other_cpu;
-	apic_reset(&other->apic);
+	apic_reset(&other->apic, false, true);
 	assert_true(apic_msr_read(other, 0x802, &id));
 	assert_int_equal(id, 1);
 	/* fixed, physical destination 1: pending in its IRR, its CPU kicked */
@@ -217,9 +224,9 @@ static void tsc_deadline_in_the_past_fires(void **state)
 
 	(void)state;
 	assert_true(apic_msr_write(vcpu, MSR_LVT_TIMER, 0xb1 | (2u << 17)));
-	assert_true(apic_msr_write(vcpu, MSR_TSC_DEADLINE, 1));
+	assert_true(apic_tsc_deadline_write(vcpu, 1));
 	assert_int_equal(injected, 0xb1);
-	assert_true(apic_msr_read(vcpu, MSR_TSC_DEADLINE, &v));
+	assert_true(apic_tsc_deadline_read(vcpu, &v));
 	assert_int_equal(v, 0); /* disarmed once fired */
 }
 
@@ -228,7 +235,7 @@ static void future_deadline_arms_the_host_timer(void **state)
 	(void)state;
 	host_deadline = 0;
 	assert_true(apic_msr_write(vcpu, MSR_LVT_TIMER, 0xb1 | (2u << 17)));
-	assert_true(apic_msr_write(vcpu, MSR_TSC_DEADLINE, ~0ull));
+	assert_true(apic_tsc_deadline_write(vcpu, ~0ull));
 	assert_int_equal(host_deadline, ~0ull);
 	assert_int_equal(injected, -1);
 	/* masking the LVT entry disarms it */
@@ -240,7 +247,7 @@ static void masked_timer_does_not_fire(void **state)
 {
 	(void)state;
 	assert_true(apic_msr_write(vcpu, MSR_LVT_TIMER, 0xb1 | (2u << 17) | (1u << 16)));
-	assert_true(apic_msr_write(vcpu, MSR_TSC_DEADLINE, 1));
+	assert_true(apic_tsc_deadline_write(vcpu, 1));
 	assert_int_equal(injected, -1);
 	assert_false(apic_wait_for_timer(vcpu));
 }
@@ -259,6 +266,145 @@ static void register_access_rules(void **state)
 	assert_true(apic_msr_write(vcpu, 0x828, 0));
 }
 
+/* xAPIC mode: MMIO answers, the x2APIC MSRs #GP; the ID sits in bits 31:24. */
+static void xapic_mmio_registers(void **state)
+{
+	u32 v;
+	u64 m;
+
+	(void)state;
+	vcpu->index = 0;
+	apic_reset(&vcpu->apic, true, false);
+	assert_false(apic_msr_read(vcpu, 0x802, &m));
+	assert_true(apic_mmio_read(vcpu, 0x20, &v));
+	assert_int_equal(v, 0);
+	assert_true(apic_mmio_read(vcpu, 0x30, &v));
+	assert_int_equal(v & 0xff, 0x14);
+	assert_true(apic_mmio_read(vcpu, 0xe0, &v));
+	assert_int_equal(v, 0xffffffffu); /* DFR: flat model after reset */
+	/* a self-IPI through ICR low with the self shorthand, EOI through MMIO */
+	assert_true(apic_mmio_write(vcpu, 0x300, (1u << 18) | 0xd0));
+	assert_int_equal(injected, 0xd0);
+	assert_true(apic_mmio_write(vcpu, 0xb0, 0));
+	assert_int_equal(apic_deliverable_vector(&vcpu->apic), -1);
+	/* in x2APIC mode the page is no longer decoded */
+	assert_true(apic_base_write(vcpu, vcpu->apic.base | APIC_BASE_EXTD));
+	assert_false(apic_mmio_read(vcpu, 0x20, &v));
+	assert_true(apic_msr_read(vcpu, 0x802, &m));
+}
+
+/* SDM Vol 3 §11.12.5: the valid and invalid IA32_APIC_BASE transitions. */
+static void apic_base_transitions(void **state)
+{
+	const u64 base = APIC_DEFAULT_BASE | APIC_BASE_BSP;
+
+	(void)state;
+	apic_reset(&vcpu->apic, true, false);
+	assert_false(apic_base_write(vcpu, base | APIC_BASE_EXTD)); /* EXTD without EN */
+	assert_false(apic_base_write(vcpu, 0x1000 | APIC_BASE_EN | APIC_BASE_BSP)); /* moved */
+	assert_false(apic_base_write(vcpu, APIC_DEFAULT_BASE | APIC_BASE_EN));	    /* BSP flag */
+	assert_true(apic_mmio_write(vcpu, 0x80, 0x20));				    /* TPR */
+	assert_true(apic_base_write(vcpu, base));				    /* disable */
+	assert_false(apic_enabled(&vcpu->apic));
+	assert_false(
+	    apic_base_write(vcpu, base | APIC_BASE_EN | APIC_BASE_EXTD)); /* disabled -> x2 */
+	assert_true(apic_base_write(vcpu, base | APIC_BASE_EN));	  /* xAPIC again */
+	assert_int_equal(vcpu->apic.tpr, 0);				  /* its state was lost */
+	assert_true(apic_base_write(vcpu, base | APIC_BASE_EN | APIC_BASE_EXTD));
+	assert_false(apic_base_write(vcpu, base | APIC_BASE_EN)); /* x2APIC -> xAPIC */
+	assert_true(apic_base_write(vcpu, base));		  /* x2APIC -> disabled */
+}
+
+/* One-shot: counts down at TSC / divisor, arms the host timer, fires once. */
+static void one_shot_and_periodic_timer(void **state)
+{
+	u32 v1, v2;
+
+	(void)state;
+	apic_reset(&vcpu->apic, true, false);
+	assert_true(apic_mmio_write(vcpu, 0x3e0, 0xb)); /* divide by 1 */
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb2));
+	assert_true(apic_mmio_write(vcpu, 0x380, 0x40000000));
+	assert_true(host_deadline > vcpu->apic.timer_start);
+	assert_true(apic_mmio_read(vcpu, 0x390, &v1));
+	assert_true(apic_mmio_read(vcpu, 0x390, &v2));
+	assert_true(v1 <= 0x40000000 && v2 <= v1);
+	assert_int_equal(injected, -1);
+	/* a count of 1 expires at once: one interrupt, count 0, disarmed */
+	assert_true(apic_mmio_write(vcpu, 0x380, 1));
+	for (volatile int i = 0; i < 1000; i++)
+		;
+	apic_poll_timer(vcpu);
+	assert_int_equal(injected, 0xb2);
+	assert_true(apic_mmio_read(vcpu, 0x390, &v1));
+	assert_int_equal(v1, 0);
+	assert_int_equal(host_deadline, 0);
+	/* periodic: after expiring it is armed again */
+	assert_true(apic_mmio_write(vcpu, 0xb0, 0));
+	injected = -1;
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb3 | (1u << 17)));
+	assert_true(apic_mmio_write(vcpu, 0x380, 1));
+	for (volatile int i = 0; i < 1000; i++)
+		;
+	apic_poll_timer(vcpu);
+	assert_int_equal(injected, 0xb3);
+	assert_true(host_deadline != 0);
+	assert_true(apic_mmio_read(vcpu, 0x390, &v1));
+	assert_true(v1 >= 1 && v1 <= 1);
+	/* the divide configuration: 0 means 2, 0xa means 128 (Figure 11-10) */
+	assert_true(apic_mmio_write(vcpu, 0x3e0, 0xa));
+	assert_true(apic_mmio_read(vcpu, 0x3e0, &v1));
+	assert_int_equal(v1, 0xa);
+}
+
+/* INIT then SIPI start a waiting AP at the vector; SIPI alone does nothing. */
+static void init_sipi_starts_a_waiting_ap(void **state)
+{
+	struct vcpu *ap = &vm.vcpus[1];
+
+	(void)state;
+	vm.nr_vcpus = 2;
+	ap->vm = &vm;
+	ap->index = 1;
+	ap->cpu = &other_cpu;
+	ap->wait_sipi = true;
+	apic_reset(&vcpu->apic, true, false);
+	apic_reset(&ap->apic, false, false);
+	assert_true(apic_mmio_write(vcpu, 0x310, 1u << 24));
+	assert_true(apic_mmio_write(vcpu, 0x300, (6u << 8) | 0x08)); /* SIPI before INIT */
+	assert_int_equal(ap->sipi_state, SIPI_WAITING);
+	/* INIT level de-assert is ignored */
+	assert_true(apic_mmio_write(vcpu, 0x300, (5u << 8) | (1u << 15)));
+	assert_int_equal(ap->sipi_state, SIPI_WAITING);
+	/* all excluding self: INIT assert, then SIPI vector 8 */
+	assert_true(apic_mmio_write(vcpu, 0x300, (3u << 18) | (5u << 8) | (1u << 14)));
+	assert_int_equal(ap->sipi_state, SIPI_INIT_SEEN);
+	assert_true(apic_mmio_write(vcpu, 0x300, (3u << 18) | (6u << 8) | 0x08));
+	assert_int_equal(ap->sipi_state, SIPI_STARTED);
+	assert_int_equal(ap->sipi_vector, 0x08);
+	assert_int_equal(kicks, 1);
+	assert_true(apic_wait_for_sipi(ap));
+}
+
+/* Logical destination, flat model: LDR bits 31:24 against the ICR's mask. */
+static void logical_flat_destination(void **state)
+{
+	struct vcpu *other = &vm.vcpus[1];
+
+	(void)state;
+	vm.nr_vcpus = 2;
+	other->vm = &vm;
+	other->index = 1;
+	other->cpu = &other_cpu;
+	apic_reset(&vcpu->apic, true, false);
+	apic_reset(&other->apic, false, false);
+	assert_true(apic_mmio_write(other, 0xd0, 0x02000000));
+	assert_true(apic_mmio_write(vcpu, 0x310, 0x06000000));
+	assert_true(apic_mmio_write(vcpu, 0x300, (1u << 11) | 0xc4));
+	assert_int_equal(apic_deliverable_vector(&other->apic), 0xc4);
+	assert_int_equal(injected, -1); /* LDR 0 of the sender does not match */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +418,11 @@ int main(void)
 		cmocka_unit_test_setup(future_deadline_arms_the_host_timer, setup),
 		cmocka_unit_test_setup(masked_timer_does_not_fire, setup),
 		cmocka_unit_test_setup(register_access_rules, setup),
+		cmocka_unit_test_setup(xapic_mmio_registers, setup),
+		cmocka_unit_test_setup(apic_base_transitions, setup),
+		cmocka_unit_test_setup(one_shot_and_periodic_timer, setup),
+		cmocka_unit_test_setup(init_sipi_starts_a_waiting_ap, setup),
+		cmocka_unit_test_setup(logical_flat_destination, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -147,7 +147,7 @@ static void test_syntax(void **state)
 
 	/* guest sections: the keys after "guest =" are that guest's */
 	PARSE_OK("time_limit = 30\nguest = \\vmexit.flat\ncmdline = \"vmexit.flat cpuid\"\n"
-		 "mem = 128\ntime_limit = 5\npmu = sw\ncpus = 1\n"
+		 "mem = 128\ntime_limit = 5\npmu = sw\ncpus = 2\n"
 		 "guest = \\k2.elf\nmodule = \\initrd\n");
 	assert_int_equal(cfg.time_limit, 30);
 	assert_int_equal(cfg.nr_guests, 2);
@@ -158,6 +158,8 @@ static void test_syntax(void **state)
 	assert_int_equal(cfg.guests[0].pmu_mode, 1);
 	assert_string_equal(cfg.guests[1].module, "\\initrd");
 	assert_int_equal(cfg.guests[1].mem_mib, 64);
+	assert_int_equal(cfg.guests[0].nr_cpus, 2);
+	assert_int_equal(cfg.guests[1].nr_cpus, 1);
 	assert_string_equal(cfg.guests[1].cmdline, "");
 
 	PARSE_OK("iterations = 0010\n");
@@ -222,8 +224,8 @@ static void test_errors(void **state)
 	    "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit, xstate, pmu, hostile, none)");
 	PARSE_ERR("guest = a\nmem = 1\n",
 		  "mhv.cfg:2: bad value '1' for 'mem': expected a number from 2 to 3072");
-	PARSE_ERR("guest = a\ncpus = 2\n", "mhv.cfg:2: 'cpus = 2' for a guest: mhv runs "
-					   "multiboot guests on one CPU so far");
+	PARSE_ERR("guest = a\ncpus = 5\n",
+		  "mhv.cfg:2: bad value '5' for 'cpus': expected a number from 1 to 4");
 	PARSE_ERR("cmdline = x\n", "mhv.cfg:1: unknown key 'cmdline'");
 	PARSE_ERR("guest = \"a\"\n", "mhv.cfg:1: bad path '\"a\"' for 'guest'");
 	PARSE_ERR("pmu = fast\n",

@@ -295,6 +295,66 @@ static void test_mmio_decode(void **state)
 	}
 }
 
+/* The same bytes mean other sizes outside 64-bit mode (SDM Vol 1 Table 3-4). */
+static void test_mmio_decode_modes(void **state)
+{
+	static const struct {
+		const char *what;
+		unsigned bits;
+		u8 bytes[8];
+		u8 avail;
+		int ret;
+		u8 len, size, reg;
+	} cases[] = {
+		/* 32-bit: A1 moffs32, not moffs64 */
+		{ "mov 0xfee00020,%eax (32)", 32, { 0xa1, 0x20, 0x00, 0xe0, 0xfe }, 5, 0, 5, 4, 0 },
+		{ "mov %ebx,0xfee000b0 (32)",
+		  32,
+		  { 0x89, 0x1d, 0xb0, 0x00, 0xe0, 0xfe },
+		  6,
+		  0,
+		  6,
+		  4,
+		  3 },
+		{ "mov %ax,(%esi) (32, 66)", 32, { 0x66, 0x89, 0x06 }, 3, 0, 3, 2, 0 },
+		/* 16-bit: default operand size 2, 66 makes it 4; disp16 with mod 0 rm 6 */
+		{ "mov 0x20,%ax (16)", 16, { 0x8b, 0x06, 0x20, 0x00 }, 4, 0, 4, 2, 0 },
+		{ "mov %ecx,0x10(%bx) (16, 66)", 16, { 0x66, 0x89, 0x4f, 0x10 }, 4, 0, 4, 4, 1 },
+		{ "mov 0x300,%eax (16, 66 67 A1)",
+		  16,
+		  { 0x66, 0x67, 0xa1, 0x00, 0x03, 0x00, 0x00 },
+		  7,
+		  0,
+		  7,
+		  4,
+		  0 },
+		/* 48 is DEC EAX in 32-bit code, not REX.W */
+		{ "dec %eax; mov (32)", 32, { 0x48, 0x8b, 0x07 }, 3, -1, 0, 0, 0 },
+		/* 63 is ARPL outside 64-bit mode */
+		{ "arpl (32)", 32, { 0x63, 0x07 }, 2, -1, 0, 0, 0 },
+	};
+	struct mmio_insn got;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		print_message("%s\n", cases[i].what);
+		assert_int_equal(
+		    insn_decode_mmio_mode(cases[i].bytes, cases[i].avail, cases[i].bits, &got) < 0
+			? -1
+			: 0,
+		    cases[i].ret);
+		if (cases[i].ret)
+			continue;
+		assert_int_equal(got.len, cases[i].len);
+		assert_int_equal(got.size, cases[i].size);
+		assert_int_equal(got.reg, cases[i].reg);
+		for (u8 n = 0; n < cases[i].avail; n++)
+			assert_true(insn_decode_mmio_mode(cases[i].bytes, n, cases[i].bits, &got) <
+				    0);
+	}
+	assert_true(insn_decode_mmio_mode(cases[0].bytes, 5, 8, &got) < 0);
+}
+
 static void test_mmio_reject(void **state)
 {
 	struct mmio_insn got;
@@ -393,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_mov_cr_dr),
 		cmocka_unit_test(test_invlpg_forms),
 		cmocka_unit_test(test_mmio_decode),
+		cmocka_unit_test(test_mmio_decode_modes),
 		cmocka_unit_test(test_mmio_reject),
 		cmocka_unit_test(test_mmio_merge_read),
 		cmocka_unit_test(test_mmio_write_value),
