@@ -179,3 +179,39 @@ int acpi_madt_cpus(const void *table, u32 *ids, unsigned max)
 	}
 	return (int)n;
 }
+
+/* HPET description table (IA-PC HPET spec 1.0a §3.2.4, Table 3) */
+struct acpi_hpet {
+	struct acpi_header header;
+	u32 event_timer_block_id;
+	u8 gas_space_id; /* Generic Address Structure, ACPI 6.5 §5.2.3.2 */
+	u8 gas_bit_width;
+	u8 gas_bit_offset;
+	u8 gas_access_size;
+	u64 gas_address;
+	u8 hpet_number;
+	u16 min_clock_tick;
+	u8 page_protection;
+} __packed;
+_Static_assert(__builtin_offsetof(struct acpi_hpet, gas_address) == 44, "HPET base address");
+_Static_assert(sizeof(struct acpi_hpet) == 56, "IA-PC HPET spec 1.0a §3.2.4");
+
+int acpi_hpet_base(const void *table, u64 *base, const char **why)
+{
+	const struct acpi_hpet *hpet = table;
+
+	if (!hpet || hpet->header.length < sizeof(*hpet)) {
+		*why = "ACPI HPET table shorter than 56 bytes";
+		return -1;
+	}
+	if (hpet->gas_space_id != GAS_SYSTEM_MEMORY) {
+		*why = "ACPI HPET table names no memory-mapped register block";
+		return -1;
+	}
+	if (!hpet->gas_address) {
+		*why = "ACPI HPET table names address 0";
+		return -1;
+	}
+	*base = hpet->gas_address;
+	return 0;
+}

@@ -17,5 +17,8 @@ int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out);
 /* APIC IDs of the enabled (or online-capable) CPUs in a MADT, in table
  * order, at most max; the count, or -1 when the table is malformed. */
 int acpi_madt_cpus(const void *madt, u32 *ids, unsigned max);
+/* The register block an ACPI HPET table names, into *base: 0, or -1 with
+ * *why saying what is wrong (too short, not in system memory, address 0). */
+int acpi_hpet_base(const void *hpet, u64 *base, const char **why);
 
 #endif

@@ -66,6 +66,12 @@ static const struct name_value console_names[] = {
 	{ "both", CONSOLE_BOTH },
 };
 
+static const struct name_value tsc_calibration_names[] = {
+	{ "auto", TSC_CAL_AUTO },
+	{ "hpet", TSC_CAL_HPET },
+	{ "pm-timer", TSC_CAL_PM_TIMER },
+};
+
 static const struct name_value on_off_names[] = {
 	{ "on", 1 },
 	{ "off", 0 },
@@ -84,6 +90,7 @@ void config_defaults(struct mhv_config *cfg)
 	cfg->pmu_modes = CONFIG_PMU_ALL;
 	cfg->pmu_account = CONFIG_ACCOUNT_INSN | CONFIG_ACCOUNT_BRANCH;
 	cfg->time_limit = 60;
+	cfg->tsc_calibration = TSC_CAL_AUTO;
 }
 
 const char *exit_action_name(enum exit_action a)
@@ -91,6 +98,15 @@ const char *exit_action_name(enum exit_action a)
 	for (size_t i = 0; i < ARRAY_SIZE(exit_action_names); i++) {
 		if (exit_action_names[i].value == (u32)a)
 			return exit_action_names[i].name;
+	}
+	return "unknown";
+}
+
+const char *tsc_calibration_name(enum tsc_calibration c)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tsc_calibration_names); i++) {
+		if (tsc_calibration_names[i].value == (u32)c)
+			return tsc_calibration_names[i].name;
 	}
 	return "unknown";
 }
@@ -233,6 +249,17 @@ static int parse_console(struct parser *ps, const struct config_key *key, struct
 	return 0;
 }
 
+static int parse_tsc_calibration(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 v;
+
+	if (!lookup(tsc_calibration_names, ARRAY_SIZE(tsc_calibration_names), val, &v))
+		return bad_choice(ps, key, val, tsc_calibration_names,
+				  ARRAY_SIZE(tsc_calibration_names));
+	ps->cfg->tsc_calibration = (enum tsc_calibration)v;
+	return 0;
+}
+
 /* on/off keys: the bool at key->field */
 static int parse_on_off(struct parser *ps, const struct config_key *key, struct slice val)
 {
@@ -368,6 +395,9 @@ static const struct config_key config_keys[] = {
 	NUMBER_KEY(time_limit, 1, 3600, "seconds a VM may run before it is stopped"),
 	{ .name = "exit_action", .parse = parse_exit_action, .desc = "what to do when done" },
 	{ .name = "console", .parse = parse_console, .desc = "serial, framebuffer or both" },
+	{ .name = "tsc_calibration",
+	  .parse = parse_tsc_calibration,
+	  .desc = "where the TSC frequency comes from" },
 	{ .name = "debugcon",
 	  .parse = parse_on_off,
 	  .desc = "mirror console to port 0xE9",

@@ -23,6 +23,13 @@ enum console_mode {
 	CONSOLE_FB,
 };
 
+/* How the TSC frequency is found (hv/tsc.c) */
+enum tsc_calibration {
+	TSC_CAL_AUTO,	  /* the default: CPUID 0x15, 0x16, the HPET, the ACPI PM timer */
+	TSC_CAL_HPET,	  /* calibrated against the HPET, CPUID ignored */
+	TSC_CAL_PM_TIMER, /* against the ACPI PM timer, CPUID ignored */
+};
+
 enum suite_bits {
 	SUITE_SMOKE = 1u << 0,
 	SUITE_VMEXIT = 1u << 1,
@@ -78,6 +85,8 @@ struct mhv_config {
 	struct mhv_guest guests[CONFIG_MAX_GUESTS];
 	u32 nr_tests; /* 'tests =' filter; 0 = run all */
 	char tests[CONFIG_MAX_TESTS][CONFIG_NAME_LEN];
+
+	enum tsc_calibration tsc_calibration; /* the TSC's reference clock; default auto */
 };
 
 void config_defaults(struct mhv_config *cfg);
@@ -96,5 +105,7 @@ bool config_test_wanted(const struct mhv_config *cfg, const char *name);
 
 /* The spelling used in mhv.cfg, e.g. "qemu-exit". */
 const char *exit_action_name(enum exit_action a);
+/* The spelling used in mhv.cfg, e.g. "pm-timer". */
+const char *tsc_calibration_name(enum tsc_calibration c);
 
 #endif

@@ -28,6 +28,9 @@ void *host_pt_phys_to_virt(struct pt_ctx *ctx, u64 phys)
 	return (void *)(uintptr_t)phys;
 }
 
+/* Width of the identity map: host_paging_init() may map less than phys_bits. */
+static unsigned mapped_bits;
+
 struct pt_ctx host_pt_ctx = {
 	.alloc_page = host_pt_alloc_page,
 	.phys_to_virt = host_pt_phys_to_virt,
@@ -54,5 +57,13 @@ u64 host_paging_init(void)
 		       "%ld table pages\n",
 		       bits, host_cpu.has.gbpages ? "1 GiB" : "2 MiB", pages + 1);
 	write_cr3((u64)(uintptr_t)root);
+	mapped_bits = bits;
 	return (u64)(uintptr_t)root;
+}
+
+bool host_paging_maps(u64 pa, u64 len)
+{
+	u64 end = pa + len;
+
+	return mapped_bits && end >= pa && end <= BIT(mapped_bits);
 }

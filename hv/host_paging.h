@@ -17,4 +17,8 @@ extern struct pt_ctx host_pt_ctx;
 /* Replace the firmware's page tables with our identity map; returns CR3. */
 u64 host_paging_init(void);
 
+/* True when [pa, pa + len) lies inside that identity map (device registers
+ * included: their memory type comes from the MTRRs, UC over MMIO). */
+bool host_paging_maps(u64 pa, u64 len);
+
 #endif

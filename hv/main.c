@@ -62,7 +62,7 @@ void hv_main(const struct boot_info *bi)
 	page_alloc_init(&hv_pages, bi->pool_base, bi->pool_pages, bi->mem, bi->nr_mem_ranges);
 	cpu_probe();
 	host_paging_init();
-	tsc_init(bi);
+	tsc_init(bi, config.tsc_calibration);
 	xstate_init();
 	console_printf("mhv: memory: pool %llu MiB at 0x%llx, %llu MiB allocatable in all\n",
 		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);

@@ -2,6 +2,7 @@
 #ifndef MHV_TSC_H
 #define MHV_TSC_H
 
+#include "config.h"
 #include "types.h"
 
 struct boot_info;
@@ -14,8 +15,10 @@ struct tsc_info {
 
 extern struct tsc_info host_tsc;
 
-/* Find the TSC frequency: CPUID 0x15/0x16, else calibrate against the ACPI PM timer. */
-void tsc_init(const struct boot_info *bi);
+/* Find the TSC frequency: CPUID 0x15/0x16, else calibrate against the HPET,
+ * else the ACPI PM timer; how = TSC_CAL_HPET or TSC_CAL_PM_TIMER tries that
+ * clock first (and says why when it falls back). */
+void tsc_init(const struct boot_info *bi, enum tsc_calibration how);
 
 /* The ACPI PM timer a guest reads (24 bits at 3.579545 MHz), derived from the TSC. */
 static inline u32 tsc_to_pm_timer(u64 tsc)

@@ -4,7 +4,7 @@
  * table body; the harness wraps it in a valid RSDP and XSDT (firmware
  * pointers are trusted, table contents are not) with its length field set
  * to the input's size and a correct checksum, as firmware would.  The
- * first byte picks the signature: MADT or SPCR.
+ * first byte picks the signature: SPCR (bit 0 set), HPET (bit 1) or MADT.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct acpi_spcr_uart uart;
 	uint32_t ids[64], len;
 	uint8_t *table;
+	const char *sig, *why = NULL;
+	u64 base = 0;
 	uint64_t p;
 	int n;
 
@@ -27,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = (uint32_t)(size - 1);
 	table = malloc(len); /* exactly the table: ASan sees any overread */
 	memcpy(table, data + 1, len);
-	memcpy(table, data[0] & 1 ? "SPCR" : "APIC", 4);
+	sig = data[0] & 1 ? "SPCR" : data[0] & 2 ? "HPET" : "APIC";
+	memcpy(table, sig, 4);
 	memcpy(table + 4, &len, 4);
 	acpi_build_checksum(table, len, 9);
 
@@ -35,6 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] & 1) {
 		if (acpi_find_spcr(p, &uart) == 0 && !uart.io_port && !uart.mmio_base &&
 		    uart.reg_width != 1 && uart.reg_width != 4)
+			__builtin_trap();
+	} else if (data[0] & 2) {
+		n = acpi_hpet_base(acpi_find_table(p, "HPET"), &base, &why);
+		if (n == 0 ? !base : !why)
 			__builtin_trap();
 	} else {
 		n = acpi_madt_cpus(acpi_find_table(p, "APIC"), ids, 64);

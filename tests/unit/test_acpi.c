@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* ACPI tables as mhv reads them: table lookup through the XSDT/RSDT, the
- * MADT's CPUs, the SPCR's UART; malformed tables are refused. */
+ * MADT's CPUs, the SPCR's UART, the HPET's registers (and the arithmetic of
+ * calibrating the TSC against it); malformed tables are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,9 +10,10 @@
 #include <cmocka.h>
 
 #include "acpi.h"
+#include "hpet.h"
 #include "tests/common/acpi_build.h"
 
-static uint8_t madt[256], spcr[80], xsdt[64];
+static uint8_t madt[256], spcr[80], hpet[56], xsdt[64];
 static uint8_t rsdp[36];
 
 #define fix_checksum acpi_build_checksum
@@ -48,14 +50,14 @@ static void madt_x2apic(uint32_t id, uint32_t flags)
 	madt_add(e, 16);
 }
 
-/* RSDP (rev 2) -> XSDT -> MADT, SPCR, with valid checksums. */
+/* RSDP (rev 2) -> XSDT -> MADT, SPCR, HPET, with valid checksums. */
 static uint64_t build_tables(void)
 {
-	uint8_t *tables[] = { madt, spcr };
+	uint8_t *tables[] = { madt, spcr, hpet };
 
 	header(madt, "APIC", (uint32_t)madt_len);
 	fix_checksum(madt, madt_len, 9);
-	return acpi_build_root(rsdp, xsdt, tables, 2);
+	return acpi_build_root(rsdp, xsdt, tables, 3);
 }
 
 static void test_madt_cpus(void **state)
@@ -168,13 +170,69 @@ static void test_spcr(void **state)
 	assert_int_equal(acpi_find_spcr(r, &u), -1);
 }
 
+/* An HPET table as QEMU's q35 has it: registers at 0xfed00000. */
+static uint64_t build_hpet(uint32_t len, uint8_t space, uint64_t base)
+{
+	memset(hpet, 0, sizeof(hpet));
+	header(hpet, "HPET", len);
+	memcpy(hpet + 36, "\x01\xa2\x86\x80", 4); /* event timer block ID */
+	hpet[40] = space;
+	hpet[41] = 64; /* register bit width */
+	memcpy(hpet + 44, &base, 8);
+	fix_checksum(hpet, len, 9);
+	madt_begin();
+	return build_tables();
+}
+
+static void test_hpet_table(void **state)
+{
+	const char *why = NULL;
+	u64 base = 0;
+	uint64_t r;
+
+	r = build_hpet(56, 0, 0xfed00000);
+	assert_int_equal(acpi_hpet_base(acpi_find_table(r, "HPET"), &base, &why), 0);
+	assert_int_equal(base, 0xfed00000);
+
+	build_hpet(56, 1, 0xfed00000); /* system I/O: no HPET is there */
+	assert_int_equal(acpi_hpet_base(hpet, &base, &why), -1);
+	assert_string_equal(why, "ACPI HPET table names no memory-mapped register block");
+
+	build_hpet(56, 0, 0);
+	assert_int_equal(acpi_hpet_base(hpet, &base, &why), -1);
+	assert_string_equal(why, "ACPI HPET table names address 0");
+
+	r = build_hpet(52, 0, 0xfed00000); /* ends inside the address */
+	assert_non_null(acpi_find_table(r, "HPET"));
+	assert_int_equal(acpi_hpet_base(acpi_find_table(r, "HPET"), &base, &why), -1);
+	assert_string_equal(why, "ACPI HPET table shorter than 56 bytes");
+	assert_int_equal(acpi_hpet_base(NULL, &base, &why), -1);
+}
+
+static void test_hpet_math(void **state)
+{
+	/* QEMU: 10 ns; PC chipsets: 14.31818 MHz (69841279 fs) */
+	assert_int_equal(hpet_period_fs(0x00989680ull << 32 | 0x8086a201), 10000000);
+	assert_int_equal(hpet_period_fs(0x0429b17full << 32), 69841279);
+	assert_int_equal(hpet_period_fs(0x05f5e100ull << 32), 100000000); /* 100 ns: the limit */
+	assert_int_equal(hpet_period_fs(0x05f5e101ull << 32), 0);
+	assert_int_equal(hpet_period_fs(0x8086a201), 0);
+	assert_int_equal(hpet_counter_hz(10000000), 100000000);
+	assert_int_equal(hpet_counter_hz(69841279), 14318179); /* rounded down */
+	assert_int_equal(hpet_counter_hz(0), 0);
+	/* 50 ms: 5e6 ticks of 10 ns against 1e8 TSC ticks is 2 GHz */
+	assert_int_equal(hpet_tsc_hz(100000000, 5000000, 10000000), 2000000000);
+	/* 715909 ticks at 14.31818 MHz: 50 ms (to 1 ns); a 5 GHz TSC */
+	assert_int_equal(hpet_tsc_hz(250000000, 715909, 69841279), 5000000000);
+	assert_int_equal(hpet_tsc_hz(1000, 0, 10000000), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_madt_cpus),
-		cmocka_unit_test(test_madt_malformed),
-		cmocka_unit_test(test_checksums),
-		cmocka_unit_test(test_spcr),
+		cmocka_unit_test(test_madt_cpus),  cmocka_unit_test(test_madt_malformed),
+		cmocka_unit_test(test_checksums),  cmocka_unit_test(test_spcr),
+		cmocka_unit_test(test_hpet_table), cmocka_unit_test(test_hpet_math),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

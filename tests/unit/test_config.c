@@ -63,6 +63,7 @@ static void test_defaults(void **state)
 	assert_true(cfg.xstate_cache);
 	assert_int_equal(cfg.pmu_modes, CONFIG_PMU_ALL);
 	assert_int_equal(cfg.console, CONSOLE_BOTH);
+	assert_int_equal(cfg.tsc_calibration, TSC_CAL_AUTO);
 	assert_int_equal(cfg.pmu_account, CONFIG_ACCOUNT_INSN | CONFIG_ACCOUNT_BRANCH);
 	assert_int_equal(cfg.nr_tests, 0);
 	assert_true(config_test_wanted(&cfg, "anything"));
@@ -144,6 +145,12 @@ static void test_syntax(void **state)
 	assert_int_equal(cfg.console, CONSOLE_FB);
 	PARSE_OK("cpus = all\n");
 	assert_true(cfg.cpus_all);
+	PARSE_OK("tsc_calibration = hpet\n");
+	assert_int_equal(cfg.tsc_calibration, TSC_CAL_HPET);
+	PARSE_OK("tsc_calibration = pm-timer\n");
+	assert_int_equal(cfg.tsc_calibration, TSC_CAL_PM_TIMER);
+	PARSE_OK("tsc_calibration = hpet\ntsc_calibration = auto\n");
+	assert_int_equal(cfg.tsc_calibration, TSC_CAL_AUTO);
 
 	/* guest sections: the keys after "guest =" are that guest's */
 	PARSE_OK("time_limit = 30\nguest = \\vmexit.flat\ncmdline = \"vmexit.flat cpuid\"\n"
@@ -246,6 +253,10 @@ static void test_errors(void **state)
 		  "qemu-exit");
 	PARSE_ERR("console = vga\n",
 		  "mhv.cfg:1: bad value 'vga' for 'console': expected serial, fb or both");
+	PARSE_ERR("tsc_calibration = pmtimer\n",
+		  "mhv.cfg:1: bad value 'pmtimer' for 'tsc_calibration': expected auto, hpet or "
+		  "pm-timer");
+	PARSE_ERR("tsc_calibration =\n", "mhv.cfg:1: empty value for 'tsc_calibration'");
 	PARSE_ERR("debugcon = yes\n",
 		  "mhv.cfg:1: bad value 'yes' for 'debugcon': expected on or off");
 	PARSE_ERR("xstate_cache = yes\n",
@@ -332,6 +343,15 @@ static void test_exit_action_name(void **state)
 	assert_string_equal(exit_action_name((enum exit_action)42), "unknown");
 }
 
+static void test_tsc_calibration_name(void **state)
+{
+	(void)state;
+	assert_string_equal(tsc_calibration_name(TSC_CAL_AUTO), "auto");
+	assert_string_equal(tsc_calibration_name(TSC_CAL_HPET), "hpet");
+	assert_string_equal(tsc_calibration_name(TSC_CAL_PM_TIMER), "pm-timer");
+	assert_string_equal(tsc_calibration_name((enum tsc_calibration)42), "unknown");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_nul),
 		cmocka_unit_test(test_small_err),
 		cmocka_unit_test(test_exit_action_name),
+		cmocka_unit_test(test_tsc_calibration_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
