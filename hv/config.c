@@ -408,6 +408,10 @@ static const struct config_key config_keys[] = {
 	  .field = offsetof(struct mhv_config, xstate_cache) },
 	{ .name = "tests", .parse = parse_tests, .desc = "comma-separated test filter" },
 	{ .name = "cpus", .parse = parse_cpus, .desc = "CPUs the suites run on" },
+	{ .name = "cpus_at_once",
+	  .parse = parse_on_off,
+	  .desc = "the chosen CPUs run the suites together, not in turn",
+	  .field = offsetof(struct mhv_config, cpus_at_once) },
 	{ .name = "guest", .parse = parse_guest, .desc = "a multiboot kernel on the boot volume" },
 };
 

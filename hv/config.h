@@ -83,6 +83,8 @@ struct mhv_config {
 	bool cpus_all; /* "cpus = all" */
 	u32 nr_guests; /* "guest =" lines: kernels run after the suites */
 	struct mhv_guest guests[CONFIG_MAX_GUESTS];
+	/* the chosen CPUs run the one-vCPU VMs together, not in turn; default off */
+	bool cpus_at_once;
 	u32 nr_tests; /* 'tests =' filter; 0 = run all */
 	char tests[CONFIG_MAX_TESTS][CONFIG_NAME_LEN];
 

@@ -11,6 +11,7 @@
 #include "boot_info.h"
 #include "fbcon.h"
 #include "fmt.h"
+#include "smp.h"
 #include "x86.h"
 
 /* 16550 registers (PC16550D datasheet) */
@@ -31,6 +32,28 @@
 static struct acpi_spcr_uart uart = { .io_port = COM1_PORT, .reg_width = 1, .baud = 115200 };
 static bool debugcon, to_serial = true, to_fb, have_fb;
 static char where[96] = "COM1 0x3f8 115200 8N1 (default)";
+
+/*
+ * While CPUs run VMs at once (console_lines_per_cpu), each CPU's output
+ * is collected into whole lines and a line goes out under a lock, so
+ * lines of several CPUs never mix.  The lock remembers its holder: a CPU
+ * that faults or takes an NMI while printing prints on instead of
+ * waiting for itself.
+ */
+#define CPU_LINE_MAX 256
+#define NO_HOLDER (~0u)
+/* about seconds of waiting: a holder that never lets go must not hang the others */
+#define LOCK_SPINS (1u << 26)
+
+struct cpu_line {
+	char text[CPU_LINE_MAX];
+	u32 len;
+	bool tagged; /* "[cpuN] " before each line */
+};
+
+static struct cpu_line cpu_lines[MAX_CPUS];
+static volatile bool per_cpu_lines;
+static volatile u32 line_holder = NO_HOLDER;
 
 static void uart_out(unsigned reg, u8 v)
 {
@@ -139,8 +162,66 @@ static void console_sink(void *ctx, char c)
 	console_putc(c);
 }
 
+static void put_line(u32 cpu, struct cpu_line *l)
+{
+	u32 free = NO_HOLDER, spins = 0, i;
+	bool mine = __atomic_load_n(&line_holder, __ATOMIC_RELAXED) == cpu;
+	char tag[16];
+
+	while (!mine && !__atomic_compare_exchange_n(&line_holder, &free, cpu, false,
+						     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		free = NO_HOLDER;
+		if (++spins == LOCK_SPINS)
+			break; /* print anyway: mixed lines beat a hang */
+		cpu_relax();
+	}
+	if (l->tagged) {
+		fmt_snprintf(tag, sizeof(tag), "[cpu%u] ", cpu);
+		for (i = 0; tag[i]; i++)
+			console_putc(tag[i]);
+	}
+	for (i = 0; i < l->len; i++)
+		console_putc(l->text[i]);
+	console_putc('\n');
+	l->len = 0;
+	if (!mine && spins < LOCK_SPINS)
+		__atomic_store_n(&line_holder, NO_HOLDER, __ATOMIC_RELEASE);
+}
+
+static void line_sink(void *ctx, char c)
+{
+	struct cpu *cpu = ctx;
+	struct cpu_line *l = &cpu_lines[cpu->index];
+
+	if (c == '\n') {
+		put_line(cpu->index, l);
+		return;
+	}
+	l->text[l->len++] = c;
+	if (l->len == sizeof(l->text))
+		put_line(cpu->index, l); /* an overlong line goes out in pieces */
+}
+
+void console_lines_per_cpu(bool on)
+{
+	unsigned i;
+
+	/* what a CPU left without its newline goes out before the mode ends */
+	for (i = 0; !on && i < MAX_CPUS; i++)
+		if (cpu_lines[i].len)
+			put_line(i, &cpu_lines[i]);
+	per_cpu_lines = on;
+}
+
+void console_tag_cpu_lines(bool on)
+{
+	cpu_lines[this_cpu()->index].tagged = on;
+}
+
 int console_vprintf(const char *fmt, va_list ap)
 {
+	if (per_cpu_lines)
+		return fmt_vformat(line_sink, this_cpu(), fmt, ap);
 	return fmt_vformat(console_sink, NULL, fmt, ap);
 }
 

@@ -13,6 +13,7 @@
 #include "stats.h"
 #include "vcpu.h"
 #include "vm_config.h"
+#include "x86.h"
 
 typedef u64 hypercall_fn(struct vcpu *vcpu, u64 a0, u64 a1);
 
@@ -59,13 +60,21 @@ static u64 hc_test_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	return 0;
 }
 
+/*
+ * One buffer for the samples (32 KiB, too big for an AP's stack): CPUs
+ * that run VMs at once take turns, which costs nothing measured since a
+ * guest reports a result after its timed loops.
+ */
 static u64 bench_samples[HC_BENCH_MAX_SAMPLES];
+static volatile bool bench_samples_lock;
 
 static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 {
 	struct vm *vm = vcpu->vm;
 	struct hc_bench_result r;
+	struct sample_stats st;
 	struct bench_row *row;
+	bool copied;
 
 	if (!copy_from_guest(vm, &r, gpa, sizeof(r)) || r.nr_samples > HC_BENCH_MAX_SAMPLES)
 		return HC_ERROR;
@@ -74,7 +83,13 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	/* samples overlapping the struct they are described by: a guest error */
 	if (r.samples_gpa < gpa + sizeof(r) && gpa < r.samples_gpa + r.nr_samples * sizeof(u64))
 		return HC_ERROR;
-	if (!copy_from_guest(vm, bench_samples, r.samples_gpa, r.nr_samples * sizeof(u64)))
+	while (__atomic_test_and_set(&bench_samples_lock, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	copied = copy_from_guest(vm, bench_samples, r.samples_gpa, r.nr_samples * sizeof(u64));
+	if (copied)
+		stats_compute(bench_samples, r.nr_samples, &st);
+	__atomic_clear(&bench_samples_lock, __ATOMIC_RELEASE);
+	if (!copied)
 		return HC_ERROR;
 	row = results_bench_row(vm->results);
 	if (!row)
@@ -86,7 +101,7 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	fmt_snprintf(row->skip_reason, sizeof(row->skip_reason), "%s", r.skip_reason);
 	row->iterations = r.iterations;
 	row->batches = r.nr_samples;
-	stats_compute(bench_samples, r.nr_samples, &row->st);
+	row->st = st;
 	return 0;
 }
 

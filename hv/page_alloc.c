@@ -2,6 +2,9 @@
 #include "page_alloc.h"
 #include "x86.h"
 #include "boot_info.h"
+#ifndef HOST_TEST
+#include "smp.h"
+#endif
 
 #define LOW_MEMORY_END 0x100000ull /* below 1 MiB stays free for real-mode uses */
 
@@ -74,7 +77,43 @@ u64 page_alloc_free_pages(const struct page_alloc *pa)
 	return n;
 }
 
+u64 page_alloc_largest(const struct page_alloc *pa)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; i < pa->nr_ranges; i++)
+		if (pa->ranges[i].pages > n)
+			n = pa->ranges[i].pages;
+	return n;
+}
+
+bool page_alloc_carve(struct page_alloc *pa, struct page_alloc *arenas, unsigned n, u64 pages)
+{
+	u64 base;
+	unsigned i;
+
+	if (!n || !pages || pages > ~0ull / PAGE_SIZE / n)
+		return false;
+	base = page_alloc_contig(pa, n * pages);
+	if (!base)
+		return false;
+	for (i = 0; i < n; i++) {
+		arenas[i].nr_ranges = 0;
+		arenas[i].total_pages = 0;
+		add_range(&arenas[i], base + i * pages * PAGE_SIZE, pages);
+	}
+	return true;
+}
+
 #ifndef HOST_TEST
+struct page_alloc *page_arena(void)
+{
+	struct page_alloc *arena = this_cpu()->arena;
+
+	return arena ? arena : &hv_pages;
+}
+
 /* The vCPUs of one VM create their state on their own CPUs at once. */
 static volatile bool alloc_lock;
 
@@ -84,7 +123,7 @@ void *alloc_pages_zeroed(u64 npages)
 
 	while (__atomic_test_and_set(&alloc_lock, __ATOMIC_ACQUIRE))
 		cpu_relax();
-	pa = page_alloc_contig(&hv_pages, npages);
+	pa = page_alloc_contig(page_arena(), npages);
 	__atomic_clear(&alloc_lock, __ATOMIC_RELEASE);
 	if (!pa)
 		return NULL;

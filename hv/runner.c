@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The run plan: for every suite the config selects, the VMs it needs, one
- * after another; then the results tables and the summary.
+ * after another, on each chosen CPU in turn or on all of them at once;
+ * then the results tables and the summary.
  */
 #include "runner.h"
 #include "backend.h"
@@ -9,6 +10,7 @@
 #include "fmt.h"
 #include "guest_console.h"
 #include "host_timer.h"
+#include "page_alloc.h"
 #include "platform.h"
 #include "pmu/pmu_caps.h"
 #include "pmu/pmu_vcpu.h"
@@ -218,14 +220,13 @@ void results_test(struct run_results *r, const char *suite, const char *name, en
 		       reason);
 }
 
-void results_refuse_column(struct run_results *r, const char *suite, const char *column,
-			   const char *why)
+/* A column r's tables name as refused, each once. */
+static void record_refused(struct run_results *r, const char *column, const char *why)
 {
 	struct refused_column *rc;
 
 	u32 i;
 
-	console_printf("mhv: %s: configuration %s cannot run here: %s\n", suite, column, why);
 	for (i = 0; i < r->nr_refused; i++)
 		if (!__builtin_strcmp(r->refused[i].column, column))
 			return; /* the tables name each column once */
@@ -234,6 +235,13 @@ void results_refuse_column(struct run_results *r, const char *suite, const char 
 	rc = &r->refused[r->nr_refused++];
 	rc->column = column;
 	rc->why = why;
+}
+
+void results_refuse_column(struct run_results *r, const char *suite, const char *column,
+			   const char *why)
+{
+	console_printf("mhv: %s: configuration %s cannot run here: %s\n", suite, column, why);
+	record_refused(r, column, why);
 }
 
 struct bench_row *results_bench_row(struct run_results *r)
@@ -278,37 +286,52 @@ static void judge_stop(const struct suite *s, const struct suite_vm *sv, const s
 	if ((v->stop == sv->expect && (v->stop != VM_STOP_EXIT || v->exit_code == 0)) ||
 	    (sv->expect_alt != VM_RUNNING && v->stop == sv->expect_alt)) {
 		if (sv->test)
-			results_test(&results, s->name, test, TEST_PASS, v->stop_reason);
+			results_test(v->results, s->name, test, TEST_PASS, v->stop_reason);
 		return;
 	}
 	fmt_snprintf(why, sizeof(why), "VM %s ended with %s (%s), expected %s", v->name,
 		     vm_stop_name(v->stop), v->stop_reason, vm_stop_name(sv->expect));
-	results_test(&results, s->name, test, TEST_FAIL, why);
+	results_test(v->results, s->name, test, TEST_FAIL, why);
 }
 
-static u32 hostile_tried, hostile_contained, hostile_failed_before;
+/*
+ * Where one CPU's VMs live and its results go: the run's own for CPUs
+ * that run the plan one after another, one set per CPU for CPUs that run
+ * it at once.
+ */
+struct cpu_run {
+	struct cpu *cpu;
+	struct run_results *results;
+	struct vm *vm;
+	u32 hostile_tried, hostile_contained, hostile_failed_before;
+};
+
+static struct cpu_run one_by_one = { .results = &results, .vm = &vm };
+static u32 next_vm_id;
 
 /*
  * After a hostile VM: did it end as it had to, and is mhv as it was?  A
  * host that changed cannot be trusted to judge anything further.
  */
-static void check_host_intact(const struct suite *s, const struct suite_vm *sv)
+static void check_host_intact(struct cpu_run *cr, const struct suite *s, const struct suite_vm *sv)
 {
+	u32 failed = cr->results->failed;
 	char why[96];
 
-	hostile_tried++;
+	cr->hostile_tried++;
 	if (!selfcheck_verify(why, sizeof(why)))
 		hv_fatal(MHV_FATAL, "after hostile case %s: %s", sv->name, why);
-	if (results.failed == hostile_failed_before)
-		hostile_contained++;
+	if (failed == cr->hostile_failed_before)
+		cr->hostile_contained++;
 	console_printf("mhv: hostile: case %s %s; mhv's code, page tables and stacks intact\n",
 		       sv->name,
-		       results.failed == hostile_failed_before ? "contained" : "NOT contained");
-	hostile_failed_before = results.failed;
+		       failed == cr->hostile_failed_before ? "contained" : "NOT contained");
+	cr->hostile_failed_before = failed;
 }
 
 /* One VM of a suite, as the CPU that runs it sees it. */
 struct vm_job {
+	struct cpu_run *cr;
 	const struct suite *s;
 	const struct suite_vm *sv;
 	const struct vm_config *config;
@@ -382,37 +405,38 @@ static bool run_vcpus(struct vm *v, struct cpu *const on[], u64 limit_ms)
  * Guest RAM and the vCPUs' initial state are made here; each vCPU's
  * VMCB/VMCS on its own CPU.
  */
-static void run_two_vcpu_vm(const struct suite *s, const struct suite_vm *sv,
-			    const struct vm_config *config, u32 id, struct cpu *first, u64 limit_ms)
+static void run_two_vcpu_vm(struct cpu_run *cr, const struct suite *s, const struct suite_vm *sv,
+			    const struct vm_config *config, u32 id, u64 limit_ms)
 {
 	struct cpu *on[VM_MAX_VCPUS];
+	struct vm *vm = cr->vm;
 	struct vm_spec spec;
 	int err;
 
-	if (pick_cpus(first, 2, on) < 2) {
-		results_test(&results, s->name, sv->name, TEST_SKIP,
+	if (pick_cpus(cr->cpu, 2, on) < 2) {
+		results_test(cr->results, s->name, sv->name, TEST_SKIP,
 			     "needs a second CPU: start mhv on a machine with two or more");
 		return;
 	}
 	make_spec(&spec, s, sv, config);
-	err = vm_create(&vm, &spec, id, &results);
+	err = vm_create(vm, &spec, id, cr->results);
 	if (err) {
-		results_test(&results, s->name, sv->name, TEST_FAIL, "VM creation failed");
-		vm_destroy(&vm);
+		results_test(cr->results, s->name, sv->name, TEST_FAIL, "VM creation failed");
+		vm_destroy(vm);
 		return;
 	}
 	console_printf("mhv: vm %s: start (%s, configuration %s, vcpu 0 on cpu %u, vcpu 1 on cpu "
 		       "%u)\n",
-		       vm.name, backend->name, config->name, on[0]->index, on[1]->index);
-	if (run_vcpus(&vm, on, limit_ms)) {
-		guest_console_flush(&vm);
-		judge_stop(s, sv, &vm);
+		       vm->name, backend->name, config->name, on[0]->index, on[1]->index);
+	if (run_vcpus(vm, on, limit_ms)) {
+		guest_console_flush(vm);
+		judge_stop(s, sv, vm);
 	} else {
-		guest_console_flush(&vm);
-		results_test(&results, s->name, sv->name, TEST_FAIL,
+		guest_console_flush(vm);
+		results_test(cr->results, s->name, sv->name, TEST_FAIL,
 			     "a CPU did not run its vCPU to the VM's end");
 	}
-	vm_destroy(&vm);
+	vm_destroy(vm);
 }
 
 /* On the chosen CPU: the VM's whole life, since its VMCS/VMCB state and
@@ -422,53 +446,66 @@ static void vm_job_run(void *arg)
 	const struct vm_job *j = arg;
 	const struct suite *s = j->s;
 	const struct suite_vm *sv = j->sv;
+	struct vm *vm = j->cr->vm;
 	struct vm_spec spec;
 	int err;
 
 	make_spec(&spec, s, sv, j->config);
-	err = vm_create(&vm, &spec, j->id, &results);
+	err = vm_create(vm, &spec, j->id, j->cr->results);
 
 	if (err) {
 		console_printf("mhv: vm %s: cannot create (%s)\n", sv->name,
 			       err == -2 ? "guest image too large" : "out of memory");
-		results_test(&results, s->name, sv->name, TEST_FAIL, "VM creation failed");
+		results_test(j->cr->results, s->name, sv->name, TEST_FAIL, "VM creation failed");
 	} else {
-		console_printf("mhv: vm %s: start (%s, configuration %s, %llu KiB RAM)\n", vm.name,
-			       backend->name, j->config->name, vm.ram_size >> 10);
-		vm_vcpu_run(&vm.vcpus[0]);
-		guest_console_flush(&vm);
-		judge_stop(s, sv, &vm);
+		console_printf("mhv: vm %s: start (%s, configuration %s, %llu KiB RAM)\n", vm->name,
+			       backend->name, j->config->name, vm->ram_size >> 10);
+		vm_vcpu_run(&vm->vcpus[0]);
+		guest_console_flush(vm);
+		judge_stop(s, sv, vm);
 	}
-	vm_destroy(&vm);
+	vm_destroy(vm);
 	if (s->selfcheck)
-		check_host_intact(s, sv);
+		check_host_intact(j->cr, s, sv);
 }
 
-static void run_suite_vm(const struct suite *s, const struct suite_vm *sv,
-			 const struct vm_config *config, u32 id, struct cpu *cpu)
+/* NULL: the VM runs; "": the tests filter leaves it out; else why it is skipped. */
+static const char *vm_left_out(const struct suite_vm *sv, const struct mhv_config *cfg)
+{
+	/* The suite's main VM filters its own tests; host-judged ones here. */
+	if (sv->test && !config_test_wanted(cfg, sv->test))
+		return "";
+	return sv->unsupported ? sv->unsupported() : NULL;
+}
+
+static u64 vm_limit_ms(const struct suite_vm *sv, const struct mhv_config *cfg)
+{
+	return sv->time_limit_ms ? sv->time_limit_ms : cfg->time_limit * 1000ull;
+}
+
+static void run_suite_vm(struct cpu_run *cr, const struct suite *s, const struct suite_vm *sv,
+			 const struct vm_config *config, u32 id)
 {
 	const char *test = sv->test ? sv->test : sv->name;
-	const char *why_not = sv->unsupported ? sv->unsupported() : NULL;
-	struct vm_job job = { s, sv, config, id };
-	u64 limit_ms = sv->time_limit_ms ? sv->time_limit_ms : results.cfg->time_limit * 1000ull;
+	const char *why_not = vm_left_out(sv, cr->results->cfg);
+	struct vm_job job = { cr, s, sv, config, id };
+	u64 limit_ms = vm_limit_ms(sv, cr->results->cfg);
 	char why[96];
 
-	/* The suite's main VM filters its own tests; host-judged ones here. */
-	if (sv->test && !config_test_wanted(results.cfg, test))
-		return;
 	if (why_not) {
-		results_test(&results, s->name, test, TEST_SKIP, why_not);
+		if (why_not[0])
+			results_test(cr->results, s->name, test, TEST_SKIP, why_not);
 		return;
 	}
 	if (sv->nr_vcpus > 1) {
-		run_two_vcpu_vm(s, sv, config, id, cpu, limit_ms);
+		run_two_vcpu_vm(cr, s, sv, config, id, limit_ms);
 		return;
 	}
 	/* The VM's own time limit ends it first; this catches a lost CPU. */
-	if (!smp_run_on(cpu, vm_job_run, &job, limit_ms + CPU_GRACE_MS)) {
+	if (!smp_run_on(cr->cpu, vm_job_run, &job, limit_ms + CPU_GRACE_MS)) {
 		fmt_snprintf(why, sizeof(why), "cpu %u did not run VM %s to its end: %s",
-			     cpu->index, sv->name, cpu->why);
-		results_test(&results, s->name, test, TEST_FAIL, why);
+			     cr->cpu->index, sv->name, cr->cpu->why);
+		results_test(cr->results, s->name, test, TEST_FAIL, why);
 	}
 }
 
@@ -485,13 +522,49 @@ static bool suite_runs_in(const struct suite *s, const struct vm_config *c,
 	return cfg->pmu_modes & BIT(mode); /* config "pmu =" may leave this mode out */
 }
 
-static void run_plan_on(struct cpu *cpu, const struct mhv_config *cfg)
+/* Which VMs of the plan a pass over it runs. */
+enum plan_vms {
+	PLAN_ALL,
+	PLAN_ONE_VCPU,	/* what CPUs run at once */
+	PLAN_TWO_VCPUS, /* after that, each chosen CPU with a second one */
+};
+
+static bool plan_takes(enum plan_vms which, const struct suite_vm *sv)
 {
-	static u32 id;
+	return which == PLAN_ALL || (which == PLAN_TWO_VCPUS) == (sv->nr_vcpus > 1);
+}
+
+static bool suite_has(const struct suite *s, enum plan_vms which)
+{
+	unsigned j;
+
+	for (j = 0; j < s->nr_vms; j++)
+		if (plan_takes(which, &s->vms[j]))
+			return true;
+	return false;
+}
+
+static bool plan_has(const struct mhv_config *cfg, enum plan_vms which)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(suites); i++)
+		if ((cfg->suites & suites[i].bit) && suite_has(&suites[i], which))
+			return true;
+	return false;
+}
+
+/*
+ * The VMs of the plan on one CPU, one after another.  A column the host
+ * cannot run is refused in the pass that runs everything; the pass for
+ * the VMs with two vCPUs after a run at once has refused it already.
+ */
+static void run_plan_on(struct cpu_run *cr, const struct mhv_config *cfg, enum plan_vms which)
+{
 	unsigned i, j, c;
 
 	for (i = 0; i < ARRAY_SIZE(suites); i++) {
-		if (!(cfg->suites & suites[i].bit))
+		if (!(cfg->suites & suites[i].bit) || !suite_has(&suites[i], which))
 			continue;
 		console_printf("mhv: suite %s\n", suites[i].name);
 		for (c = 0; c < nr_vm_configs; c++) {
@@ -501,22 +574,198 @@ static void run_plan_on(struct cpu *cpu, const struct mhv_config *cfg)
 				continue;
 			why = pmu_mode_unsupported(vm_configs[c].pmu);
 			if (why) {
-				results_refuse_column(&results, suites[i].name, vm_configs[c].name,
-						      why);
+				if (which == PLAN_ALL)
+					results_refuse_column(cr->results, suites[i].name,
+							      vm_configs[c].name, why);
 				continue;
 			}
-			for (j = 0; j < suites[i].nr_vms && cpu->state != CPU_FAILED; j++)
-				run_suite_vm(&suites[i], &suites[i].vms[j], &vm_configs[c], id++,
-					     cpu);
+			for (j = 0; j < suites[i].nr_vms && cr->cpu->state != CPU_FAILED; j++)
+				if (plan_takes(which, &suites[i].vms[j]))
+					run_suite_vm(cr, &suites[i], &suites[i].vms[j],
+						     &vm_configs[c], next_vm_id++);
 		}
 	}
-	if (hostile_tried)
-		console_printf("mhv: hostile: %u cases tried, %u contained\n", hostile_tried,
-			       hostile_contained);
-	hostile_tried = hostile_contained = 0;
-	report_bench_tables(&results);
-	results.nr_bench = 0;
-	results.nr_refused = 0;
+}
+
+/* A CPU's hostile summary and tables; its rows are then done with. */
+static void finish_cpu_run(struct cpu_run *cr)
+{
+	if (cr->hostile_tried)
+		console_printf("mhv: hostile: %u cases tried, %u contained\n", cr->hostile_tried,
+			       cr->hostile_contained);
+	cr->hostile_tried = cr->hostile_contained = 0;
+	report_bench_tables(cr->results);
+	cr->results->nr_bench = 0;
+	cr->results->nr_refused = 0;
+}
+
+/* ---- the plan on several CPUs at once ("cpus_at_once = on") ---- */
+
+/* A CPU's own arena: a suite VM (GUEST_RAM_SIZE, its nested tables and
+ * vCPU state, about 4.1 MiB) with room to spare, at most 16 MiB. */
+#define ARENA_MIN_PAGES (GUEST_RAM_SIZE / PAGE_SIZE + 256)
+#define ARENA_MAX_PAGES ((16ull << 20) / PAGE_SIZE)
+
+/* What each CPU of a run at once keeps until the BSP has printed it. */
+struct at_once_state {
+	struct run_results results;
+	struct vm vm;
+};
+
+/* On each CPU: its lines tagged "[cpuN] ", which run_suite_vm says for one. */
+static void at_once_job(void *arg)
+{
+	const struct vm_job *j = arg;
+	const char *why_not = vm_left_out(j->sv, j->cr->results->cfg);
+
+	console_tag_cpu_lines(true);
+	if (!why_not)
+		vm_job_run(arg);
+	else
+		results_test(j->cr->results, j->s->name, j->sv->test ? j->sv->test : j->sv->name,
+			     TEST_SKIP, why_not);
+	console_tag_cpu_lines(false);
+}
+
+/*
+ * One VM on every CPU at once, each its own copy: all start, the BSP
+ * runs its own if it is one of them, then waits for each, bounded by the
+ * VM's time limit, so that a CPU that is lost is left out, not waited for.
+ */
+static void run_vm_at_once(struct cpu_run *runs, unsigned n, const struct suite *s,
+			   const struct suite_vm *sv, const struct vm_config *config)
+{
+	u64 limit_ms = vm_limit_ms(sv, runs[0].results->cfg);
+	const char *test = sv->test ? sv->test : sv->name;
+	struct vm_job jobs[MAX_CPUS];
+	bool started[MAX_CPUS], lost[MAX_CPUS];
+	char why[96];
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct cpu *c = runs[i].cpu;
+
+		jobs[i] = (struct vm_job){ &runs[i], s, sv, config, next_vm_id++ };
+		/* a CPU lost at an earlier VM stays out, as in run_plan_on */
+		lost[i] = c->state == CPU_FAILED;
+		started[i] = !lost[i] && c != &cpus[0] && smp_start(c, at_once_job, &jobs[i]);
+	}
+	for (i = 0; i < n; i++)
+		if (runs[i].cpu == &cpus[0])
+			at_once_job(&jobs[i]);
+	for (i = 0; i < n; i++) {
+		struct cpu *c = runs[i].cpu;
+
+		if (lost[i] || c == &cpus[0] ||
+		    (started[i] && smp_wait(c, limit_ms + CPU_GRACE_MS)))
+			continue;
+		fmt_snprintf(why, sizeof(why), "cpu %u did not run VM %s to its end: %s", c->index,
+			     sv->name, c->why);
+		results_test(runs[i].results, s->name, test, TEST_FAIL, why);
+	}
+}
+
+static void run_plan_at_once(struct cpu_run *runs, unsigned n, const struct mhv_config *cfg)
+{
+	unsigned i, j, c, k;
+
+	for (i = 0; i < ARRAY_SIZE(suites); i++) {
+		if (!(cfg->suites & suites[i].bit) || !suite_has(&suites[i], PLAN_ONE_VCPU))
+			continue;
+		console_printf("mhv: suite %s\n", suites[i].name);
+		for (c = 0; c < nr_vm_configs; c++) {
+			const char *why;
+
+			if (!suite_runs_in(&suites[i], &vm_configs[c], cfg))
+				continue;
+			why = pmu_mode_unsupported(vm_configs[c].pmu);
+			if (why) {
+				/* said once, in every CPU's tables */
+				results_refuse_column(runs[0].results, suites[i].name,
+						      vm_configs[c].name, why);
+				for (k = 1; k < n; k++)
+					record_refused(runs[k].results, vm_configs[c].name, why);
+				continue;
+			}
+			for (j = 0; j < suites[i].nr_vms; j++) {
+				const struct suite_vm *sv = &suites[i].vms[j];
+				const char *why_not = vm_left_out(sv, cfg);
+
+				/* skipped ones are said on each CPU; filtered ones nowhere */
+				if (plan_takes(PLAN_ONE_VCPU, sv) && !(why_not && !why_not[0]))
+					run_vm_at_once(runs, n, &suites[i], sv, &vm_configs[c]);
+			}
+		}
+	}
+}
+
+/*
+ * The plan with every chosen CPU at once: the VMs with one vCPU run on
+ * all of them together, one VM at a time, so each CPU measures its exits
+ * while the others take theirs (shared caches, uncore, memory).  Then,
+ * CPU by CPU, the VMs with two vCPUs (they need a second CPU of their
+ * own, so they run alone) and that CPU's tables.  false when the memory
+ * for it is not there: the caller then runs the CPUs one after another.
+ */
+static bool run_cpus_at_once(struct cpu *chosen[], unsigned n, const struct mhv_config *cfg)
+{
+	static struct cpu_run runs[MAX_CPUS];
+	u64 state_pages = (n * sizeof(struct at_once_state) + PAGE_SIZE - 1) / PAGE_SIZE;
+	u64 arena_pages = (n * sizeof(struct page_alloc) + PAGE_SIZE - 1) / PAGE_SIZE, pages;
+	struct page_alloc_mark before, arenas;
+	struct at_once_state *st;
+	struct page_alloc *arena;
+	char list[3 * MAX_CPUS + 1];
+	size_t used = 0;
+	unsigned i;
+
+	page_alloc_get_mark(&hv_pages, &before);
+	st = alloc_pages_zeroed(state_pages);
+	arena = alloc_pages_zeroed(arena_pages);
+	pages = page_alloc_largest(&hv_pages) / n;
+	if (pages > ARENA_MAX_PAGES)
+		pages = ARENA_MAX_PAGES;
+	page_alloc_get_mark(&hv_pages, &arenas);
+	if (!st || !arena || pages < ARENA_MIN_PAGES ||
+	    !page_alloc_carve(&hv_pages, arena, n, pages)) {
+		page_alloc_release(&hv_pages, &before);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		runs[i] = (struct cpu_run){ .cpu = chosen[i],
+					    .results = &st[i].results,
+					    .vm = &st[i].vm };
+		st[i].results.cfg = cfg;
+		fmt_snprintf(st[i].results.cpu_tag, sizeof(st[i].results.cpu_tag), "@cpu%u",
+			     chosen[i]->index);
+		chosen[i]->arena = &arena[i];
+		used += fmt_snprintf(list + used, sizeof(list) - used, "%s%u", i ? "," : "",
+				     chosen[i]->index);
+	}
+	console_printf("mhv: ==== suites on cpus %s at once (each CPU its own VMs and a %llu MiB "
+		       "arena; their lines marked [cpuN]) ====\n",
+		       list, pages >> 8);
+	console_lines_per_cpu(true);
+	run_plan_at_once(runs, n, cfg);
+	console_lines_per_cpu(false);
+	for (i = 0; i < n; i++)
+		chosen[i]->arena = NULL;
+	page_alloc_release(&hv_pages, &arenas);
+
+	for (i = 0; i < n; i++) {
+		console_printf(
+		    "mhv: ==== cpu %u (APIC ID %u%s), %u of %u run at once: %sits tables "
+		    "====\n",
+		    chosen[i]->index, chosen[i]->apic_id, chosen[i]->index ? "" : ", the BSP",
+		    i + 1, n, plan_has(cfg, PLAN_TWO_VCPUS) ? "its VMs with two vCPUs, then " : "");
+		run_plan_on(&runs[i], cfg, PLAN_TWO_VCPUS);
+		finish_cpu_run(&runs[i]);
+		results.passed += st[i].results.passed;
+		results.failed += st[i].results.failed;
+		results.skipped += st[i].results.skipped;
+	}
+	page_alloc_release(&hv_pages, &before);
+	return true;
 }
 
 /*
@@ -633,16 +882,27 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 {
 	struct cpu *chosen[MAX_CPUS];
 	unsigned n = choose_cpus(cfg, chosen), i;
+	bool at_once = cfg->cpus_at_once && n > 1;
 
 	results.cfg = cfg;
-	for (i = 0; i < n; i++) {
+	if (cfg->cpus_at_once && n == 1)
+		console_printf("mhv: cpus_at_once: only cpu %u is chosen, none runs beside it\n",
+			       chosen[0]->index);
+	if (at_once && !run_cpus_at_once(chosen, n, cfg)) {
+		console_printf("mhv: cpus_at_once: no memory for an arena per CPU: the CPUs run "
+			       "one after another\n");
+		at_once = false;
+	}
+	for (i = 0; i < n && !at_once; i++) {
 		console_printf("mhv: ==== suites on cpu %u (APIC ID %u%s), %u of %u chosen ====\n",
 			       chosen[i]->index, chosen[i]->apic_id,
 			       chosen[i]->index ? "" : ", the BSP", i + 1, n);
 		if (n > 1)
 			fmt_snprintf(results.cpu_tag, sizeof(results.cpu_tag), "@cpu%u",
 				     chosen[i]->index);
-		run_plan_on(chosen[i], cfg);
+		one_by_one.cpu = chosen[i];
+		run_plan_on(&one_by_one, cfg, PLAN_ALL);
+		finish_cpu_run(&one_by_one);
 	}
 	if (cfg->nr_guests) {
 		console_printf("mhv: ==== guests from the boot volume, on cpu %u ====\n",

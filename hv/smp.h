@@ -16,6 +16,7 @@
 
 struct boot_info;
 struct cpu_tables;
+struct page_alloc;
 
 enum cpu_state {
 	CPU_ABSENT,   /* not started (yet) */
@@ -38,6 +39,9 @@ struct cpu {
 	void *volatile work_arg;
 	volatile u32 done;
 	u32 started; /* done when the current work was handed over */
+	/* Its own allocation arena while CPUs run VMs at once, else NULL
+	 * (hv_pages): see page_arena(). */
+	struct page_alloc *arena;
 };
 
 extern struct cpu cpus[MAX_CPUS];

@@ -112,7 +112,8 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 	u32 i;
 
 	__builtin_memset(vm, 0, sizeof(*vm));
-	page_alloc_get_mark(&hv_pages, &vm->mark);
+	vm->arena = page_arena();
+	page_alloc_get_mark(vm->arena, &vm->mark);
 	fmt_snprintf(vm->name, sizeof(vm->name), "%s", spec->name);
 	vm->id = id;
 	vm->results = results;
@@ -207,5 +208,6 @@ int vm_map_nested(struct vm *vm, struct pt_ctx *ctx, u64 gpa, u64 hpa, u64 size,
 
 void vm_destroy(struct vm *vm)
 {
-	page_alloc_release(&hv_pages, &vm->mark);
+	/* guest_kernel_create takes its mark in hv_pages and leaves arena NULL */
+	page_alloc_release(vm->arena ? vm->arena : &hv_pages, &vm->mark);
 }

@@ -110,6 +110,7 @@ struct vm {
 	s64 exit_code;
 	struct vcpu vcpus[VM_MAX_VCPUS];
 	u32 nr_vcpus;
+	struct page_alloc *arena; /* where its memory came from; NULL: hv_pages */
 	struct page_alloc_mark mark;
 	/* emulated devices */
 	char console_line[VM_CONSOLE_LINE];

@@ -308,6 +308,23 @@ static void test_nul(void **state)
 	assert_string_equal(err, "mhv.cfg:2: NUL byte in file");
 }
 
+/* cpus_at_once: off unless asked for; on/off like the other switches. */
+static void test_cpus_at_once(void **state)
+{
+	(void)state;
+	PARSE_OK("cpus = all\n");
+	assert_false(cfg.cpus_at_once);
+	PARSE_OK("cpus = all\ncpus_at_once = on\n");
+	assert_true(cfg.cpus_at_once);
+	assert_true(cfg.cpus_all);
+	PARSE_OK("cpus_at_once = on # comment\ncpus = 1,2\ncpus_at_once = off\n");
+	assert_false(cfg.cpus_at_once);
+	assert_int_equal(cfg.cpus, (1ull << 1) | (1ull << 2));
+	PARSE_ERR("cpus_at_once = yes\n",
+		  "mhv.cfg:1: bad value 'yes' for 'cpus_at_once': expected on or off");
+	PARSE_ERR("cpus_at_once =\n", "mhv.cfg:1: empty value for 'cpus_at_once'");
+}
+
 static void test_small_err(void **state)
 {
 	static const char text[] = "nosuchkey = 1\n";
@@ -363,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_nul),
 		cmocka_unit_test(test_small_err),
+		cmocka_unit_test(test_cpus_at_once),
 		cmocka_unit_test(test_exit_action_name),
 		cmocka_unit_test(test_tsc_calibration_name),
 	};

@@ -1,0 +1,3 @@
+# Host unit tests for hv/page_alloc.c (included by the Makefile).
+UNIT_TESTS += page_alloc
+UNIT_SRCS_page_alloc := tests/unit/test_page_alloc.c hv/page_alloc.c

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host tests for hv/page_alloc.c: bump allocation with marks, and the
+ * arenas cut for CPUs that create VMs at once.  Addresses are plain
+ * numbers here; nothing is dereferenced.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "boot_info.h"
+#include "page_alloc.h"
+
+#define MIB (1ull << 20)
+
+/* A pool of 64 pages at 16 MiB, usable RAM 32..40 MiB and 64..65 MiB. */
+static void init_pool(struct page_alloc *pa)
+{
+	static const struct mem_range mem[] = {
+		{ .base = 0, .pages = 0x100, .kind = MEM_USABLE }, /* below 1 MiB: left out */
+		{ .base = 32 * MIB, .pages = 8 * MIB / PAGE_SIZE, .kind = MEM_USABLE },
+		{ .base = 48 * MIB, .pages = 1024, .kind = MEM_USABLE + 1 }, /* not usable */
+		{ .base = 64 * MIB, .pages = 256, .kind = MEM_USABLE },
+	};
+
+	page_alloc_init(pa, 16 * MIB, 64, mem, sizeof(mem) / sizeof(mem[0]));
+}
+
+static void test_bump_and_marks(void **state)
+{
+	struct page_alloc pa;
+	struct page_alloc_mark m;
+	u64 a, b;
+
+	(void)state;
+	init_pool(&pa);
+	assert_int_equal(pa.nr_ranges, 3);
+	assert_int_equal(pa.total_pages, 64 + 2048 + 256);
+	assert_int_equal(page_alloc_largest(&pa), 2048);
+	a = page_alloc_contig(&pa, 16);
+	assert_int_equal(a, 16 * MIB);
+	page_alloc_get_mark(&pa, &m);
+	/* too big for the pool: the next range that holds it */
+	b = page_alloc_contig(&pa, 100);
+	assert_int_equal(b, 32 * MIB);
+	assert_int_equal(page_alloc_free_pages(&pa), 48 + 1948 + 256);
+	page_alloc_release(&pa, &m);
+	assert_int_equal(page_alloc_free_pages(&pa), 48 + 2048 + 256);
+	assert_int_equal(page_alloc_contig(&pa, 100), 32 * MIB);
+	assert_int_equal(page_alloc_contig(&pa, 4096), 0);
+}
+
+static void test_carve(void **state)
+{
+	struct page_alloc pa, arenas[4];
+	struct page_alloc_mark before;
+	unsigned i;
+
+	(void)state;
+	init_pool(&pa);
+	page_alloc_contig(&pa, 8); /* something allocated for good first */
+	page_alloc_get_mark(&pa, &before);
+	assert_true(page_alloc_carve(&pa, arenas, 4, 500));
+	/* one contiguous cut from the range that holds all four */
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(arenas[i].nr_ranges, 1);
+		assert_int_equal(arenas[i].total_pages, 500);
+		assert_int_equal(arenas[i].ranges[0].base, 32 * MIB + i * 500 * PAGE_SIZE);
+		assert_int_equal(page_alloc_free_pages(&arenas[i]), 500);
+	}
+	assert_int_equal(page_alloc_free_pages(&pa), 56 + 48 + 256);
+	/* releasing the parent to its mark gives the whole cut back */
+	page_alloc_release(&pa, &before);
+	assert_int_equal(page_alloc_free_pages(&pa), 56 + 2048 + 256);
+}
+
+/* What one CPU does in its arena never frees or moves another's pages. */
+static void test_arenas_independent(void **state)
+{
+	struct page_alloc pa, arenas[2];
+	struct page_alloc_mark m0, m1;
+	u64 a0, a1, b0;
+
+	(void)state;
+	init_pool(&pa);
+	assert_true(page_alloc_carve(&pa, arenas, 2, 300));
+	page_alloc_get_mark(&arenas[0], &m0);
+	page_alloc_get_mark(&arenas[1], &m1);
+	a0 = page_alloc_contig(&arenas[0], 256);
+	a1 = page_alloc_contig(&arenas[1], 256);
+	assert_int_equal(a0, 32 * MIB);
+	assert_int_equal(a1, 32 * MIB + 300 * PAGE_SIZE);
+	/* CPU 0's VM ends first: CPU 1's allocation stays where it is */
+	page_alloc_release(&arenas[0], &m0);
+	assert_int_equal(page_alloc_free_pages(&arenas[0]), 300);
+	assert_int_equal(page_alloc_free_pages(&arenas[1]), 44);
+	b0 = page_alloc_contig(&arenas[0], 300);
+	assert_int_equal(b0, a0);
+	/* an arena is full at its end, not at its neighbour's pages */
+	assert_int_equal(page_alloc_contig(&arenas[0], 1), 0);
+	assert_int_equal(page_alloc_contig(&arenas[1], 45), 0);
+	page_alloc_release(&arenas[1], &m1);
+	assert_int_equal(page_alloc_contig(&arenas[1], 300), a1);
+}
+
+static void test_carve_refused(void **state)
+{
+	struct page_alloc pa, arenas[3];
+	u64 before;
+
+	(void)state;
+	init_pool(&pa);
+	before = page_alloc_free_pages(&pa);
+	/* no single range holds 3 x 700 pages: nothing taken */
+	assert_false(page_alloc_carve(&pa, arenas, 3, 700));
+	assert_false(page_alloc_carve(&pa, arenas, 0, 10));
+	assert_false(page_alloc_carve(&pa, arenas, 3, 0));
+	/* n * pages would overflow */
+	assert_false(page_alloc_carve(&pa, arenas, 3, ~0ull / 2));
+	assert_int_equal(page_alloc_free_pages(&pa), before);
+	/* exactly the largest range still works */
+	assert_true(page_alloc_carve(&pa, arenas, 2, 1024));
+	assert_int_equal(page_alloc_largest(&pa), 256);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bump_and_marks),
+		cmocka_unit_test(test_carve),
+		cmocka_unit_test(test_arenas_independent),
+		cmocka_unit_test(test_carve_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
