@@ -223,14 +223,9 @@ bool plan_has(const struct mhv_config *cfg, enum plan_vms which)
 	return false;
 }
 
-/*
- * The VMs of the plan on one CPU, one after another.  A column the host
- * cannot run is refused in the pass that runs everything; the pass for
- * the VMs with two vCPUs after a run at once has refused it already.
- */
-void run_plan_on(struct cpu_run *cr, const struct mhv_config *cfg, enum plan_vms which)
+void walk_plan(const struct mhv_config *cfg, enum plan_vms which, const struct plan_walk *w)
 {
-	unsigned i, j, c;
+	unsigned i, c;
 
 	for (i = 0; i < nr_suites; i++) {
 		if (!(cfg->suites & suites[i].bit) || !suite_has(&suites[i], which))
@@ -242,18 +237,48 @@ void run_plan_on(struct cpu_run *cr, const struct mhv_config *cfg, enum plan_vms
 			if (!suite_runs_in(&suites[i], &vm_configs[c], cfg))
 				continue;
 			why = pmu_mode_unsupported(vm_configs[c].pmu);
-			if (why) {
-				if (which == PLAN_ALL)
-					results_refuse_column(cr->results, suites[i].name,
-							      vm_configs[c].name, why);
-				continue;
-			}
-			for (j = 0; j < suites[i].nr_vms && cr->cpu->state != CPU_FAILED; j++)
-				if (plan_takes(which, &suites[i].vms[j]))
-					run_suite_vm(cr, &suites[i], &suites[i].vms[j],
-						     &vm_configs[c], next_vm_id++);
+			if (why)
+				w->refuse(w->arg, &suites[i], &vm_configs[c], why);
+			else
+				w->run(w->arg, &suites[i], &vm_configs[c]);
 		}
 	}
+}
+
+/* One CPU's pass over the plan: the columns of PLAN_ALL or PLAN_TWO_VCPUS. */
+struct plan_on {
+	struct cpu_run *cr;
+	enum plan_vms which;
+};
+
+/* A column the host cannot run is refused in the pass that runs
+ * everything; the pass for the VMs with two vCPUs after a run at once
+ * has refused it already. */
+static void refuse_on(void *arg, const struct suite *s, const struct vm_config *c, const char *why)
+{
+	const struct plan_on *p = arg;
+
+	if (p->which == PLAN_ALL)
+		results_refuse_column(p->cr->results, s->name, c->name, why);
+}
+
+static void run_on(void *arg, const struct suite *s, const struct vm_config *c)
+{
+	const struct plan_on *p = arg;
+	unsigned j;
+
+	for (j = 0; j < s->nr_vms && p->cr->cpu->state != CPU_FAILED; j++)
+		if (plan_takes(p->which, &s->vms[j]))
+			run_suite_vm(p->cr, s, &s->vms[j], c, next_vm_id++);
+}
+
+/* The VMs of the plan on one CPU, one after another. */
+void run_plan_on(struct cpu_run *cr, const struct mhv_config *cfg, enum plan_vms which)
+{
+	struct plan_on p = { cr, which };
+	const struct plan_walk w = { refuse_on, run_on, &p };
+
+	walk_plan(cfg, which, &w);
 }
 
 /* A CPU's hostile summary and tables; its rows are then done with. */

@@ -75,38 +75,46 @@ static void run_vm_at_once(struct cpu_run *runs, unsigned n, const struct suite 
 	}
 }
 
+/* The CPUs of a run at once, and the config their VMs are filtered by. */
+struct plan_at_once {
+	struct cpu_run *runs;
+	unsigned n;
+	const struct mhv_config *cfg;
+};
+
+/* Said once, in every CPU's tables. */
+static void refuse_at_once(void *arg, const struct suite *s, const struct vm_config *c,
+			   const char *why)
+{
+	const struct plan_at_once *p = arg;
+	unsigned k;
+
+	results_refuse_column(p->runs[0].results, s->name, c->name, why);
+	for (k = 1; k < p->n; k++)
+		record_refused(p->runs[k].results, c->name, why);
+}
+
+static void run_at_once(void *arg, const struct suite *s, const struct vm_config *c)
+{
+	const struct plan_at_once *p = arg;
+	unsigned j;
+
+	for (j = 0; j < s->nr_vms; j++) {
+		const struct suite_vm *sv = &s->vms[j];
+		const char *why_not = vm_left_out(sv, p->cfg);
+
+		/* skipped ones are said on each CPU; filtered ones nowhere */
+		if (plan_takes(PLAN_ONE_VCPU, sv) && !(why_not && !why_not[0]))
+			run_vm_at_once(p->runs, p->n, s, sv, c);
+	}
+}
+
 static void run_plan_at_once(struct cpu_run *runs, unsigned n, const struct mhv_config *cfg)
 {
-	unsigned i, j, c, k;
+	struct plan_at_once p = { runs, n, cfg };
+	const struct plan_walk w = { refuse_at_once, run_at_once, &p };
 
-	for (i = 0; i < nr_suites; i++) {
-		if (!(cfg->suites & suites[i].bit) || !suite_has(&suites[i], PLAN_ONE_VCPU))
-			continue;
-		console_printf("mhv: suite %s\n", suites[i].name);
-		for (c = 0; c < nr_vm_configs; c++) {
-			const char *why;
-
-			if (!suite_runs_in(&suites[i], &vm_configs[c], cfg))
-				continue;
-			why = pmu_mode_unsupported(vm_configs[c].pmu);
-			if (why) {
-				/* said once, in every CPU's tables */
-				results_refuse_column(runs[0].results, suites[i].name,
-						      vm_configs[c].name, why);
-				for (k = 1; k < n; k++)
-					record_refused(runs[k].results, vm_configs[c].name, why);
-				continue;
-			}
-			for (j = 0; j < suites[i].nr_vms; j++) {
-				const struct suite_vm *sv = &suites[i].vms[j];
-				const char *why_not = vm_left_out(sv, cfg);
-
-				/* skipped ones are said on each CPU; filtered ones nowhere */
-				if (plan_takes(PLAN_ONE_VCPU, sv) && !(why_not && !why_not[0]))
-					run_vm_at_once(runs, n, &suites[i], sv, &vm_configs[c]);
-			}
-		}
-	}
+	walk_plan(cfg, PLAN_ONE_VCPU, &w);
 }
 
 /*

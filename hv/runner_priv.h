@@ -73,6 +73,16 @@ bool suite_has(const struct suite *s, enum plan_vms which);
 bool plan_has(const struct mhv_config *cfg, enum plan_vms which);
 /* The VMs of the plan that a pass of kind @which runs, on one CPU. */
 void run_plan_on(struct cpu_run *cr, const struct mhv_config *cfg, enum plan_vms which);
+/* What a walk over the plan does with each column of each selected suite. */
+struct plan_walk {
+	void (*refuse)(void *arg, const struct suite *s, const struct vm_config *c,
+		       const char *why); /* the host cannot run the column */
+	void (*run)(void *arg, const struct suite *s, const struct vm_config *c);
+	void *arg;
+};
+/* Every selected suite with VMs of @which ("mhv: suite" said), each of its
+ * columns in the matrix order. */
+void walk_plan(const struct mhv_config *cfg, enum plan_vms which, const struct plan_walk *w);
 /* Print a CPU's hostile summary and tables, then drop its rows. */
 void finish_cpu_run(struct cpu_run *cr);
 

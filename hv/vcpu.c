@@ -67,11 +67,39 @@ static bool translate_legacy(struct vcpu *vcpu, u64 gva, u64 *gpa)
 	return true;
 }
 
-/* External guests: paging off (linear = physical), legacy or PAE paging. */
-static __attribute__((noinline)) size_t read_outside_long_mode(struct vcpu *vcpu, u64 gva,
-							       void *buf, size_t len)
+/* External guests outside long mode: paging off (linear = physical), or
+ * legacy / PAE paging. */
+static bool translate_outside_long_mode(struct vcpu *vcpu, const void *ctx, u64 gva, u64 *gpa)
 {
-	bool paging = backend->guest_cr0(vcpu) & CR0_PG;
+	if (!(backend->guest_cr0(vcpu) & CR0_PG)) {
+		*gpa = gva & 0xffffffffull;
+		return true;
+	}
+	return translate_legacy(vcpu, gva, gpa);
+}
+
+/* 4-level paging from the CR3 in @ctx (mhv's own guests, and long mode). */
+struct long_mode_ctx {
+	struct guest_pt_ctx walk;
+	u64 cr3;
+};
+
+static bool translate_long_mode(struct vcpu *vcpu, const void *ctx, u64 gva, u64 *gpa)
+{
+	struct long_mode_ctx *c = (struct long_mode_ctx *)ctx;
+
+	return pt_translate(&c->walk.pt, c->cr3, gva, gpa, NULL, NULL) >= 0;
+}
+
+/*
+ * Copy page by page through @translate; inlined into each caller so that
+ * @translate is a direct call (the long-mode one is on the MMIO and
+ * no-NRIP exit paths).
+ */
+static inline __attribute__((always_inline)) size_t
+copy_from_guest(struct vcpu *vcpu, u64 gva, void *buf, size_t len,
+		bool (*translate)(struct vcpu *, const void *, u64, u64 *), const void *ctx)
+{
 	size_t done = 0;
 
 	while (done < len) {
@@ -79,9 +107,7 @@ static __attribute__((noinline)) size_t read_outside_long_mode(struct vcpu *vcpu
 		size_t n = len - done < page_left ? len - done : page_left;
 		const u8 *src;
 
-		if (!paging)
-			gpa = (gva + done) & 0xffffffffull;
-		else if (!translate_legacy(vcpu, gva + done, &gpa))
+		if (!translate(vcpu, ctx, gva + done, &gpa))
 			break;
 		src = gpa_to_hva(vcpu->vm, gpa, n);
 		if (!src)
@@ -92,30 +118,24 @@ static __attribute__((noinline)) size_t read_outside_long_mode(struct vcpu *vcpu
 	return done;
 }
 
+static __attribute__((noinline)) size_t read_outside_long_mode(struct vcpu *vcpu, u64 gva,
+							       void *buf, size_t len)
+{
+	return copy_from_guest(vcpu, gva, buf, len, translate_outside_long_mode, NULL);
+}
+
 size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 {
-	struct guest_pt_ctx ctx = { .pt = { .phys_to_virt = guest_table }, .vm = vcpu->vm };
-	u64 cr3 = backend->guest_cr3(vcpu) & PTE_ADDR_MASK;
-	size_t done = 0;
+	struct long_mode_ctx ctx = {
+		.walk = { .pt = { .phys_to_virt = guest_table }, .vm = vcpu->vm },
+		.cr3 = backend->guest_cr3(vcpu) & PTE_ADDR_MASK,
+	};
 
 	/* mhv's own guests always run in long mode; external ones may not */
 	if (unlikely(vcpu->boot32) &&
 	    (!(backend->guest_cr0(vcpu) & CR0_PG) || !(backend->guest_efer(vcpu) & EFER_LMA)))
 		return read_outside_long_mode(vcpu, gva, buf, len);
-	while (done < len) {
-		u64 gpa, page_left = PAGE_SIZE - ((gva + done) & (PAGE_SIZE - 1));
-		size_t n = len - done < page_left ? len - done : page_left;
-		const u8 *src;
-
-		if (pt_translate(&ctx.pt, cr3, gva + done, &gpa, NULL, NULL) < 0)
-			break;
-		src = gpa_to_hva(vcpu->vm, gpa, n);
-		if (!src)
-			break;
-		__builtin_memcpy((u8 *)buf + done, src, n);
-		done += n;
-	}
-	return done;
+	return copy_from_guest(vcpu, gva, buf, len, translate_long_mode, &ctx);
 }
 
 size_t vcpu_fetch_insn_any_mode(struct vcpu *vcpu, u8 *buf, size_t len, unsigned *code_bits)

@@ -119,18 +119,27 @@ static void self_ipi_injects_and_sets_isr(void **state)
 	assert_int_equal(isr, 0);
 }
 
-/* A second vCPU on another CPU: physical destination and shorthands. */
-static void ipi_to_another_vcpu(void **state)
+/* A second vCPU on the other CPU; both APICs reset in the given mode. */
+static struct vcpu *second_vcpu(bool x2apic)
 {
 	struct vcpu *other = &vm.vcpus[1];
-	u64 id;
 
-	(void)state;
 	vm.nr_vcpus = 2;
 	other->vm = &vm;
 	other->index = 1;
 	other->cpu = &other_cpu;
-	apic_reset(&other->apic, false, true);
+	apic_reset(&vcpu->apic, true, x2apic);
+	apic_reset(&other->apic, false, x2apic);
+	return other;
+}
+
+/* A second vCPU on another CPU: physical destination and shorthands. */
+static void ipi_to_another_vcpu(void **state)
+{
+	struct vcpu *other = second_vcpu(true);
+	u64 id;
+
+	(void)state;
 	assert_true(apic_msr_read(other, 0x802, &id));
 	assert_int_equal(id, 1);
 	/* fixed, physical destination 1: pending in its IRR, its CPU kicked */
@@ -360,16 +369,10 @@ static void one_shot_and_periodic_timer(void **state)
 /* INIT then SIPI start a waiting AP at the vector; SIPI alone does nothing. */
 static void init_sipi_starts_a_waiting_ap(void **state)
 {
-	struct vcpu *ap = &vm.vcpus[1];
+	struct vcpu *ap = second_vcpu(false);
 
 	(void)state;
-	vm.nr_vcpus = 2;
-	ap->vm = &vm;
-	ap->index = 1;
-	ap->cpu = &other_cpu;
 	ap->wait_sipi = true;
-	apic_reset(&vcpu->apic, true, false);
-	apic_reset(&ap->apic, false, false);
 	assert_true(apic_mmio_write(vcpu, 0x310, 1u << 24));
 	assert_true(apic_mmio_write(vcpu, 0x300, (6u << 8) | 0x08)); /* SIPI before INIT */
 	assert_int_equal(ap->sipi_state, SIPI_WAITING);
@@ -389,15 +392,9 @@ static void init_sipi_starts_a_waiting_ap(void **state)
 /* Logical destination, flat model: LDR bits 31:24 against the ICR's mask. */
 static void logical_flat_destination(void **state)
 {
-	struct vcpu *other = &vm.vcpus[1];
+	struct vcpu *other = second_vcpu(false);
 
 	(void)state;
-	vm.nr_vcpus = 2;
-	other->vm = &vm;
-	other->index = 1;
-	other->cpu = &other_cpu;
-	apic_reset(&vcpu->apic, true, false);
-	apic_reset(&other->apic, false, false);
 	assert_true(apic_mmio_write(other, 0xd0, 0x02000000));
 	assert_true(apic_mmio_write(vcpu, 0x310, 0x06000000));
 	assert_true(apic_mmio_write(vcpu, 0x300, (1u << 11) | 0xc4));
