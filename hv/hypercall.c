@@ -83,12 +83,11 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	/* samples overlapping the struct they are described by: a guest error */
 	if (r.samples_gpa < gpa + sizeof(r) && gpa < r.samples_gpa + r.nr_samples * sizeof(u64))
 		return HC_ERROR;
-	while (__atomic_test_and_set(&bench_samples_lock, __ATOMIC_ACQUIRE))
-		cpu_relax();
+	spin_lock(&bench_samples_lock);
 	copied = copy_from_guest(vm, bench_samples, r.samples_gpa, r.nr_samples * sizeof(u64));
 	if (copied)
 		stats_compute(bench_samples, r.nr_samples, &st);
-	__atomic_clear(&bench_samples_lock, __ATOMIC_RELEASE);
+	spin_unlock(&bench_samples_lock);
 	if (!copied)
 		return HC_ERROR;
 	row = results_bench_row(vm->results);

@@ -121,10 +121,9 @@ void *alloc_pages_zeroed(u64 npages)
 {
 	u64 pa;
 
-	while (__atomic_test_and_set(&alloc_lock, __ATOMIC_ACQUIRE))
-		cpu_relax();
+	spin_lock(&alloc_lock);
 	pa = page_alloc_contig(page_arena(), npages);
-	__atomic_clear(&alloc_lock, __ATOMIC_RELEASE);
+	spin_unlock(&alloc_lock);
 	if (!pa)
 		return NULL;
 	__builtin_memset((void *)(uintptr_t)pa, 0, npages * PAGE_SIZE);

@@ -77,30 +77,46 @@ unsigned pick_cpus(struct cpu *first, unsigned n, struct cpu *on[VM_MAX_VCPUS])
 	return k;
 }
 
-/*
- * Every vCPU of @v at once, vCPU i on on[i]: the APs start theirs, the
- * BSP runs its own.  False when a CPU did not return in time.
- */
-bool run_vcpus(struct vm *v, struct cpu *const on[], u64 limit_ms)
+void run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, void *const args[],
+		  u64 timeout_ms, bool done[])
 {
-	bool started[VM_MAX_VCPUS] = { false }, ok = true;
+	bool started[MAX_CPUS];
 	unsigned i;
 
-	for (i = 0; i < v->nr_vcpus; i++) {
+	for (i = 0; i < n; i++)
+		started[i] = on[i] != &cpus[0] && smp_start(on[i], fn, args[i]);
+	for (i = 0; i < n; i++)
 		if (on[i] == &cpus[0])
-			continue;
-		started[i] = smp_start(on[i], vcpu_work, &v->vcpus[i]);
-		if (!started[i])
-			vm_stop(v, VM_STOP_ENTRY_FAILED, "cpu %u could not take vcpu %u",
-				on[i]->index, i);
-	}
+			fn(args[i]);
+	for (i = 0; i < n; i++)
+		done[i] = on[i] == &cpus[0] || (started[i] && smp_wait(on[i], timeout_ms));
+}
+
+void format_cpu_list(char *buf, size_t size, struct cpu *const on[], unsigned n)
+{
+	size_t used = 0;
+	unsigned i;
+
+	buf[0] = 0;
+	for (i = 0; i < n && used < size; i++)
+		used += fmt_snprintf(buf + used, size - used, "%s%u", i ? "," : "", on[i]->index);
+}
+
+/* Every vCPU of @v at once, vCPU i on on[i]; false when a CPU did not
+ * run its vCPU to the end in time. */
+bool run_vcpus(struct vm *v, struct cpu *const on[], u64 limit_ms)
+{
+	void *args[VM_MAX_VCPUS];
+	bool done[VM_MAX_VCPUS];
+	unsigned i;
+
 	for (i = 0; i < v->nr_vcpus; i++)
-		if (on[i] == &cpus[0])
-			vm_vcpu_run(&v->vcpus[i]);
+		args[i] = &v->vcpus[i];
+	run_together(on, v->nr_vcpus, vcpu_work, args, limit_ms + CPU_GRACE_MS, done);
 	for (i = 0; i < v->nr_vcpus; i++)
-		if (started[i])
-			ok = smp_wait(on[i], limit_ms + CPU_GRACE_MS) && ok;
-	return ok;
+		if (!done[i])
+			return false;
+	return true;
 }
 
 /*

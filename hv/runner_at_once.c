@@ -48,26 +48,25 @@ static void run_vm_at_once(struct cpu_run *runs, unsigned n, const struct suite 
 	u64 limit_ms = vm_limit_ms(sv, runs[0].results->cfg);
 	const char *test = sv->test ? sv->test : sv->name;
 	struct vm_job jobs[MAX_CPUS];
-	bool started[MAX_CPUS], lost[MAX_CPUS];
+	struct cpu *on[MAX_CPUS];
+	void *args[MAX_CPUS];
+	bool done[MAX_CPUS], lost[MAX_CPUS];
 	char why[96];
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
-		struct cpu *c = runs[i].cpu;
-
 		jobs[i] = (struct vm_job){ &runs[i], s, sv, config, next_vm_id++ };
-		/* a CPU lost at an earlier VM stays out, as in run_plan_on */
-		lost[i] = c->state == CPU_FAILED;
-		started[i] = !lost[i] && c != &cpus[0] && smp_start(c, at_once_job, &jobs[i]);
+		on[i] = runs[i].cpu;
+		args[i] = &jobs[i];
+		/* a CPU lost at an earlier VM stays out (it cannot start), as in
+		 * run_plan_on, and is not reported again */
+		lost[i] = on[i]->state == CPU_FAILED;
 	}
-	for (i = 0; i < n; i++)
-		if (runs[i].cpu == &cpus[0])
-			at_once_job(&jobs[i]);
+	run_together(on, n, at_once_job, args, limit_ms + CPU_GRACE_MS, done);
 	for (i = 0; i < n; i++) {
-		struct cpu *c = runs[i].cpu;
+		struct cpu *c = on[i];
 
-		if (lost[i] || c == &cpus[0] ||
-		    (started[i] && smp_wait(c, limit_ms + CPU_GRACE_MS)))
+		if (lost[i] || done[i])
 			continue;
 		fmt_snprintf(why, sizeof(why), "cpu %u did not run VM %s to its end: %s", c->index,
 			     sv->name, c->why);
@@ -134,7 +133,6 @@ bool run_cpus_at_once(struct cpu *chosen[], unsigned n, const struct mhv_config 
 	struct at_once_state *st;
 	struct page_alloc *arena;
 	char list[3 * MAX_CPUS + 1];
-	size_t used = 0;
 	unsigned i;
 
 	page_alloc_get_mark(&hv_pages, &before);
@@ -157,9 +155,8 @@ bool run_cpus_at_once(struct cpu *chosen[], unsigned n, const struct mhv_config 
 		fmt_snprintf(st[i].results.cpu_tag, sizeof(st[i].results.cpu_tag), "@cpu%u",
 			     chosen[i]->index);
 		chosen[i]->arena = &arena[i];
-		used += fmt_snprintf(list + used, sizeof(list) - used, "%s%u", i ? "," : "",
-				     chosen[i]->index);
 	}
+	format_cpu_list(list, sizeof(list), chosen, n);
 	console_printf("mhv: ==== suites on cpus %s at once (each CPU its own VMs and a %llu MiB "
 		       "arena; their lines marked [cpuN]) ====\n",
 		       list, pages >> 8);

@@ -23,8 +23,6 @@ void run_guests(const struct mhv_config *cfg, const struct boot_info *bi, struct
 	static u32 id = 1000;
 	struct cpu *on[VM_MAX_VCPUS];
 	char why[160], where[32];
-	size_t used;
-	u32 k;
 	unsigned i;
 
 	for (i = 0; i < cfg->nr_guests; i++) {
@@ -54,19 +52,14 @@ void run_guests(const struct mhv_config *cfg, const struct boot_info *bi, struct
 			vm_destroy(&vm);
 			continue;
 		}
-		used = 0;
-		for (k = 0; k < vm.nr_vcpus; k++)
-			used += fmt_snprintf(where + used, sizeof(where) - used, "%s%u",
-					     k ? "," : "", on[k]->index);
+		format_cpu_list(where, sizeof(where), on, vm.nr_vcpus);
 		console_printf("mhv: guest %s: start (%s, %u MiB, %u vCPU%s on cpu%s %s, cmdline "
 			       "\"%s\"%s%s)\n",
 			       vm.name, backend->name, g->mem_mib, vm.nr_vcpus,
 			       vm.nr_vcpus > 1 ? "s" : "", vm.nr_vcpus > 1 ? "s" : "", where,
 			       g->cmdline, g->module[0] ? ", module " : "", g->module);
 		t0 = rdtsc();
-		if (vm.nr_vcpus == 1
-			? !smp_run_on(cpu, vcpu_work, &vm.vcpus[0], vm.time_limit_ms + CPU_GRACE_MS)
-			: !run_vcpus(&vm, on, vm.time_limit_ms))
+		if (!run_vcpus(&vm, on, vm.time_limit_ms))
 			vm_stop(&vm, VM_STOP_TIME_LIMIT, "a CPU running it did not return");
 		ticks = rdtsc() - t0;
 		if (host_tsc.hz)

@@ -62,6 +62,16 @@ void vcpu_work(void *arg);
 unsigned pick_cpus(struct cpu *first, unsigned n, struct cpu *on[VM_MAX_VCPUS]);
 /* Every vCPU of @v at once, vCPU i on on[i]; false when a CPU is lost. */
 bool run_vcpus(struct vm *v, struct cpu *const on[], u64 limit_ms);
+/*
+ * fn(args[i]) on on[i] for every i at once: the APs start theirs, the BSP,
+ * if it is one of them, runs its own, then each AP is waited for up to
+ * @timeout_ms.  done[i]: on[i] ran it to the end (false: it could not
+ * start, or did not finish and is left out from then on).
+ */
+void run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, void *const args[],
+		  u64 timeout_ms, bool done[]);
+/* "1,0,3": the CPUs' numbers, for start lines. */
+void format_cpu_list(char *buf, size_t size, struct cpu *const on[], unsigned n);
 /* On the chosen CPU: the whole life of the VM of @arg (a struct vm_job). */
 void vm_job_run(void *arg);
 

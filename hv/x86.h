@@ -104,6 +104,19 @@ static inline void cpu_relax(void)
 	asm volatile("pause");
 }
 
+/* A test-and-set lock for the few host structures CPUs share (not on the
+ * exit path). */
+static inline void spin_lock(volatile bool *lock)
+{
+	while (__atomic_test_and_set(lock, __ATOMIC_ACQUIRE))
+		cpu_relax();
+}
+
+static inline void spin_unlock(volatile bool *lock)
+{
+	__atomic_clear(lock, __ATOMIC_RELEASE);
+}
+
 /* Architectural MSRs (SDM Vol 4 Table 2-2; APM Vol 2 Appendix A) */
 #define MSR_IA32_TSC_ADJUST 0x0000003b
 #define MSR_IA32_FEATURE_CONTROL 0x0000003a
