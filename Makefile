@@ -29,8 +29,8 @@ GCFLAGS := -target x86_64-pc-linux-gnu -std=gnu11 -ffreestanding -fno-pic -mcmod
 	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fno-asynchronous-unwind-tables \
 	-O2 -Wall -Wextra -Werror -Wno-unused-parameter -Iguest-tests -Iguest-tests/rt -Ihv -MMD -MP
 
-HV_C := $(wildcard hv/*.c hv/svm/*.c hv/vmx/*.c hv/pmu/*.c hv/xstate/*.c)
-HV_ASM := $(wildcard hv/*.asm hv/svm/*.asm hv/vmx/*.asm)
+HV_C := $(wildcard hv/*.c hv/*/*.c)
+HV_ASM := $(wildcard hv/*/*.asm)
 HV_OBJ := $(HV_C:%.c=$(B)/%.o) $(HV_ASM:%.asm=$(B)/%.o)
 BOOT_OBJ := $(B)/boot/efi_main.o
 
@@ -70,12 +70,12 @@ $(B)/version.h: FORCE
 	@mkdir -p $(@D)
 	@echo '#define MHV_VERSION "$(MHV_VERSION)"' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(B)/hv/platform.o: $(B)/version.h
+$(B)/hv/platform/machine.o: $(B)/version.h
 .PHONY: FORCE
 FORCE:
 
 # The blobs are pulled in with incbin: rebuild when a guest changes.
-$(B)/hv/guest_blobs.o: $(GUEST_BINS)
+$(B)/hv/lab/guest_blobs.o: $(GUEST_BINS)
 
 # --apply-dynamic-relocs: GNU-EFI's crt0 relocates by adding the load base
 # to the word in place (R_X86_64_RELATIVE), so the addend must be there too;
@@ -98,7 +98,7 @@ $(B)/guest-tests/%.o: guest-tests/%.c
 	@echo '  CC      $< (guest)'
 	@$(CC) $(GCFLAGS) -c $< -o $@
 
-$(B)/guest-tests/lib/%.o: hv/%.c
+$(B)/guest-tests/lib/%.o: hv/lib/%.c
 	@mkdir -p $(@D)
 	@echo '  CC      $< (guest)'
 	@$(CC) $(GCFLAGS) -c $< -o $@
@@ -117,6 +117,7 @@ $(B)/guest/%.bin: $(B)/guest/%.elf
 	@$(OBJCOPY) -O binary $< $@
 
 # ---- host unit tests (cmocka, ASan + UBSan) ----
+# The .d files (-MM): each binary rebuilds when any header it includes changes.
 UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer -Ihv -I. -DHOST_TEST
 UNIT_TESTS :=
@@ -124,10 +125,11 @@ include $(wildcard tests/unit/*.mk)
 UNIT_BINS := $(UNIT_TESTS:%=$(B)/unit/test_%)
 
 define unit_rule
-$(B)/unit/test_$(1): $$(UNIT_SRCS_$(1)) $$(wildcard hv/*.h tests/common/*.h)
+$(B)/unit/test_$(1): $$(UNIT_SRCS_$(1))
 	@mkdir -p $$(@D)
 	@echo '  HOSTCC  $$@'
 	@$$(HOSTCC) $$(UNIT_CFLAGS) -o $$@ $$(UNIT_SRCS_$(1)) -lcmocka
+	@$$(HOSTCC) $$(UNIT_CFLAGS) -MM -MP -MT $$@ $$(UNIT_SRCS_$(1)) >$$@.d
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
 
@@ -162,10 +164,11 @@ FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 60
 
 define fuzz_rule
-$(B)/fuzz/fuzz_$(1): $$(FUZZ_SRCS_$(1)) $$(wildcard hv/*.h tests/common/*.h)
+$(B)/fuzz/fuzz_$(1): $$(FUZZ_SRCS_$(1))
 	@mkdir -p $$(@D)
 	@echo '  FUZZCC  $$@'
 	@$$(CC) $$(FUZZ_CFLAGS) -o $$@ $$(FUZZ_SRCS_$(1))
+	@$$(CC) $$(FUZZ_CFLAGS) -MM -MP -MT $$@ $$(FUZZ_SRCS_$(1)) >$$@.d
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 

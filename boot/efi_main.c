@@ -7,8 +7,8 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "boot_info.h"
-#include "config.h"
+#include "lib/boot_info.h"
+#include "lab/config.h"
 
 #define CONFIG_MAX_BYTES (64 * 1024)
 #define POOL_PAGES_WANTED (48ull * 1024 * 1024 / 4096)

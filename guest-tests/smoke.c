@@ -4,7 +4,7 @@
  * Variant 1 triple-faults and variant 2 touches unbacked guest-physical
  * memory: mhv must stop those VMs, report them, and go on.
  */
-#include "exit.h"
+#include "core/exit.h"
 #include "rt.h"
 #include "xstate/xstate.h"
 

@@ -6,7 +6,7 @@
  * built -mgeneral-regs-only and never switches them); XSAVE/XRSTOR round
  * trips are intact.
  */
-#include "exit.h"
+#include "core/exit.h"
 #include "rt.h"
 #include "xstate/xstate.h"
 

@@ -5,23 +5,23 @@
  * pick the virtualization backend, run the plan, and end with the
  * configured exit action.
  */
-#include "boot_info.h"
-#include "config.h"
-#include "console.h"
-#include "cpu.h"
-#include "cpu_tables.h"
-#include "host_paging.h"
-#include "host_timer.h"
-#include "page_alloc.h"
-#include "platform.h"
+#include "lib/boot_info.h"
+#include "lab/config.h"
+#include "platform/console.h"
+#include "host/cpu_features.h"
+#include "host/cpu_tables.h"
+#include "host/paging.h"
+#include "platform/host_timer.h"
+#include "host/page_alloc.h"
+#include "platform/machine.h"
 #include "pmu/pmu_caps.h"
-#include "runner.h"
-#include "status.h"
-#include "tsc.h"
+#include "lab/runner.h"
+#include "host/finish.h"
+#include "platform/tsc.h"
 #include "xstate/xstate_guest.h"
-#include "backend.h"
-#include "selfcheck.h"
-#include "smp.h"
+#include "core/backend.h"
+#include "host/selfcheck.h"
+#include "host/smp.h"
 
 static struct mhv_config config;
 

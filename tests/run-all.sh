@@ -94,7 +94,7 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 		if [ -n "$fb" ]; then
 			# the text the screen must show came through port 0xE9
 			if ! out=$(python3 tests/emu/fb-check.py "$LOGS/$name.ppm" "$fb" "$log" \
-				hv/fbcon_font.c 2>&1); then
+				hv/platform/fbcon_font.c 2>&1); then
 				bad "$name" "$out"
 				continue
 			fi

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* memcpy and memset for the guests (the compiler emits calls to them). */
-#include "types.h"
+#include "lib/types.h"
 
 void *memcpy(void *dst, const void *src, size_t n)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "rt.h"
-#include "fmt.h"
+#include "lib/fmt.h"
 
 bool hypercall_is_vmcall;
 bool guest_is_amd;

@@ -3,8 +3,8 @@
 #ifndef GUEST_RT_H
 #define GUEST_RT_H
 
-#include "guest_abi.h"
-#include "x86.h"
+#include "lib/guest_abi.h"
+#include "arch/x86.h"
 
 struct guest_frame {
 	u64 r15, r14, r13, r12, r11, r10, r9, r8;

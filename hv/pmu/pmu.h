@@ -8,7 +8,7 @@
 #ifndef MHV_PMU_H
 #define MHV_PMU_H
 
-#include "types.h"
+#include "lib/types.h"
 
 enum pmu_mode {
 	PMU_OFF,	/* guest sees no PMU; every hook is a no-op */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "pmu_caps.h"
-#include "console.h"
-#include "cpu.h"
-#include "fmt.h"
+#include "platform/console.h"
+#include "host/cpu_features.h"
+#include "lib/fmt.h"
 #include "pmu.h"
-#include "x86.h"
+#include "arch/x86.h"
 
 struct pmu_caps pmu_caps;
 

@@ -2,7 +2,7 @@
 #ifndef MHV_PMU_CAPS_H
 #define MHV_PMU_CAPS_H
 
-#include "types.h"
+#include "lib/types.h"
 
 /*
  * What the host PMU offers, decided from CPUID alone: emulators answer PMU

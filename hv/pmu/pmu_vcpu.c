@@ -6,13 +6,13 @@
  */
 #include "pmu_vcpu.h"
 #include "pmu_caps.h"
-#include "apic.h"
-#include "backend.h"
-#include "cpu.h"
-#include "exit_dispatch.h"
-#include "guest_abi.h"
-#include "vcpu.h"
-#include "x86.h"
+#include "vdev/vapic.h"
+#include "core/backend.h"
+#include "host/cpu_features.h"
+#include "core/exit_dispatch.h"
+#include "lib/guest_abi.h"
+#include "core/vcpu.h"
+#include "arch/x86.h"
 
 _Static_assert(PMU_OFF == HV_PMU_OFF && PMU_SW == HV_PMU_SW &&
 		   PMU_SW_NOELIDE == HV_PMU_SW_NOELIDE && PMU_SW_LAZY == HV_PMU_SW_LAZY &&

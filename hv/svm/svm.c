@@ -2,11 +2,11 @@
 /* SVM detection and enabling (APM Vol 2 §15.4). */
 #include "svm.h"
 #include "svm_exit.h"
-#include "console.h"
-#include "cpu.h"
-#include "page_alloc.h"
-#include "status.h"
-#include "x86.h"
+#include "platform/console.h"
+#include "host/cpu_features.h"
+#include "host/page_alloc.h"
+#include "host/finish.h"
+#include "arch/x86.h"
 
 #define VM_CR_SVMDIS BIT(4) /* APM Vol 2 §15.30.1 */
 #define SVM_FEATURE_LOCK 2  /* CPUID 8000_000A EDX[2] SVML */

@@ -2,7 +2,7 @@
 #ifndef MHV_SVM_H
 #define MHV_SVM_H
 
-#include "backend.h"
+#include "core/backend.h"
 #include "vmcb.h"
 
 struct guest_regs;

@@ -12,7 +12,7 @@ section .text
 extern svm_handle_exit
 extern svm_handle_exit_pmu
 
-%include "guest_regs.inc"
+%include "core/guest_regs.inc"
 
 ; Stack frame while the loop runs
 %define F_VMCB 8		; [rsp + 8]: VMCB physical address

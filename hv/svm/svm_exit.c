@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* #VMEXIT decoding into struct vm_exit (exit codes: APM Vol 2 Appendix C). */
 #include "svm_exit.h"
-#include "vm.h"
+#include "core/vm.h"
 
 static void decode_msr(const struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit)
 {

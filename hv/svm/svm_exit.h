@@ -4,7 +4,7 @@
 #define MHV_SVM_EXIT_H
 
 #include "svm.h"
-#include "vm.h"
+#include "core/vm.h"
 
 #define SVM_EXIT_TABLE_SIZE 256
 

@@ -6,7 +6,7 @@
  */
 #include "svm.h"
 #include "pmu/pmu_vcpu.h"
-#include "vcpu.h"
+#include "core/vcpu.h"
 
 #define VIRT_EXT_PMC BIT(3)	     /* PMC virtualization enable (pmu-virt.md §2.1) */
 #define INT_CTL_V_NMI_ENABLE BIT(26) /* VNMI (pmu-virt.md §2.2, APM Table B-1) */

@@ -6,7 +6,7 @@
 #ifndef MHV_SVM_VMCB_H
 #define MHV_SVM_VMCB_H
 
-#include "types.h"
+#include "lib/types.h"
 
 struct vmcb_control_area {
 	u16 intercept_cr_read;	  /* 0x000 */

@@ -6,7 +6,7 @@
 #ifndef MHV_VMX_VMCS_H
 #define MHV_VMX_VMCS_H
 
-#include "types.h"
+#include "lib/types.h"
 
 enum vmcs_field {
 	/* 16-bit */

@@ -2,16 +2,16 @@
 /* VMX detection and enabling (SDM Vol 3 §24.6-24.8, Appendix A). */
 #include "vmx.h"
 #include "pmu/pmu_caps.h"
-#include "console.h"
-#include "cpu.h"
-#include "fmt.h"
-#include "page_alloc.h"
-#include "status.h"
+#include "platform/console.h"
+#include "host/cpu_features.h"
+#include "lib/fmt.h"
+#include "host/page_alloc.h"
+#include "host/finish.h"
 #include "vmcs.h"
 #include "vmx_controls.h"
 #include "vmx_exit.h"
 #include "vmx_insn.h"
-#include "x86.h"
+#include "arch/x86.h"
 
 /* IA32_FEATURE_CONTROL bits (SDM Vol 3 §24.7, Vol 4 Table 2-2) */
 #define FEATURE_CONTROL_LOCK BIT(0)

@@ -2,7 +2,7 @@
 #ifndef MHV_VMX_H
 #define MHV_VMX_H
 
-#include "backend.h"
+#include "core/backend.h"
 
 struct vcpu;
 

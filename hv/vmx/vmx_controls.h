@@ -2,7 +2,7 @@
 #ifndef MHV_VMX_CONTROLS_H
 #define MHV_VMX_CONTROLS_H
 
-#include "types.h"
+#include "lib/types.h"
 
 /*
  * A VMX control field from its capability MSR (SDM Vol 3 Appendix A.3-A.5):

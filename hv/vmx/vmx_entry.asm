@@ -11,7 +11,7 @@ extern vmx_handle_exit
 extern vmx_handle_exit_pmu
 extern vmx_entry_failed
 
-%include "guest_regs.inc"
+%include "core/guest_regs.inc"
 
 %define VMCS_HOST_RSP 0x6c14
 %define VMCS_HOST_RIP 0x6c16

@@ -3,7 +3,7 @@
 #ifndef MHV_VMX_EXIT_H
 #define MHV_VMX_EXIT_H
 
-#include "vm.h"
+#include "core/vm.h"
 #include "vmcs.h"
 
 /* What an exit's decoder needs read from the VMCS beyond reason, length and RIP. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "vmx_guest_check.h"
-#include "fmt.h"
+#include "lib/fmt.h"
 #include "vmcs.h"
 
 #define CR0_PE BIT(0)

@@ -2,7 +2,7 @@
 #ifndef MHV_VMX_GUEST_CHECK_H
 #define MHV_VMX_GUEST_CHECK_H
 
-#include "types.h"
+#include "lib/types.h"
 
 /* The guest-state fields VM entry checks that mhv can get wrong. */
 struct vmx_guest_state {

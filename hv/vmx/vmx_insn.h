@@ -3,7 +3,7 @@
 #ifndef MHV_VMX_INSN_H
 #define MHV_VMX_INSN_H
 
-#include "types.h"
+#include "lib/types.h"
 
 /* VMfailInvalid sets CF, VMfailValid sets ZF (§31.2): "na" catches both. */
 static inline bool vmxon(u64 pa)

@@ -13,7 +13,7 @@
 #include "vmcs.h"
 #include "vmx_insn.h"
 #include "pmu/pmu_vcpu.h"
-#include "vcpu.h"
+#include "core/vcpu.h"
 
 bool vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x)
 {

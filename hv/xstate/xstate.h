@@ -7,7 +7,7 @@
 #ifndef MHV_XSTATE_H
 #define MHV_XSTATE_H
 
-#include "types.h"
+#include "lib/types.h"
 
 /* State-component bitmap bits as used by XCR0 and IA32_XSS (SDM Vol 1 §13.1). */
 #define XSTATE_X87 BIT(0)

@@ -5,10 +5,10 @@
  * path), XSETBV and IA32_XSS checked as hardware checks them.
  */
 #include "xstate_guest.h"
-#include "console.h"
-#include "cpu.h"
-#include "fmt.h"
-#include "vm.h"
+#include "platform/console.h"
+#include "host/cpu_features.h"
+#include "lib/fmt.h"
+#include "core/vm.h"
 
 #define CR4_OSXSAVE BIT(18)
 #define CPUID_COST_REPEATS 8

@@ -2,7 +2,7 @@
 #ifndef MHV_XSTATE_GUEST_H
 #define MHV_XSTATE_GUEST_H
 
-#include "x86.h"
+#include "arch/x86.h"
 #include "xstate.h"
 
 struct vcpu;

@@ -4,7 +4,7 @@
  * rules.  Pure data in, numbers out: no CPUID or XGETBV here, so the same code
  * runs on recorded tables in the host unit tests.
  */
-#include "types.h"
+#include "lib/types.h"
 #include "xstate.h"
 
 static const struct xstate_cpuid_leaf *find_subleaf(const struct xstate_cpuid_leaf *leaves,

@@ -7,7 +7,7 @@ it with the text mhv printed.
 
 The cell geometry comes from the "framebuffer: WxH, CxR cells of AxB
 pixels" header line in TEXT_LOG (the port 0xE9 mirror of everything).
-Every cell is matched against mhv's own font (hv/fbcon_font.c) at that
+Every cell is matched against mhv's own font (hv/platform/fbcon_font.c) at that
 scale; a cell that is no glyph fails the check.  Every non-blank screen
 line must be part of a line of TEXT_LOG, the last "mhv: summary" line must
 be on screen, and with console = fb the serial log must not have it."""

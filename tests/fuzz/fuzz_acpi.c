@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acpi.h"
+#include "platform/acpi.h"
 #include "tests/common/acpi_build.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guest_console.h"
-#include "runner.h"
-#include "vcpu.h"
-#include "vm_config.h"
+#include "vdev/guest_console.h"
+#include "lab/runner.h"
+#include "core/vcpu.h"
+#include "core/vm_config.h"
 
 static struct run_results results;
 static struct mhv_config cfg;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "multiboot.h"
+#include "loader/multiboot.h"
 
 #define RAM (2u << 20)
 

@@ -1,4 +1,4 @@
-# Host unit tests for hv/insn.c and hv/pagetable.c (included by the Makefile).
+# Host unit tests for hv/arch/insn.c and hv/arch/pagetable.c (included by the Makefile).
 UNIT_TESTS += insn pagetable
-UNIT_SRCS_insn := tests/unit/test_insn.c hv/insn.c
-UNIT_SRCS_pagetable := tests/unit/test_pagetable.c hv/pagetable.c
+UNIT_SRCS_insn := tests/unit/test_insn.c hv/arch/insn.c
+UNIT_SRCS_pagetable := tests/unit/test_pagetable.c hv/arch/pagetable.c

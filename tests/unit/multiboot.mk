@@ -1,2 +1,2 @@
 UNIT_TESTS += multiboot
-UNIT_SRCS_multiboot := tests/unit/test_multiboot.c hv/multiboot.c hv/fmt.c
+UNIT_SRCS_multiboot := tests/unit/test_multiboot.c hv/loader/multiboot.c hv/lib/fmt.c

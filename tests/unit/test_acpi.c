@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "acpi.h"
-#include "hpet.h"
+#include "platform/acpi.h"
+#include "platform/hpet.h"
 #include "tests/common/acpi_build.h"
 
 static uint8_t madt[256], spcr[80], hpet[56], xsdt[64];

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "apic.h"
-#include "backend.h"
-#include "host_timer.h"
-#include "smp.h"
-#include "vm.h"
+#include "vdev/vapic.h"
+#include "core/backend.h"
+#include "platform/host_timer.h"
+#include "host/smp.h"
+#include "core/vm.h"
 
 /* A backend that records what the APIC asks of it. */
 static bool guest_if;

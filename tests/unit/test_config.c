@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "config.h"
+#include "lab/config.h"
 
 static struct mhv_config cfg;
 static char err[256];

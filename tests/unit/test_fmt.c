@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "fmt.h"
+#include "lib/fmt.h"
 
 /* Both implementations must agree on output and on the returned length. */
 #define SAME_AS_LIBC(...)                                             \

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "insn.h"
+#include "arch/insn.h"
 
 #define BYTES(...) ((const u8[]){ __VA_ARGS__ }), sizeof((const u8[]){ __VA_ARGS__ })
 

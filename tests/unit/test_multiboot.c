@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "multiboot.h"
+#include "loader/multiboot.h"
 
 #define RAM (4u << 20)
 

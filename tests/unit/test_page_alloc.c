@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "boot_info.h"
-#include "page_alloc.h"
+#include "lib/boot_info.h"
+#include "host/page_alloc.h"
 
 #define MIB (1ull << 20)
 

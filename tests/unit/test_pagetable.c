@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "pagetable.h"
+#include "arch/pagetable.h"
 
 /* Guest-physical != host pointer: entries store host pointer + this. */
 #define GUEST_OFFSET 0x000a000000000000ull

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report.h"
+#include "lab/report.h"
 
 static struct bench_row make_row(void)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 
 static void check(u64 *v, size_t n, u64 min, u64 max, u64 median, u64 p99, u64 mean, u64 sd)
 {

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/* Thin wrappers around the x86 instructions the host code needs. */
+#ifndef MHV_X86_H
+#define MHV_X86_H
+
+#include "lib/types.h"
+
+struct cpuid_regs {
+	u32 eax, ebx, ecx, edx;
+};
+
+static inline void cpuid_raw(u32 leaf, u32 subleaf, struct cpuid_regs *r)
+{
+	asm volatile("cpuid"
+		     : "=a"(r->eax), "=b"(r->ebx), "=c"(r->ecx), "=d"(r->edx)
+		     : "a"(leaf), "c"(subleaf));
+}
+
+static inline u64 rdmsr(u32 msr)
+{
+	u32 lo, hi;
+
+	asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline void wrmsr(u32 msr, u64 val)
+{
+	asm volatile("wrmsr" ::"c"(msr), "a"((u32)val), "d"((u32)(val >> 32)) : "memory");
+}
+
+/* RDMSR that survives #GP (hv/isr.asm): 0, or -1 when the MSR does not exist. */
+int rdmsr_safe(u32 msr, u64 *val);
+int wrmsr_safe(u32 msr, u64 val);
+
+static inline u64 rdtsc(void)
+{
+	u32 lo, hi;
+
+	asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline void outb(u16 port, u8 v)
+{
+	asm volatile("outb %0, %1" ::"a"(v), "Nd"(port));
+}
+
+static inline void outw(u16 port, u16 v)
+{
+	asm volatile("outw %0, %1" ::"a"(v), "Nd"(port));
+}
+
+static inline void outl(u16 port, u32 v)
+{
+	asm volatile("outl %0, %1" ::"a"(v), "Nd"(port));
+}
+
+static inline u8 inb(u16 port)
+{
+	u8 v;
+
+	asm volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+#define DEFINE_CR_ACCESS(n)                                          \
+	static inline u64 read_cr##n(void)                           \
+	{                                                            \
+		u64 v;                                               \
+		asm volatile("mov %%cr" #n ", %0" : "=r"(v));        \
+		return v;                                            \
+	}                                                            \
+	static inline void write_cr##n(u64 v)                        \
+	{                                                            \
+		asm volatile("mov %0, %%cr" #n ::"r"(v) : "memory"); \
+	}
+DEFINE_CR_ACCESS(0)
+DEFINE_CR_ACCESS(2)
+DEFINE_CR_ACCESS(3)
+DEFINE_CR_ACCESS(4)
+
+static inline u64 read_rflags(void)
+{
+	u64 v;
+
+	asm volatile("pushfq; popq %0" : "=r"(v));
+	return v;
+}
+
+static inline void cli(void)
+{
+	asm volatile("cli" ::: "memory");
+}
+
+static inline __noreturn void halt_forever(void)
+{
+	for (;;)
+		asm volatile("cli; hlt");
+}
+
+static inline void cpu_relax(void)
+{
+	asm volatile("pause");
+}
+
+/* A test-and-set lock for the few host structures CPUs share (not on the
+ * exit path). */
+static inline void spin_lock(volatile bool *lock)
+{
+	while (__atomic_test_and_set(lock, __ATOMIC_ACQUIRE))
+		cpu_relax();
+}
+
+static inline void spin_unlock(volatile bool *lock)
+{
+	__atomic_clear(lock, __ATOMIC_RELEASE);
+}
+
+/* Architectural MSRs (SDM Vol 4 Table 2-2; APM Vol 2 Appendix A) */
+#define MSR_IA32_TSC_ADJUST 0x0000003b
+#define MSR_IA32_FEATURE_CONTROL 0x0000003a
+#define MSR_IA32_PAT 0x00000277
+#define MSR_EFER 0xc0000080
+#define MSR_KERNEL_GS_BASE 0xc0000102
+#define MSR_VM_CR 0xc0010114
+#define MSR_VM_HSAVE_PA 0xc0010117
+
+#define EFER_SCE BIT(0)
+#define EFER_LME BIT(8)
+#define EFER_LMA BIT(10)
+#define EFER_NXE BIT(11)
+#define EFER_SVME BIT(12)
+
+#define CR0_PE BIT(0)
+#define CR0_MP BIT(1)
+#define CR0_ET BIT(4)
+#define CR0_NE BIT(5)
+#define CR0_WP BIT(16)
+#define CR0_PG BIT(31)
+#define CR4_PAE BIT(5)
+#define CR4_PGE BIT(7)
+#define CR4_OSFXSR BIT(9)
+#define CR4_OSXMMEXCPT BIT(10)
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The virtualization backend, chosen once at init from CPUID so that one
+ * binary boots on AMD and Intel.  Common code calls through these
+ * pointers and never asks which vendor it runs on.
+ */
+#ifndef MHV_BACKEND_H
+#define MHV_BACKEND_H
+
+#include "exit.h"
+#include "lib/types.h"
+
+struct cpuid_cache;
+struct vcpu;
+struct vm;
+
+struct backend_ops {
+	const char *name;
+	/* Prepare the VM's nested page table and the vCPU's control state;
+	 * the guest starts in 64-bit mode at regs.rip with the given CR3. */
+	int (*vcpu_create)(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit);
+	/* Run the guest until an exit handler stops the VM.  The backend
+	 * loops in its own entry code and hands each decoded exit to
+	 * vcpu_dispatch_exit(). */
+	void (*vcpu_run)(struct vcpu *vcpu);
+	void (*vcpu_destroy)(struct vcpu *vcpu);
+	/* Map [gpa, gpa + size) of the VM's nested page table to host memory. */
+	int (*map_ram)(struct vm *vm, u64 gpa, u64 hpa, u64 size);
+	void (*inject_exception)(struct vcpu *vcpu, u8 vector, bool has_error, u32 error);
+	/* External interrupts: may one be injected now (IF set, no interrupt
+	 * shadow, no event pending)?  Inject one; exit when the guest can
+	 * take one. */
+	bool (*interrupt_allowed)(struct vcpu *vcpu);
+	void (*inject_interrupt)(struct vcpu *vcpu, u8 vector);
+	void (*request_interrupt_window)(struct vcpu *vcpu, bool on);
+	/* An instruction mhv completed for the guest ends a STI/MOV SS shadow. */
+	void (*end_interrupt_shadow)(struct vcpu *vcpu);
+	u64 (*guest_cr0)(struct vcpu *vcpu);
+	u64 (*guest_cr3)(struct vcpu *vcpu);
+	u64 (*guest_efer)(struct vcpu *vcpu);
+	u64 (*guest_cr4)(struct vcpu *vcpu);
+	unsigned (*guest_cpl)(struct vcpu *vcpu);
+	/* 16, 32 or 64: how the guest's code segment decodes now; its base. */
+	unsigned (*guest_code_bits)(struct vcpu *vcpu, u64 *cs_base);
+	/* A guest WRMSR to EFER that msr.c found valid (LMA unchanged). */
+	void (*set_guest_efer)(struct vcpu *vcpu, u64 efer);
+	/* The vendor's name of a raw exit code, for messages. */
+	const char *(*exit_name)(u64 vendor_code);
+	/* Let a pending host interrupt or NMI be taken (it caused an exit). */
+	void (*host_interrupt_window)(void);
+	/* Hide from the guest's CPUID what this backend cannot give it (optional). */
+	void (*adjust_guest_cpuid)(struct cpuid_cache *view);
+	/* Per-CPU enable on an AP (the BSP's is part of probing): 0, or an
+	 * mhv_status with why set. */
+	int (*cpu_enable)(const char **why);
+	/* Sleep until an interrupt arrives (an idle AP). */
+	void (*idle_wait)(void);
+	/* Features the environment header prints, e.g. "NRIP save: no". */
+	void (*describe)(void);
+};
+
+extern const struct backend_ops *backend;
+
+/* Pick SVM or VMX, enable it, or stop with a clear "no virtualization" line. */
+void backend_select(void);
+
+#endif

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest CPUID, answered from the init-time cache (never host CPUID on an
+ * exit).  The guest sees the host's leaves minus what mhv does not
+ * virtualize, plus the hypervisor bit and mhv's own leaves.
+ */
+#include "host/cpu_features.h"
+#include "exit_dispatch.h"
+#include "lib/guest_abi.h"
+#include "platform/host_timer.h"
+#include "platform/machine.h"
+#include "pmu/pmu_vcpu.h"
+#include "vm.h"
+#include "vcpu.h"
+
+#define HV_LEAF_BASE 0x40000000u
+#define HV_LEAF_MAX 0x40000001u
+#define HV_ABI_VERSION 1
+#define CR4_OSXSAVE BIT(18)
+#define CPUID1_ECX_OSXSAVE BIT(27)
+
+enum {
+	R_EAX,
+	R_EBX,
+	R_ECX,
+	R_EDX
+};
+
+struct cpuid_edit {
+	u32 leaf;
+	u8 reg;
+	u32 clear, set;
+	bool pmu; /* hides the PMU: only in the view of VMs with the PMU off */
+};
+
+/* Bit positions: SDM Vol 2A CPUID; APM Vol 3 Appendix E */
+static const struct cpuid_edit cpuid_edits[] = {
+	/* no VMX; hypervisor; x2APIC and TSC-deadline from mhv's virtual APIC */
+	{ 0x1, R_ECX, BIT(5) | CPUID1_ECX_OSXSAVE, BIT(31) | BIT(21) | BIT(24), false },
+	{ 0x1, R_EBX, 0xff000000u, 0, false },	 /* initial APIC ID 0 */
+	{ 0x80000001, R_ECX, BIT(2), 0, false }, /* no SVM */
+	/* PMU off (pmu-virt.md §7.1): no PDCM (IA32_PERF_CAPABILITIES), no
+	 * architectural PMU leaf, no PerfCtrExtCore, no PerfMonV2 */
+	{ 0x1, R_ECX, BIT(15), 0, true },
+	{ 0xa, R_EAX, 0xffffffffu, 0, true },
+	{ 0xa, R_EBX, 0xffffffffu, 0, true },
+	{ 0xa, R_ECX, 0xffffffffu, 0, true },
+	{ 0xa, R_EDX, 0xffffffffu, 0, true },
+	{ 0x80000001, R_ECX, BIT(23), 0, true },
+	{ 0x80000022, R_EAX, 0xffffffffu, 0, true },
+	{ 0x80000022, R_EBX, 0xffffffffu, 0, true },
+	{ 0x80000022, R_ECX, 0xffffffffu, 0, true },
+	/* no SVM features, so no PerfCtrVirt either: no nested PMC virtualization (§2.6) */
+	{ 0x8000000a, R_EAX, 0xffffffffu, 0, false },
+	{ 0x8000000a, R_EBX, 0xffffffffu, 0, false },
+	{ 0x8000000a, R_ECX, 0xffffffffu, 0, false },
+	{ 0x8000000a, R_EDX, 0xffffffffu, 0, false },
+};
+
+/* "mhvmhvmhvmhv" in EBX, ECX, EDX, as hypervisor signatures go. */
+static struct cpuid_regs hv_leaves[] = {
+	{ HV_LEAF_MAX, 0x6d76686d, 0x686d7668, 0x76686d76 },
+	{ HV_ABI_VERSION, 0, 0, 0 },
+};
+
+/*
+ * The guests' views, computed once from the host cache: an exit only
+ * indexes the vCPU's view (and patches the one bit that follows the
+ * guest's CR4).  VMs with a PMU mode other than off see the host's PMU
+ * leaves; the others see a CPU without a PMU.
+ */
+static struct cpuid_cache guest_view, guest_view_pmu;
+
+static void apply_edits(u32 leaf, struct cpuid_regs *r, bool with_pmu)
+{
+	u32 *regs[] = { &r->eax, &r->ebx, &r->ecx, &r->edx };
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(cpuid_edits); i++) {
+		const struct cpuid_edit *e = &cpuid_edits[i];
+
+		if (e->leaf == leaf && !(with_pmu && e->pmu))
+			*regs[e->reg] = (*regs[e->reg] & ~e->clear) | e->set;
+	}
+}
+
+static void build_view(struct cpuid_cache *view, bool with_pmu)
+{
+	u32 i;
+
+	*view = host_cpu.cpuid;
+	for (i = 0; i < CPUID_STD_CACHED; i++)
+		apply_edits(i, &view->std[i], with_pmu);
+	for (i = 0; i < CPUID_EXT_CACHED; i++)
+		apply_edits(CPUID_EXT_BASE + i, &view->ext[i], with_pmu);
+	/* No usable CPUID.0xD cache: no XSAVE for guests rather than wrong sizes */
+	if (!host_xstate.valid)
+		view->std[1].ecx &= ~BIT(26);
+	if (backend->adjust_guest_cpuid)
+		backend->adjust_guest_cpuid(view);
+	if (with_pmu)
+		pmu_adjust_guest_cpuid(view);
+}
+
+const struct cpuid_cache *guest_cpuid_view(bool with_pmu)
+{
+	return with_pmu ? &guest_view_pmu : &guest_view;
+}
+
+void guest_cpuid_init(void)
+{
+	const char *why;
+
+	if (host_timer_available(&why))
+		hv_leaves[1].ebx |= HV_FEATURE_TIMER;
+	if (!__builtin_strcmp(platform_env(), "qemu-tcg"))
+		hv_leaves[1].ebx |= HV_FEATURE_LOOSE_WINDOWS;
+	build_view(&guest_view, false);
+	build_view(&guest_view_pmu, true);
+}
+
+#define PER_VCPU_LEAVES (BIT(0x1) | BIT(0xb) | BIT(0x1f))
+
+/*
+ * Bits that follow the vCPU's own state (SDM Vol 2A CPUID): leaf 1's
+ * initial APIC ID in EBX[31:24], OSXSAVE = CR4.OSXSAVE, and the APIC flag
+ * EDX[9], clear while IA32_APIC_BASE disables the APIC; leaves 0xB and
+ * 0x1F's x2APIC ID in EDX.
+ */
+static void cpuid_per_vcpu(struct vcpu *vcpu, u32 leaf, struct cpuid_regs *r)
+{
+	if (leaf != 1) {
+		r->edx = vcpu->index;
+		return;
+	}
+	r->ebx |= vcpu->index << 24;
+	if (backend->guest_cr4(vcpu) & CR4_OSXSAVE)
+		r->ecx |= CPUID1_ECX_OSXSAVE;
+	if (!apic_enabled(&vcpu->apic))
+		r->edx &= ~BIT(9);
+}
+
+/* Inlined into handle_cpuid: this is the hot path of every CPUID exit. */
+static inline __attribute__((always_inline)) void guest_cpuid(struct vcpu *vcpu, u32 leaf,
+							      u32 subleaf, struct cpuid_regs *r)
+{
+	const struct cpuid_cache *v = vcpu->cpuid_view;
+
+	if (leaf == 0xd) {
+		xstate_guest_cpuid(vcpu, subleaf, r);
+		return;
+	}
+	if (leaf < CPUID_STD_CACHED && leaf <= v->max_std) {
+		*r = leaf == 7 && subleaf == 1 ? v->leaf7_1 : v->std[leaf];
+		/* the leaves that differ per vCPU (1, 0xB, 0x1F) are all odd: one
+		 * test of bit 0 on the way of the others (the exit gate) */
+		if (unlikely(leaf & 1) && ((PER_VCPU_LEAVES >> leaf) & 1))
+			cpuid_per_vcpu(vcpu, leaf, r);
+	} else if (leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED && leaf <= v->max_ext) {
+		*r = v->ext[leaf - CPUID_EXT_BASE];
+	} else if (leaf - HV_LEAF_BASE <= HV_LEAF_MAX - HV_LEAF_BASE) {
+		*r = hv_leaves[leaf - HV_LEAF_BASE];
+		if (leaf == HV_LEAF_MAX) {
+			/* per VM: its PMU mode and what emulated instructions it counts */
+			r->ecx = vcpu->pmu_mode;
+			r->edx = vcpu->pmu_account;
+		}
+	} else {
+		*r = (struct cpuid_regs){ 0, 0, 0, 0 };
+	}
+}
+
+void handle_cpuid(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	u64 *g = vcpu->regs.gpr;
+	struct cpuid_regs r;
+
+	guest_cpuid(vcpu, (u32)g[GPR_RAX], (u32)g[GPR_RCX], &r);
+	g[GPR_RAX] = r.eax;
+	g[GPR_RBX] = r.ebx;
+	g[GPR_RCX] = r.ecx;
+	g[GPR_RDX] = r.edx;
+	vcpu_skip_insn(vcpu, exit);
+}

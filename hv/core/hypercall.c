@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The hypercall ABI of guest_abi.h.  Every guest pointer is checked to lie
+ * wholly inside guest RAM before it is read or written; a bad one returns
+ * HC_ERROR to the guest.
+ */
+#include "platform/console.h"
+#include "exit_dispatch.h"
+#include "lib/fmt.h"
+#include "lib/guest_abi.h"
+#include "vdev/guest_console.h"
+#include "lab/runner.h"
+#include "lib/stats.h"
+#include "vcpu.h"
+#include "vm_config.h"
+#include "arch/x86.h"
+
+typedef u64 hypercall_fn(struct vcpu *vcpu, u64 a0, u64 a1);
+
+#define HC_PRINT_MAX 4096
+
+/* Copy a struct out of guest RAM; false when it is not all inside. */
+static bool copy_from_guest(struct vm *vm, void *dst, u64 gpa, size_t len)
+{
+	const void *src = gpa_to_hva(vm, gpa, len);
+
+	if (!src)
+		return false;
+	__builtin_memcpy(dst, src, len);
+	return true;
+}
+
+static void terminate(char *s, size_t size)
+{
+	s[size - 1] = 0;
+}
+
+static u64 hc_print(struct vcpu *vcpu, u64 str, u64 len)
+{
+	const char *s;
+	u64 i;
+
+	if (len > HC_PRINT_MAX || !(s = gpa_to_hva(vcpu->vm, str, len)))
+		return HC_ERROR;
+	for (i = 0; i < len; i++)
+		guest_console_putc(vcpu->vm, s[i]);
+	return 0;
+}
+
+static u64 hc_test_result(struct vcpu *vcpu, u64 gpa, u64 a1)
+{
+	struct hc_test_result r;
+
+	if (!copy_from_guest(vcpu->vm, &r, gpa, sizeof(r)) || r.status > TEST_SKIP)
+		return HC_ERROR;
+	terminate(r.name, sizeof(r.name));
+	terminate(r.reason, sizeof(r.reason));
+	guest_console_flush(vcpu->vm);
+	results_test(vcpu->vm->results, vcpu->vm->suite, r.name, r.status, r.reason);
+	return 0;
+}
+
+/*
+ * One buffer for the samples (32 KiB, too big for an AP's stack): CPUs
+ * that run VMs at once take turns, which costs nothing measured since a
+ * guest reports a result after its timed loops.
+ */
+static u64 bench_samples[HC_BENCH_MAX_SAMPLES];
+static volatile bool bench_samples_lock;
+
+static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
+{
+	struct vm *vm = vcpu->vm;
+	struct hc_bench_result r;
+	struct sample_stats st;
+	struct bench_row *row;
+	bool copied;
+
+	if (!copy_from_guest(vm, &r, gpa, sizeof(r)) || r.nr_samples > HC_BENCH_MAX_SAMPLES)
+		return HC_ERROR;
+	terminate(r.name, sizeof(r.name));
+	terminate(r.skip_reason, sizeof(r.skip_reason));
+	/* samples overlapping the struct they are described by: a guest error */
+	if (r.samples_gpa < gpa + sizeof(r) && gpa < r.samples_gpa + r.nr_samples * sizeof(u64))
+		return HC_ERROR;
+	spin_lock(&bench_samples_lock);
+	copied = copy_from_guest(vm, bench_samples, r.samples_gpa, r.nr_samples * sizeof(u64));
+	if (copied)
+		stats_compute(bench_samples, r.nr_samples, &st);
+	spin_unlock(&bench_samples_lock);
+	if (!copied)
+		return HC_ERROR;
+	row = results_bench_row(vm->results);
+	if (!row)
+		return HC_ERROR;
+	fmt_snprintf(row->suite, sizeof(row->suite), "%s", vm->suite);
+	fmt_snprintf(row->name, sizeof(row->name), "%s", r.name);
+	fmt_snprintf(row->column, sizeof(row->column), "%s", vm->config->name);
+	fmt_snprintf(row->cpu_tag, sizeof(row->cpu_tag), "%s", vm->results->cpu_tag);
+	fmt_snprintf(row->skip_reason, sizeof(row->skip_reason), "%s", r.skip_reason);
+	row->iterations = r.iterations;
+	row->batches = r.nr_samples;
+	row->st = st;
+	return 0;
+}
+
+static u64 hc_exit(struct vcpu *vcpu, u64 code, u64 a1)
+{
+	vcpu->vm->exit_code = (s64)code;
+	vm_stop(vcpu->vm, VM_STOP_EXIT, "guest exit, code %lld", (long long)code);
+	return 0;
+}
+
+static u64 hc_test_wanted(struct vcpu *vcpu, u64 name_gpa, u64 a1)
+{
+	char name[HC_NAME_LEN];
+
+	if (!copy_from_guest(vcpu->vm, name, name_gpa, sizeof(name)))
+		return HC_ERROR;
+	terminate(name, sizeof(name));
+	return config_test_wanted(vcpu->vm->results->cfg, name) &&
+	       vm_config_wants(vcpu->vm->config, name);
+}
+
+static u64 hc_exit_count(struct vcpu *vcpu, u64 kind, u64 a1)
+{
+	return kind < EXIT_KIND_COUNT ? vcpu->exits[kind] : HC_ERROR;
+}
+
+/* The guest picks the address: the struct may be misaligned (found by
+ * tests/fuzz/fuzz_hypercall.c), so it is built here and copied out. */
+static u64 hc_params(struct vcpu *vcpu, u64 gpa, u64 variant)
+{
+	const struct mhv_config *cfg = vcpu->vm->results->cfg;
+	void *dst = gpa_to_hva(vcpu->vm, gpa, sizeof(struct hc_params));
+	struct hc_params p = {
+		.iterations = cfg->iterations,
+		.batches =
+		    cfg->batches > HC_BENCH_MAX_SAMPLES ? HC_BENCH_MAX_SAMPLES : cfg->batches,
+		.warmup = cfg->warmup,
+		.variant = 0,
+	};
+
+	if (!dst)
+		return HC_ERROR;
+	__builtin_memcpy(dst, &p, sizeof(p));
+	return 0;
+}
+
+static u64 hc_timestamps(struct vcpu *vcpu, u64 a0, u64 a1)
+{
+	vcpu->regs.gpr[GPR_RDX] = vcpu->timing.entry_tsc;
+	return vcpu->timing.exit_tsc;
+}
+
+static hypercall_fn *const hypercalls[HC_COUNT] = {
+	[HC_PRINT] = hc_print,
+	[HC_TEST_RESULT] = hc_test_result,
+	[HC_BENCH_RESULT] = hc_bench_result,
+	[HC_EXIT] = hc_exit,
+	[HC_TEST_WANTED] = hc_test_wanted,
+	[HC_EXIT_COUNT] = hc_exit_count,
+	[HC_PARAMS] = hc_params,
+	[HC_TIMESTAMPS] = hc_timestamps,
+};
+
+void handle_hypercall(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	u64 *regs = vcpu->regs.gpr;
+	u64 nr = regs[GPR_RAX];
+
+	/* HC_NULL is the benchmark floor (DESIGN §8): it only returns and skips
+	 * the instruction, without the table's indirect call. */
+	if (nr == HC_NULL)
+		regs[GPR_RAX] = 0;
+	else if (nr < HC_COUNT)
+		regs[GPR_RAX] = hypercalls[nr](vcpu, regs[GPR_RDI], regs[GPR_RSI]);
+	else
+		regs[GPR_RAX] = HC_ERROR;
+	vcpu_skip_insn(vcpu, exit);
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest RDMSR/WRMSR that exit.  An explicit allow list; any other MSR
+ * gets #GP, as on a CPU that does not have it.
+ */
+#include "host/cpu_features.h"
+#include "exit_dispatch.h"
+#include "msr_policy.h"
+#include "pmu/pmu_vcpu.h"
+#include "vcpu.h"
+#include "arch/x86.h"
+
+#define MSR_IA32_APIC_BASE 0x1b
+
+#define MSR_IA32_PRED_CMD 0x49
+
+static bool has_ibpb(void)
+{
+	return host_cpu.has.ibpb || host_cpu.has.spec_ctrl;
+}
+
+const struct msr_passthrough msr_passthrough[] = {
+	{ MSR_KERNEL_GS_BASE, true, true, NULL },
+	/* IBPB is a command with no state to switch; reads #GP (write-only MSR) */
+	{ MSR_IA32_PRED_CMD, false, true, has_ibpb },
+};
+const unsigned msr_passthrough_count = ARRAY_SIZE(msr_passthrough);
+
+struct msr_handler {
+	u32 index, count; /* a range: [index, index + count) */
+	/* return false to raise #GP */
+	bool (*read)(struct vcpu *vcpu, u64 *val);
+	bool (*write)(struct vcpu *vcpu, u64 val);
+};
+
+static bool tsc_adjust_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = vcpu->tsc_adjust;
+	return true;
+}
+
+static bool tsc_adjust_write(struct vcpu *vcpu, u64 val)
+{
+	vcpu->tsc_adjust = val;
+	return true;
+}
+
+static bool apic_base_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = vcpu->apic.base;
+	return true;
+}
+
+static bool efer_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = backend->guest_efer(vcpu);
+	return true;
+}
+
+/*
+ * SCE, LME and NXE (where the host has NX) are the guest's; LMA is
+ * read-only and SVME is not offered (no nested virtualization).  LME may
+ * not change while paging is on (SDM Vol 3 §10.8.5; APM Vol 2 §14.6.1).
+ */
+static bool efer_write(struct vcpu *vcpu, u64 val)
+{
+	u64 old = backend->guest_efer(vcpu);
+	u64 allowed = EFER_SCE | EFER_LME | EFER_LMA | (host_cpu.has.nx ? EFER_NXE : 0);
+
+	if (val & ~allowed)
+		return false;
+	if ((backend->guest_cr0(vcpu) & CR0_PG) && ((val ^ old) & EFER_LME))
+		return false;
+	if (val != old)
+		backend->set_guest_efer(vcpu, (val & ~EFER_LMA) | (old & EFER_LMA));
+	return true;
+}
+
+static bool x2apic_read(struct vcpu *vcpu, u64 *val)
+{
+	return apic_msr_read(vcpu, (u32)vcpu->regs.gpr[GPR_RCX], val);
+}
+
+static bool x2apic_write(struct vcpu *vcpu, u64 val)
+{
+	return apic_msr_write(vcpu, (u32)vcpu->regs.gpr[GPR_RCX], val);
+}
+
+static bool pmu_read(struct vcpu *vcpu, u64 *val)
+{
+	return pmu_vcpu_msr_read(vcpu, (u32)vcpu->regs.gpr[GPR_RCX], val);
+}
+
+static bool pmu_write(struct vcpu *vcpu, u64 val)
+{
+	return pmu_vcpu_msr_write(vcpu, (u32)vcpu->regs.gpr[GPR_RCX], val);
+}
+
+static const struct msr_handler msr_handlers[] = {
+	{ MSR_IA32_TSC_ADJUST, 1, tsc_adjust_read, tsc_adjust_write },
+	{ MSR_IA32_APIC_BASE, 1, apic_base_read, apic_base_write },
+	{ MSR_EFER, 1, efer_read, efer_write },
+	{ MSR_IA32_XSS, 1, xstate_xss_read, xstate_xss_write },
+	{ X2APIC_MSR_BASE, X2APIC_MSR_LAST - X2APIC_MSR_BASE + 1, x2apic_read, x2apic_write },
+	{ MSR_TSC_DEADLINE, 1, apic_tsc_deadline_read, apic_tsc_deadline_write },
+	/* PMU (pmu-virt.md §1.2, §3.3); pmu_vcpu.c answers #GP for MSRs the
+	 * VM's PMU does not have */
+	{ 0xc1, 8, pmu_read, pmu_write },	 /* IA32_PMC0-7 */
+	{ 0x186, 8, pmu_read, pmu_write },	 /* IA32_PERFEVTSEL0-7 */
+	{ 0x309, 4, pmu_read, pmu_write },	 /* IA32_FIXED_CTR0-3 */
+	{ 0x345, 1, pmu_read, pmu_write },	 /* IA32_PERF_CAPABILITIES */
+	{ 0x38d, 5, pmu_read, pmu_write },	 /* FIXED_CTR_CTRL .. GLOBAL_STATUS_SET */
+	{ 0x4c1, 8, pmu_read, pmu_write },	 /* IA32_A_PMC0-7 */
+	{ 0xc0000300, 4, pmu_read, pmu_write },	 /* AMD global status/control */
+	{ 0xc0010000, 8, pmu_read, pmu_write },	 /* AMD K7 PERF_CTL/CTR 0-3 */
+	{ 0xc0010200, 12, pmu_read, pmu_write }, /* AMD PERF_CTL/CTR 0-5 */
+};
+
+static const struct msr_handler *find_msr(u32 index)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(msr_handlers); i++)
+		if (index - msr_handlers[i].index < msr_handlers[i].count)
+			return &msr_handlers[i];
+	return NULL;
+}
+
+void handle_msr_read(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	const struct msr_handler *h = find_msr(exit->msr.index);
+	u64 val;
+
+	if (!h || !h->read(vcpu, &val)) {
+		vcpu_inject_gp(vcpu);
+		return;
+	}
+	vcpu->regs.gpr[GPR_RAX] = (u32)val;
+	vcpu->regs.gpr[GPR_RDX] = val >> 32;
+	vcpu_skip_insn(vcpu, exit);
+}
+
+void handle_msr_write(struct vcpu *vcpu, const struct vm_exit *exit)
+{
+	const struct msr_handler *h = find_msr(exit->msr.index);
+	u64 val = (vcpu->regs.gpr[GPR_RDX] << 32) | (u32)vcpu->regs.gpr[GPR_RAX];
+
+	if (!h || !h->write(vcpu, val)) {
+		vcpu_inject_gp(vcpu);
+		return;
+	}
+	vcpu_skip_insn(vcpu, exit);
+}

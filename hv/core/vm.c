@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A VM's life: guest RAM and its nested mapping, the page tables and GDT
+ * that let the guest start in 64-bit mode, the run loop, and teardown.
+ */
+#include "lab/vm_run.h"
+#include "backend.h"
+#include "platform/console.h"
+#include "exit_dispatch.h"
+#include "lib/fmt.h"
+#include "lib/guest_abi.h"
+#include "platform/host_timer.h"
+#include "platform/tsc.h"
+#include "arch/x86.h"
+#include "arch/pagetable.h"
+#include "vcpu.h"
+#include "pmu/pmu_vcpu.h"
+#include "host/smp.h"
+#include "vm_config.h"
+
+static const char *const stop_names[] = {
+	[VM_RUNNING] = "running",
+	[VM_STOP_EXIT] = "exit",
+	[VM_STOP_TRIPLE_FAULT] = "triple-fault",
+	[VM_STOP_BAD_ACCESS] = "bad-access",
+	[VM_STOP_ENTRY_FAILED] = "entry-failed",
+	[VM_STOP_UNHANDLED] = "unhandled-exit",
+	[VM_STOP_INSN_DECODE] = "instruction-mismatch",
+	[VM_STOP_TIME_LIMIT] = "time-limit",
+};
+
+const char *vm_stop_name(enum vm_stop why)
+{
+	return why < ARRAY_SIZE(stop_names) ? stop_names[why] : "unknown";
+}
+
+/* The first stop wins; the other vCPUs are kicked out of guest mode to see it. */
+void vm_stop(struct vm *vm, enum vm_stop why, const char *fmt, ...)
+{
+	enum vm_stop running = VM_RUNNING;
+	va_list ap;
+	u32 i;
+
+	if (!__atomic_compare_exchange_n(&vm->stop, &running, why, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST))
+		return;
+	va_start(ap, fmt);
+	fmt_vsnprintf(vm->stop_reason, sizeof(vm->stop_reason), fmt, ap);
+	va_end(ap);
+	for (i = 0; vm->nr_vcpus > 1 && i < vm->nr_vcpus; i++)
+		if (vm->vcpus[i].cpu)
+			smp_kick(vm->vcpus[i].cpu);
+}
+
+struct guest_alloc_ctx {
+	struct pt_ctx pt;
+	struct vm *vm;
+	u64 next, end;
+};
+
+static void *guest_alloc_table(struct pt_ctx *ctx, u64 *gpa)
+{
+	struct guest_alloc_ctx *g = (struct guest_alloc_ctx *)ctx;
+
+	if (g->next >= g->end)
+		return NULL;
+	*gpa = g->next;
+	g->next += PAGE_SIZE;
+	return gpa_to_hva(g->vm, *gpa, PAGE_SIZE);
+}
+
+static void *guest_table(struct pt_ctx *ctx, u64 gpa)
+{
+	return gpa_to_hva(((struct guest_alloc_ctx *)ctx)->vm, gpa, PAGE_SIZE);
+}
+
+/* Identity map of the low 4 GiB in 2 MiB pages, and a flat GDT. */
+static int build_guest_tables(struct vm *vm)
+{
+	struct guest_alloc_ctx ctx = {
+		.pt = { .alloc_page = guest_alloc_table,
+			.phys_to_virt = guest_table,
+			.table_flags = PTE_P | PTE_RW },
+		.vm = vm,
+		.next = GUEST_PDPT,
+		.end = GUEST_GDT,
+	};
+	/*
+	 * Segment descriptors (SDM Vol 3 §3.4.5): null, 64-bit code, data,
+	 * and a 16-byte available 64-bit TSS descriptor (§8.2.3), because VMX
+	 * requires a usable TR (§27.3.1.2).
+	 */
+	const u64 gdt[] = {
+		0,
+		0x00af9a000000ffffull,
+		0x00cf92000000ffffull,
+		0x0000890000000067ull | ((GUEST_TSS & 0xffffff) << 16) |
+		    ((GUEST_TSS >> 24 & 0xff) << 56),
+		GUEST_TSS >> 32,
+	};
+
+	if (pt_map_range(&ctx.pt, GUEST_PML4, 0, 0, GUEST_IDENTITY_MAP, PTE_P | PTE_RW, 21))
+		return -1;
+	__builtin_memcpy(gpa_to_hva(vm, GUEST_GDT, sizeof(gdt)), gdt, sizeof(gdt));
+	return 0;
+}
+
+int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_results *results)
+{
+	enum pmu_mode mode = PMU_OFF;
+	void *ram;
+	u32 i;
+
+	__builtin_memset(vm, 0, sizeof(*vm));
+	vm->arena = page_arena();
+	page_alloc_get_mark(vm->arena, &vm->mark);
+	fmt_snprintf(vm->name, sizeof(vm->name), "%s", spec->name);
+	vm->id = id;
+	vm->results = results;
+	vm->suite = spec->suite;
+	vm->config = spec->config;
+	vm->time_limit_ms =
+	    spec->time_limit_ms ? spec->time_limit_ms : (u64)results->cfg->time_limit * 1000;
+	vm->ram_size = GUEST_RAM_SIZE;
+	vm->nr_vcpus = spec->nr_vcpus > 1 ? spec->nr_vcpus : 1;
+	pmu_mode_parse(spec->config->pmu, &mode);
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct vcpu *v = &vm->vcpus[i];
+
+		v->vm = vm;
+		v->index = i;
+		v->timed = spec->timed;
+		apic_reset(&v->apic, i == 0, true); /* mhv's guests use the x2APIC MSRs */
+		xstate_vcpu_reset(v, !results->cfg->xstate_cache || spec->config->xstate_uncached);
+		pmu_vcpu_init(v, mode, spec->config->no_accounting ? 0 : results->cfg->pmu_account,
+			      spec->config->guest_counts_insn);
+		/* every vCPU enters the same image; RDI says which one it is */
+		v->regs.rip = GUEST_LOAD;
+		v->regs.gpr[GPR_RSP] = GUEST_STACK_TOP - i * GUEST_VCPU_STACK;
+		v->regs.gpr[GPR_RDI] = spec->variant | (u64)i << GUEST_VCPU_SHIFT;
+		v->regs.gpr[GPR_RSI] = GUEST_RAM_SIZE;
+	}
+	ram = alloc_pages_zeroed(vm->ram_size / PAGE_SIZE);
+	if (!ram)
+		return -1;
+	vm->ram_hpa = (u64)(uintptr_t)ram;
+	if (spec->blob_size > GUEST_STACK_TOP - GUEST_LOAD - 0x10000 * VM_MAX_VCPUS)
+		return -2;
+	__builtin_memcpy((u8 *)ram + GUEST_LOAD, spec->blob, spec->blob_size);
+	if (build_guest_tables(vm))
+		return -1;
+	if (backend->map_ram(vm, 0, vm->ram_hpa, vm->ram_size))
+		return -1;
+	return 0;
+}
+
+/*
+ * Bound the VM's run: the host timer ends it even when it spins without
+ * exits.  Under Bochs the TSC counts instructions and has no frequency:
+ * a nominal 1 GHz is used there.
+ */
+static void arm_time_limit(struct vcpu *vcpu, u64 limit_ms)
+{
+	struct vm *vm = vcpu->vm;
+	const char *why;
+	u64 hz = host_tsc.hz ? host_tsc.hz : 1000000000ull;
+
+	if (!limit_ms || !host_timer_available(&why))
+		return;
+	/* one deadline for the VM, each vCPU's CPU times it */
+	if (!vm->deadline_tsc)
+		vm->deadline_tsc = rdtsc() + hz / 1000 * limit_ms;
+	host_timer_arm(vcpu->timer, TIMER_VM_LIMIT, vm->deadline_tsc);
+}
+
+void vm_vcpu_run(struct vcpu *vcpu)
+{
+	vcpu->cpu = this_cpu();
+	vcpu->timer = &vcpu->cpu->timer;
+	arm_time_limit(vcpu, vcpu->vm->time_limit_ms);
+	/* an AP of an external guest runs from the SIPI its BSP sends, if any */
+	if (vcpu->wait_sipi && !apic_wait_for_sipi(vcpu))
+		goto out;
+	if (backend->vcpu_create(vcpu, GUEST_PML4, GUEST_GDT, GUEST_GDT_LIMIT)) {
+		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED, "vCPU %u: no memory for its state",
+			vcpu->index);
+		goto out;
+	}
+	if (vcpu->vm->stop == VM_RUNNING)
+		backend->vcpu_run(vcpu);
+	backend->vcpu_destroy(vcpu);
+out:
+	host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC); /* a deadline the guest left armed */
+	host_timer_disarm(vcpu->timer, TIMER_VM_LIMIT);
+}
+
+int vm_map_nested(struct vm *vm, struct pt_ctx *ctx, u64 gpa, u64 hpa, u64 size, u64 leaf_flags)
+{
+	if (!vm->npt_root) {
+		void *root = alloc_page_zeroed();
+
+		if (!root)
+			return -1;
+		vm->npt_root = (u64)(uintptr_t)root;
+	}
+	return pt_map_range(ctx, vm->npt_root, gpa, hpa, size, leaf_flags, PAGE_SHIFT);
+}
+
+void vm_destroy(struct vm *vm)
+{
+	/* guest_kernel_create takes its mark in hv_pages and leaves arena NULL */
+	page_alloc_release(vm->arena ? vm->arena : &hv_pages, &vm->mark);
+}

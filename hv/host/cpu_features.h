@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_CPU_H
+#define MHV_CPU_H
+
+#include "lib/types.h"
+#include "arch/x86.h"
+
+#define CPUID_STD_CACHED 0x20 /* leaves 0x0..0x1f */
+#define CPUID_EXT_BASE 0x80000000u
+#define CPUID_EXT_CACHED 0x29 /* leaves 0x80000000..0x80000028 */
+
+enum cpu_vendor {
+	VENDOR_OTHER,
+	VENDOR_AMD,
+	VENDOR_INTEL
+};
+
+/*
+ * Host CPUID, read once at init.  Nothing on an exit path executes host
+ * CPUID: guest answers and feature checks come from here.
+ */
+struct cpuid_cache {
+	u32 max_std, max_ext;
+	struct cpuid_regs std[CPUID_STD_CACHED]; /* sub-leaf 0 */
+	struct cpuid_regs ext[CPUID_EXT_CACHED];
+	struct cpuid_regs leaf7_1;
+};
+
+struct cpu_features {
+	bool svm, npt, nrips, vmcb_clean, decode_assists, pause_filter, vgif, flush_by_asid;
+	bool vmx, hypervisor, x2apic, tsc_deadline, xsave, rdtscp, invariant_tsc, gbpages, nx;
+	bool perfctr_core, ibpb, spec_ctrl;
+};
+
+struct host_cpu {
+	enum cpu_vendor vendor;
+	char vendor_id[13];
+	char brand[49];
+	u32 family, model, stepping;
+	u32 phys_bits;
+	u32 nr_asids; /* SVM: CPUID 8000_000A EBX */
+	struct cpu_features has;
+	struct cpuid_cache cpuid;
+};
+
+extern struct host_cpu host_cpu;
+
+void cpu_probe(void);
+/* Cached host answer for (leaf, subleaf); false when the leaf is not cached. */
+bool cpuid_cached(u32 leaf, u32 subleaf, struct cpuid_regs *out);
+/* Space-separated names of the features present, for the environment header. */
+void cpu_features_describe(char *buf, size_t size);
+
+#endif

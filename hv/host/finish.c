@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+/* The end of every run: the status line and the configured exit action. */
+#include "finish.h"
+#include "platform/console.h"
+#include "arch/x86.h"
+
+#define QEMU_DEBUG_EXIT_PORT 0xf4
+#define BOCHS_SHUTDOWN_PORT 0x8900
+#define RESET_CONTROL_PORT 0xcf9 /* PCH/chipset Reset Control Register */
+
+static enum exit_action exit_action = EXIT_ACTION_HALT;
+
+static const char *const status_names[] = {
+	[MHV_PASS - MHV_PASS] = "pass",
+	[MHV_TEST_FAILED - MHV_PASS] = "test-failed",
+	[MHV_CONFIG_ERROR - MHV_PASS] = "config-error",
+	[MHV_NO_VIRT - MHV_PASS] = "no-virtualization",
+	[MHV_FATAL - MHV_PASS] = "fatal-error",
+};
+
+void finish_set_action(enum exit_action action)
+{
+	exit_action = action;
+}
+
+const char *mhv_status_name(enum mhv_status st)
+{
+	unsigned i = st - MHV_PASS;
+
+	return i < ARRAY_SIZE(status_names) ? status_names[i] : "unknown";
+}
+
+void hv_finish(enum mhv_status st)
+{
+	const char *s = "Shutdown";
+
+	cli();
+	console_printf("mhv: finished: status %s (0x%x), exit action %s\n", mhv_status_name(st), st,
+		       exit_action_name(exit_action));
+	switch (exit_action) {
+	case EXIT_ACTION_QEMU_EXIT:
+		outl(QEMU_DEBUG_EXIT_PORT, st);
+		/* Not QEMU: Bochs ends on "Shutdown" written to its port 0x8900. */
+		while (*s)
+			outb(BOCHS_SHUTDOWN_PORT, (u8)*s++);
+		break;
+	case EXIT_ACTION_REBOOT:
+		outb(RESET_CONTROL_PORT, 0x06); /* full reset: SYS_RST | RST_CPU */
+		break;
+	case EXIT_ACTION_HALT:
+		break;
+	}
+	halt_forever();
+}
+
+void hv_fatal(enum mhv_status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	console_printf("mhv: ");
+	va_start(ap, fmt);
+	console_vprintf(fmt, ap);
+	va_end(ap);
+	console_printf("\n");
+	hv_finish(st);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_STATUS_H
+#define MHV_STATUS_H
+
+#include "lab/config.h"
+#include "lib/types.h"
+
+/*
+ * How a run ends.  With exit_action = qemu-exit the code is written to
+ * QEMU's isa-debug-exit port, which ends QEMU with status (code << 1) | 1:
+ * never 0, so a harness can tell them from a triple fault (0) or a
+ * timeout (124).  The README lists them.
+ */
+enum mhv_status {
+	MHV_PASS = 0x10,	 /* QEMU exit status 33 */
+	MHV_TEST_FAILED = 0x11,	 /* 35 */
+	MHV_CONFIG_ERROR = 0x12, /* 37 */
+	MHV_NO_VIRT = 0x13,	 /* 39: no SVM/VMX, or disabled by firmware */
+	MHV_FATAL = 0x14,	 /* 41: unexpected host exception or internal error */
+};
+
+void finish_set_action(enum exit_action action);
+const char *mhv_status_name(enum mhv_status st);
+/* Print the final status line, then halt, reboot or exit QEMU. */
+void hv_finish(enum mhv_status st) __noreturn;
+/* One line "mhv: ..." and hv_finish(st). */
+void hv_fatal(enum mhv_status st, const char *fmt, ...) __noreturn __printf(2, 3);
+
+#endif

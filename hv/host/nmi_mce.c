@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/*
+ * NMIs and machine checks on the host.  Neither may hang mhv silently: an
+ * NMI (a watchdog, a BMC's "diagnostic interrupt", a front-panel button)
+ * is counted, reported and survived; a machine check is reported with the
+ * banks that hold an error, and the run ends with the fatal status.
+ */
+#include "nmi_mce.h"
+#include "platform/console.h"
+#include "cpu_features.h"
+#include "finish.h"
+#include "arch/x86.h"
+
+/* SDM Vol 3 §16.3.1 (MCG_CAP, MCG_STATUS), §16.3.2.2 (MCi_STATUS) */
+#define MSR_IA32_MCG_CAP 0x179
+#define MSR_IA32_MCG_STATUS 0x17a
+#define MSR_IA32_MC_STATUS(i) (0x401 + 4 * (i))
+#define MSR_IA32_MC_ADDR(i) (0x402 + 4 * (i))
+#define MCI_STATUS_VAL BIT(63)
+#define MCI_STATUS_ADDRV BIT(58)
+#define MCG_STATUS_RIPV BIT(0)
+#define NMI_REPORTS 5 /* lines for the first NMIs; later ones are only counted */
+
+static u64 nmi_count;
+
+void host_nmi(const struct isr_frame *f)
+{
+	nmi_count++;
+	if (nmi_count <= NMI_REPORTS)
+		console_printf("mhv: host NMI #%llu at rip 0x%llx: counted, run continues%s\n",
+			       nmi_count, f->rip,
+			       nmi_count == NMI_REPORTS ? " (further NMIs are only counted)" : "");
+}
+
+u64 host_nmi_count(void)
+{
+	return nmi_count;
+}
+
+void host_machine_check(const struct isr_frame *f)
+{
+	u64 cap = 0, status = 0, v, addr;
+	unsigned i, banks;
+
+	rdmsr_safe(MSR_IA32_MCG_CAP, &cap);
+	rdmsr_safe(MSR_IA32_MCG_STATUS, &status);
+	banks = cap & 0xff;
+	console_printf("\nmhv: host machine check at rip 0x%llx: MCG_STATUS 0x%llx (%s), %u "
+		       "banks\n",
+		       f->rip, status, status & MCG_STATUS_RIPV ? "RIP valid" : "RIP not valid",
+		       banks);
+	for (i = 0; i < banks; i++) {
+		if (rdmsr_safe(MSR_IA32_MC_STATUS(i), &v) || !(v & MCI_STATUS_VAL))
+			continue;
+		addr = 0;
+		if (v & MCI_STATUS_ADDRV)
+			rdmsr_safe(MSR_IA32_MC_ADDR(i), &addr);
+		console_printf("mhv:   bank %u: MCi_STATUS 0x%llx, MCi_ADDR 0x%llx\n", i, v, addr);
+	}
+	hv_fatal(MHV_FATAL, "machine check: the hardware reported an error; the run cannot go on");
+}

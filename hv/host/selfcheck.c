@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#include "selfcheck.h"
+#include "lib/fmt.h"
+#include "smp.h"
+#include "arch/x86.h"
+
+/* Linker symbols (linker.ld): code, and read-only data inside .data. */
+extern const u8 _text[], _etext[], _rodata[], _erodata[];
+
+#define PTE_P BIT(0)
+#define PTE_PS BIT(7)
+#define PTE_ADDR 0x000ffffffffff000ull
+
+static u64 ref_text, ref_rodata, ref_tables, ref_cr3;
+
+/* Host MSRs a guest's writes must never reach (issue 9's list); the same
+ * on every CPU mhv set up, so checked wherever the case ran. */
+static const struct {
+	u32 msr;
+	const char *name;
+} guarded_msrs[] = {
+	{ 0xc0000080, "EFER" },	     { 0x277, "PAT" },
+	{ 0x2ff, "MTRR_DEF_TYPE" },  { 0x200, "MTRR_PHYSBASE0" },
+	{ 0x3a, "FEATURE_CONTROL" }, { 0xc0010114, "VM_CR" },
+	{ 0xc0010111, "SMM_BASE" },  { 0xc0010113, "SMM_MASK" },
+};
+static u64 ref_msr[ARRAY_SIZE(guarded_msrs)];
+static bool ref_msr_ok[ARRAY_SIZE(guarded_msrs)];
+
+/* FNV-1a over 64-bit words: any change of a word changes the sum. */
+static u64 hash_words(u64 h, const u64 *p, size_t n)
+{
+	while (n--) {
+		h ^= *p++;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static u64 hash_range(const u8 *start, const u8 *end)
+{
+	return hash_words(0xcbf29ce484222325ull, (const u64 *)start, (size_t)(end - start) / 8);
+}
+
+/* Every table page reachable from CR3 (4-level; large pages end a walk). */
+static u64 hash_table(u64 h, u64 table_pa, unsigned level)
+{
+	const u64 *t = (const u64 *)(uintptr_t)(table_pa & PTE_ADDR);
+	unsigned i;
+
+	h = hash_words(h, t, 512);
+	if (level == 1)
+		return h;
+	for (i = 0; i < 512; i++)
+		if ((t[i] & PTE_P) && !(level < 4 && (t[i] & PTE_PS)))
+			h = hash_table(h, t[i], level - 1);
+	return h;
+}
+
+void selfcheck_init(void)
+{
+	ref_text = hash_range(_text, _etext);
+	ref_rodata = hash_range(_rodata, _erodata);
+	ref_cr3 = read_cr3();
+	ref_tables = hash_table(0xcbf29ce484222325ull, ref_cr3, 4);
+	for (unsigned i = 0; i < ARRAY_SIZE(guarded_msrs); i++)
+		ref_msr_ok[i] = !rdmsr_safe(guarded_msrs[i].msr, &ref_msr[i]);
+}
+
+bool selfcheck_verify(char *why, size_t size)
+{
+	if (hash_range(_text, _etext) != ref_text) {
+		fmt_snprintf(why, size, "mhv's code changed");
+		return false;
+	}
+	if (hash_range(_rodata, _erodata) != ref_rodata) {
+		fmt_snprintf(why, size, "mhv's read-only data changed");
+		return false;
+	}
+	if (read_cr3() != ref_cr3 || hash_table(0xcbf29ce484222325ull, ref_cr3, 4) != ref_tables) {
+		fmt_snprintf(why, size, "the host page tables changed");
+		return false;
+	}
+	for (unsigned i = 0; i < ARRAY_SIZE(guarded_msrs); i++) {
+		u64 v;
+
+		if (ref_msr_ok[i] && !rdmsr_safe(guarded_msrs[i].msr, &v) && v != ref_msr[i]) {
+			fmt_snprintf(why, size, "host %s changed: 0x%llx, was 0x%llx",
+				     guarded_msrs[i].name, v, ref_msr[i]);
+			return false;
+		}
+	}
+	return smp_stacks_intact(why, size);
+}

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: MIT
+#include "smp.h"
+#include "platform/acpi.h"
+#include "core/backend.h"
+#include "lib/boot_info.h"
+#include "platform/console.h"
+#include "cpu_features.h"
+#include "cpu_tables.h"
+#include "lib/fmt.h"
+#include "platform/host_timer.h"
+#include "platform/lapic.h"
+#include "page_alloc.h"
+#include "platform/tsc.h"
+#include "arch/x86.h"
+#include "xstate/xstate_guest.h"
+
+#define AP_STACK_PAGES 8
+#define BROADCAST_APS 16	    /* slots when there is no MADT to count the CPUs */
+#define ICR_ALL_BUT_SELF (3u << 18) /* destination shorthand (SDM Vol 3 §11.6.1) */
+#define WAKE_VECTOR 0xee	    /* a fixed IPI that only ends an AP's HLT */
+#define CR4_OSXSAVE BIT(18)
+#define CR4_VMXE BIT(13)
+#define EFER_LME BIT(8)
+#define EFER_NXE BIT(11)
+#define EFER_SVME BIT(12)
+#define PTE_P BIT(0)
+#define PTE_RW BIT(1)
+#define PTE_PS BIT(7)
+
+struct cpu cpus[MAX_CPUS];
+unsigned nr_cpus;
+/* APIC ID bits that number the threads of a core (CPUID.0BH.0:EAX[4:0], SDM Vol 3 §9.9.1) */
+static u32 smt_shift;
+
+/* The BSP's control state, copied by every AP. */
+static u64 bsp_cr0, bsp_cr4, bsp_efer, bsp_pat, bsp_xcr0;
+
+/*
+ * MTRRs: every CPU must have the BSP's (SDM Vol 3 §12.11.8).  Firmware
+ * sets them on the APs it started, but mhv's INIT may reset them (QEMU
+ * does: an AP then runs with MTRRs off, all uncached), so the BSP's are
+ * copied: the fixed ranges, the variable ranges MTRRCAP counts, DEF_TYPE.
+ */
+#define MSR_MTRRCAP 0xfe
+#define MSR_MTRR_DEF_TYPE 0x2ff
+#define MTRR_MAX 64
+static const u32 fixed_mtrrs[] = { 0x250, 0x258, 0x259, 0x268, 0x269, 0x26a,
+				   0x26b, 0x26c, 0x26d, 0x26e, 0x26f };
+static struct {
+	u32 msr;
+	u64 val;
+} bsp_mtrrs[MTRR_MAX];
+static unsigned nr_bsp_mtrrs;
+static u64 bsp_mtrr_def_type;
+static bool bsp_has_mtrrs;
+
+static void save_mtrrs(void)
+{
+	u64 cap, v;
+	unsigned i;
+
+	if (rdmsr_safe(MSR_MTRRCAP, &cap) || rdmsr_safe(MSR_MTRR_DEF_TYPE, &bsp_mtrr_def_type))
+		return;
+	bsp_has_mtrrs = true;
+	for (i = 0; i < ARRAY_SIZE(fixed_mtrrs) && (cap & BIT(8)); i++)
+		if (!rdmsr_safe(fixed_mtrrs[i], &v))
+			bsp_mtrrs[nr_bsp_mtrrs++] = (typeof(bsp_mtrrs[0])){ fixed_mtrrs[i], v };
+	for (i = 0; i < (cap & 0xff) && nr_bsp_mtrrs + 2 <= MTRR_MAX; i++) {
+		if (!rdmsr_safe(0x200 + 2 * i, &v))
+			bsp_mtrrs[nr_bsp_mtrrs++] = (typeof(bsp_mtrrs[0])){ 0x200 + 2 * i, v };
+		if (!rdmsr_safe(0x201 + 2 * i, &v))
+			bsp_mtrrs[nr_bsp_mtrrs++] = (typeof(bsp_mtrrs[0])){ 0x201 + 2 * i, v };
+	}
+}
+
+/* With caches off and MTRRs disabled while they change (§12.11.7.2). */
+static void load_mtrrs(void)
+{
+	u64 cr0 = read_cr0();
+	unsigned i;
+
+	if (!bsp_has_mtrrs)
+		return;
+	write_cr0(cr0 | BIT(30)); /* CD */
+	asm volatile("wbinvd" ::: "memory");
+	wrmsr_safe(MSR_MTRR_DEF_TYPE, 0);
+	for (i = 0; i < nr_bsp_mtrrs; i++)
+		wrmsr_safe(bsp_mtrrs[i].msr, bsp_mtrrs[i].val);
+	wrmsr_safe(MSR_MTRR_DEF_TYPE, bsp_mtrr_def_type);
+	asm volatile("wbinvd" ::: "memory");
+	write_cr0(cr0);
+}
+
+extern const u8 smp_trampoline_start[], smp_trampoline_end[];
+extern const u32 smp_tramp_off_gdtr, smp_tramp_off_gdt, smp_tramp_off_pm32, smp_tramp_off_pm32_ptr,
+    smp_tramp_off_lm64, smp_tramp_off_lm64_ptr, smp_tramp_off_cr3_low, smp_tramp_off_efer,
+    smp_tramp_off_cr3, smp_tramp_off_stacks, smp_tramp_off_stack_size, smp_tramp_off_entry,
+    smp_tramp_off_slots, smp_tramp_off_max_slots;
+
+static u8 *tramp;
+/* The APs' stacks, each with a canary at its bottom (selfcheck). */
+static u8 *ap_stacks;
+static unsigned ap_stack_slots;
+#define STACK_CANARY 0xa5
+#define STACK_CANARY_BYTES 256
+
+static void put32(u32 off, u32 v)
+{
+	__builtin_memcpy(tramp + off, &v, 4);
+}
+
+static void put64(u32 off, u64 v)
+{
+	__builtin_memcpy(tramp + off, &v, 8);
+}
+
+static u64 ticks_per_ms(void)
+{
+	/* Bochs' TSC counts instructions: a nominal 1 GHz is close enough there. */
+	return (host_tsc.hz ? host_tsc.hz : 1000000000ull) / 1000;
+}
+
+static void delay_us(u64 us)
+{
+	u64 end = rdtsc() + ticks_per_ms() * us / 1000;
+
+	while (rdtsc() < end)
+		cpu_relax();
+}
+
+struct cpu *this_cpu(void)
+{
+	u32 id;
+	unsigned i;
+
+	if (nr_cpus <= 1 || !lapic_present())
+		return &cpus[0];
+	id = lapic_id();
+	for (i = 0; i < nr_cpus; i++)
+		if (cpus[i].apic_id == id)
+			return &cpus[i];
+	return &cpus[0];
+}
+
+/*
+ * Code at base, then the temporary tables: PML4 at +1 page, PDPT at +2,
+ * four page directories of 2 MiB pages at +3..+6 mapping 0-4 GiB one to
+ * one; the AP leaves them for mhv's own tables as soon as it is in long
+ * mode (SDM Vol 3 §9.8.5).
+ */
+static void build_trampoline(u64 base)
+{
+	u64 *pml4 = (u64 *)(uintptr_t)(base + PAGE_SIZE);
+	u64 *pdpt = pml4 + 512;
+	u64 *pd = pdpt + 512;
+	unsigned i;
+
+	tramp = (u8 *)(uintptr_t)base;
+	__builtin_memset(tramp, 0, TRAMPOLINE_PAGES * PAGE_SIZE);
+	__builtin_memcpy(tramp, smp_trampoline_start, smp_trampoline_end - smp_trampoline_start);
+	pml4[0] = (u64)(uintptr_t)pdpt | PTE_P | PTE_RW;
+	for (i = 0; i < 4; i++)
+		pdpt[i] = (u64)(uintptr_t)(pd + 512 * i) | PTE_P | PTE_RW;
+	for (i = 0; i < 4 * 512; i++)
+		pd[i] = ((u64)i << 21) | PTE_P | PTE_RW | PTE_PS;
+	put32(smp_tramp_off_gdtr + 2, (u32)base + smp_tramp_off_gdt);
+	put32(smp_tramp_off_pm32_ptr, (u32)base + smp_tramp_off_pm32);
+	put32(smp_tramp_off_lm64_ptr, (u32)base + smp_tramp_off_lm64);
+	put64(smp_tramp_off_cr3_low, (u64)(uintptr_t)pml4);
+	put64(smp_tramp_off_efer, bsp_efer & (EFER_LME | EFER_NXE));
+	put64(smp_tramp_off_cr3, read_cr3());
+	put64(smp_tramp_off_entry, (u64)(uintptr_t)smp_ap_entry);
+	put64(smp_tramp_off_stack_size, AP_STACK_PAGES * PAGE_SIZE);
+}
+
+static u32 slots_taken(void)
+{
+	return __atomic_load_n((volatile u32 *)(tramp + smp_tramp_off_slots), __ATOMIC_ACQUIRE);
+}
+
+/* Stacks and tables for n APs; false when memory ran out. */
+static bool provision(unsigned n)
+{
+	u8 *stacks = alloc_pages_zeroed(n * AP_STACK_PAGES);
+	unsigned i;
+
+	if (!stacks)
+		return false;
+	ap_stacks = stacks;
+	ap_stack_slots = n;
+	for (i = 0; i < n; i++)
+		__builtin_memset(stacks + i * AP_STACK_PAGES * PAGE_SIZE, STACK_CANARY,
+				 STACK_CANARY_BYTES);
+	/* the trampoline puts slot s's stack top at stacks + (s + 1) * size */
+	put64(smp_tramp_off_stacks, (u64)(uintptr_t)stacks);
+	put32(smp_tramp_off_max_slots, n);
+	for (i = 1; i <= n; i++) {
+		cpus[i].tables = alloc_page_zeroed();
+		if (!cpus[i].tables)
+			return false;
+	}
+	return true;
+}
+
+static void fail(struct cpu *c, const char *why)
+{
+	fmt_snprintf(c->why, sizeof(c->why), "%s", why);
+	c->state = CPU_FAILED;
+}
+
+static bool broadcast; /* no MADT: each AP claims its slot's struct cpu */
+
+void smp_ap_entry(u32 slot)
+{
+	struct cpu *c = &cpus[slot + 1];
+	const char *why = NULL;
+	u32 id;
+	unsigned i;
+
+	/* INIT kept this APIC's mode, which may not be the BSP's: first of all */
+	lapic_init_ap();
+	host_timer_init_ap();
+	id = lapic_id();
+	if (broadcast) {
+		c->apic_id = id;
+	} else {
+		/* a late AP may have taken another's slot: find ours by APIC ID */
+		for (i = 1; i < nr_cpus; i++)
+			if (cpus[i].apic_id == id)
+				c = &cpus[i];
+	}
+	cpu_tables_load(c->tables);
+	load_mtrrs();
+	write_cr0(bsp_cr0);
+	write_cr4(bsp_cr4 & ~CR4_VMXE);
+	wrmsr(MSR_EFER, bsp_efer & ~EFER_SVME);
+	wrmsr(MSR_IA32_PAT, bsp_pat);
+	if (bsp_cr4 & CR4_OSXSAVE)
+		asm volatile("xsetbv" ::"c"(0), "a"((u32)bsp_xcr0), "d"((u32)(bsp_xcr0 >> 32)));
+	if (!xstate_matches_this_cpu(c->why, sizeof(c->why))) {
+		c->state = CPU_FAILED;
+	} else if (backend->cpu_enable(&why)) {
+		fail(c, why);
+	} else {
+		c->state = CPU_IDLE;
+	}
+	for (;;) {
+		cpu_work_fn *fn = c->work;
+
+		if (fn && c->state == CPU_IDLE) {
+			c->state = CPU_BUSY;
+			fn(c->work_arg);
+			c->work = NULL;
+			c->state = CPU_IDLE;
+			__atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);
+			continue;
+		}
+		backend->idle_wait();
+	}
+}
+
+/* INIT, then up to two SIPIs, as the MP start-up protocol has it (SDM Vol 3 §8.4.4.1). */
+static void start_ap(struct cpu *c, u64 base)
+{
+	u64 deadline;
+	unsigned sipi;
+
+	c->state = CPU_STARTING;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	lapic_send_ipi(c->apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
+	delay_us(10000);
+	for (sipi = 0; sipi < 2 && c->state == CPU_STARTING; sipi++) {
+		lapic_send_ipi(c->apic_id, ICR_STARTUP | (u32)(base >> 12));
+		deadline = rdtsc() + ticks_per_ms() * (sipi ? 200 : 1);
+		while (c->state == CPU_STARTING && rdtsc() < deadline)
+			cpu_relax();
+	}
+	/* Wait for the AP's own set-up (tables, LAPIC, virtualization). */
+	deadline = rdtsc() + ticks_per_ms() * 1000;
+	while (c->state == CPU_STARTING && rdtsc() < deadline)
+		cpu_relax();
+	if (c->state == CPU_STARTING)
+		fail(c, "no answer to INIT-SIPI-SIPI within 1.2 s");
+}
+
+/*
+ * Without a MADT (OVMF under Bochs installs no ACPI tables) every other
+ * CPU gets INIT-SIPI-SIPI at once through the all-excluding-self shorthand
+ * and claims a slot; the ones that answer within a second are the CPUs.
+ */
+static void start_all_broadcast(u64 base)
+{
+	u64 deadline;
+	unsigned i;
+
+	broadcast = true;
+	for (i = 1; i <= BROADCAST_APS; i++)
+		cpus[i] =
+		    (struct cpu){ .index = i, .state = CPU_STARTING, .tables = cpus[i].tables };
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	lapic_send_ipi(0, ICR_ALL_BUT_SELF | ICR_INIT | ICR_LEVEL_ASSERT);
+	delay_us(10000);
+	lapic_send_ipi(0, ICR_ALL_BUT_SELF | ICR_STARTUP | (u32)(base >> 12));
+	delay_us(200);
+	lapic_send_ipi(0, ICR_ALL_BUT_SELF | ICR_STARTUP | (u32)(base >> 12));
+	deadline = rdtsc() + ticks_per_ms() * 1000;
+	while (rdtsc() < deadline)
+		cpu_relax();
+	nr_cpus = 1 + slots_taken();
+	if (nr_cpus > BROADCAST_APS + 1)
+		nr_cpus = BROADCAST_APS + 1;
+	for (i = 1; i < nr_cpus; i++) {
+		/* answered late, after the second: wait for its set-up once more */
+		deadline = rdtsc() + ticks_per_ms() * 1000;
+		while (cpus[i].state == CPU_STARTING && rdtsc() < deadline)
+			cpu_relax();
+		if (cpus[i].state == CPU_STARTING)
+			fail(&cpus[i], "took a slot but did not finish its set-up");
+	}
+}
+
+static void save_bsp_state(void)
+{
+	save_mtrrs();
+	bsp_cr0 = read_cr0();
+	bsp_cr4 = read_cr4();
+	bsp_efer = rdmsr(MSR_EFER);
+	bsp_pat = rdmsr(MSR_IA32_PAT);
+	if (bsp_cr4 & CR4_OSXSAVE) {
+		u32 lo, hi;
+
+		asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+		bsp_xcr0 = (u64)hi << 32 | lo;
+	}
+}
+
+void smp_init(const struct boot_info *bi)
+{
+	u32 ids[MAX_CPUS];
+	const void *madt = acpi_find_table(bi->rsdp, "APIC");
+	int n = madt ? acpi_madt_cpus(madt, ids, MAX_CPUS) : -1;
+	u32 bsp_id = lapic_present() ? lapic_id() : 0;
+	struct cpuid_regs topo;
+	unsigned i, up = 0;
+
+	/* Leaf 0xB sub-leaf 0 is the SMT level when ECX[15:8] says type 1. */
+	if (cpuid_cached(0xb, 0, &topo) && ((topo.ecx >> 8) & 0xff) == 1)
+		smt_shift = topo.eax & 0x1f;
+	cpus[0] = (struct cpu){ .index = 0, .apic_id = bsp_id, .state = CPU_IDLE };
+	cpus[0].tables = cpu_tables_bsp();
+	nr_cpus = 1;
+	for (i = 0; n > 0 && i < (unsigned)n; i++) {
+		if (ids[i] == bsp_id || nr_cpus == MAX_CPUS)
+			continue;
+		cpus[nr_cpus] = (struct cpu){ .index = nr_cpus, .apic_id = ids[i] };
+		nr_cpus++;
+	}
+	if (n > 0 && nr_cpus == 1) {
+		console_printf("mhv: cpus: 1 in the MADT\n");
+		return;
+	}
+	if (!bi->trampoline_base || !lapic_present()) {
+		console_printf("mhv: cpus: APs not started: %s\n",
+			       !lapic_present() ? "the local APIC is off"
+						: "no memory below 1 MiB for the trampoline");
+		nr_cpus = 1;
+		return;
+	}
+	save_bsp_state();
+	build_trampoline(bi->trampoline_base);
+	if (!provision(n > 0 ? nr_cpus - 1 : BROADCAST_APS)) {
+		console_printf("mhv: cpus: APs not started: out of memory for their stacks\n");
+		nr_cpus = 1;
+		return;
+	}
+	if (n > 0) {
+		for (i = 1; i < nr_cpus; i++)
+			start_ap(&cpus[i], bi->trampoline_base);
+	} else {
+		start_all_broadcast(bi->trampoline_base);
+	}
+	for (i = 1; i < nr_cpus; i++) {
+		if (cpus[i].state == CPU_IDLE)
+			up++;
+		else
+			console_printf("mhv: cpu %u (APIC ID %u) cannot be used: %s\n", i,
+				       cpus[i].apic_id, cpus[i].why);
+	}
+	console_printf("mhv: cpus: %u %s, BSP APIC ID %u, %u of %u APs started, %u thread%s per "
+		       "core\n",
+		       nr_cpus, n > 0 ? "in the MADT" : "answered a broadcast INIT-SIPI (no MADT)",
+		       bsp_id, up, nr_cpus - 1, 1u << smt_shift, smt_shift ? "s" : "");
+}
+
+bool smp_stacks_intact(char *why, size_t size)
+{
+	unsigned i, j;
+
+	for (i = 0; i < ap_stack_slots; i++) {
+		const u8 *bottom = ap_stacks + i * AP_STACK_PAGES * PAGE_SIZE;
+
+		for (j = 0; j < STACK_CANARY_BYTES; j++)
+			if (bottom[j] != STACK_CANARY) {
+				fmt_snprintf(why, size,
+					     "the stack canary of AP slot %u was overwritten", i);
+				return false;
+			}
+	}
+	return true;
+}
+
+bool smp_same_core(const struct cpu *a, const struct cpu *b)
+{
+	return a->apic_id >> smt_shift == b->apic_id >> smt_shift;
+}
+
+void smp_kick(struct cpu *c)
+{
+	lapic_send_ipi(c->apic_id, ICR_FIXED | WAKE_VECTOR);
+}
+
+bool smp_start(struct cpu *c, cpu_work_fn *fn, void *arg)
+{
+	if (c == &cpus[0] || c->state != CPU_IDLE || c->work)
+		return false;
+	c->started = c->done;
+	c->work_arg = arg;
+	__atomic_store_n(&c->work, fn, __ATOMIC_RELEASE);
+	smp_kick(c);
+	return true;
+}
+
+bool smp_wait(struct cpu *c, u64 timeout_ms)
+{
+	u64 deadline = rdtsc() + ticks_per_ms() * timeout_ms;
+
+	while (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) == c->started) {
+		if (rdtsc() >= deadline) {
+			fail(c, "did not finish its work in time");
+			console_printf("mhv: cpu %u (APIC ID %u) did not finish within %llu ms: "
+				       "it is left out from now on\n",
+				       c->index, c->apic_id, timeout_ms);
+			return false;
+		}
+		cpu_relax();
+	}
+	return true;
+}
+
+bool smp_run_on(struct cpu *c, cpu_work_fn *fn, void *arg, u64 timeout_ms)
+{
+	if (c == &cpus[0]) {
+		fn(arg);
+		return true;
+	}
+	return smp_start(c, fn, arg) && smp_wait(c, timeout_ms);
+}

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: MIT
+#include "config.h"
+#include "lib/fmt.h"
+
+struct slice {
+	const char *p;
+	size_t len;
+};
+
+struct name_value {
+	const char *name;
+	u32 value;
+};
+
+struct parser {
+	struct mhv_config *cfg;
+	char *err;
+	size_t err_size;
+	unsigned int line;
+};
+
+struct config_key {
+	const char *name;
+	int (*parse)(struct parser *ps, const struct config_key *key, struct slice val);
+	const char *desc;
+	/* Numeric, on/off and list keys: the field they set (a u32 or bool) */
+	size_t field;
+	u32 min, max;
+	/* List keys: the names allowed, each one bit of the u32 field */
+	const struct name_value *names;
+	size_t nr_names;
+};
+
+/* A new suite needs only a SUITE_* bit and one line here. */
+static const struct name_value suite_names[] = {
+	{ "smoke", SUITE_SMOKE },     { "vmexit", SUITE_VMEXIT },
+	{ "xstate", SUITE_XSTATE },   { "pmu", SUITE_PMU },
+	{ "hostile", SUITE_HOSTILE }, { "none", 0 }, /* only the "guest =" kernels */
+};
+
+/* Bits by enum pmu_mode / HV_PMU_* value (guest_abi.h). */
+static const struct name_value pmu_mode_names[] = {
+	{ "off", CONFIG_PMU_OFF },
+	{ "sw", CONFIG_PMU_SW },
+	{ "sw-noelide", CONFIG_PMU_SW_NOELIDE },
+	{ "sw-lazy", CONFIG_PMU_SW_LAZY },
+	{ "hw", CONFIG_PMU_HW },
+};
+
+/* "none" is the empty list (pmu-virt.md §5.3: the per-VM switch). */
+static const struct name_value pmu_account_names[] = {
+	{ "insn", CONFIG_ACCOUNT_INSN },
+	{ "branch", CONFIG_ACCOUNT_BRANCH },
+	{ "none", 0 },
+};
+
+static const struct name_value exit_action_names[] = {
+	{ "halt", EXIT_ACTION_HALT },
+	{ "reboot", EXIT_ACTION_REBOOT },
+	{ "qemu-exit", EXIT_ACTION_QEMU_EXIT },
+};
+
+static const struct name_value console_names[] = {
+	{ "serial", CONSOLE_SERIAL },
+	{ "fb", CONSOLE_FB },
+	{ "both", CONSOLE_BOTH },
+};
+
+static const struct name_value tsc_calibration_names[] = {
+	{ "auto", TSC_CAL_AUTO },
+	{ "hpet", TSC_CAL_HPET },
+	{ "pm-timer", TSC_CAL_PM_TIMER },
+};
+
+static const struct name_value on_off_names[] = {
+	{ "on", 1 },
+	{ "off", 0 },
+};
+
+void config_defaults(struct mhv_config *cfg)
+{
+	__builtin_memset(cfg, 0, sizeof(*cfg));
+	cfg->suites = SUITE_SMOKE | SUITE_VMEXIT | SUITE_XSTATE | SUITE_PMU | SUITE_HOSTILE;
+	cfg->iterations = 1000;
+	cfg->batches = 20;
+	cfg->warmup = 1000;
+	cfg->exit_action = EXIT_ACTION_HALT;
+	cfg->debugcon = false;
+	cfg->xstate_cache = true;
+	cfg->pmu_modes = CONFIG_PMU_ALL;
+	cfg->pmu_account = CONFIG_ACCOUNT_INSN | CONFIG_ACCOUNT_BRANCH;
+	cfg->time_limit = 60;
+	cfg->tsc_calibration = TSC_CAL_AUTO;
+}
+
+const char *exit_action_name(enum exit_action a)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(exit_action_names); i++) {
+		if (exit_action_names[i].value == (u32)a)
+			return exit_action_names[i].name;
+	}
+	return "unknown";
+}
+
+const char *tsc_calibration_name(enum tsc_calibration c)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tsc_calibration_names); i++) {
+		if (tsc_calibration_names[i].value == (u32)c)
+			return tsc_calibration_names[i].name;
+	}
+	return "unknown";
+}
+
+static __printf(2, 3) int fail(struct parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!ps->err || !ps->err_size)
+		return -1;
+	n = fmt_snprintf(ps->err, ps->err_size, "mhv.cfg:%u: ", ps->line);
+	if (n < 0 || (size_t)n >= ps->err_size)
+		return -1;
+	va_start(ap, fmt);
+	fmt_vsnprintf(ps->err + n, ps->err_size - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static struct slice trim(struct slice s)
+{
+	while (s.len && is_space(s.p[0])) {
+		s.p++;
+		s.len--;
+	}
+	while (s.len && is_space(s.p[s.len - 1]))
+		s.len--;
+	return s;
+}
+
+static bool slice_eq(struct slice s, const char *str)
+{
+	size_t n = __builtin_strlen(str);
+
+	return s.len == n && !__builtin_memcmp(s.p, str, n);
+}
+
+/* Splits off the text before the next ',' (or all of it) and trims it. */
+static struct slice next_item(struct slice *rest)
+{
+	struct slice item = { rest->p, 0 };
+
+	while (item.len < rest->len && rest->p[item.len] != ',')
+		item.len++;
+	if (item.len < rest->len) {
+		rest->p += item.len + 1;
+		rest->len -= item.len + 1;
+	} else {
+		/* NULL rather than an empty slice, so "a," still yields a (bad) empty item. */
+		rest->p = NULL;
+		rest->len = 0;
+	}
+	return trim(item);
+}
+
+static bool lookup(const struct name_value *tab, size_t n, struct slice s, u32 *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (slice_eq(s, tab[i].name)) {
+			*out = tab[i].value;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Renders "a, b or c" (or "a, b, c" without last_sep) for error messages. */
+static void join_names(const struct name_value *tab, size_t n, const char *last_sep, char *buf,
+		       size_t size)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && pos < size; i++) {
+		const char *sep = i == 0 ? "" : (i == n - 1 && last_sep) ? last_sep : ", ";
+
+		pos += fmt_snprintf(buf + pos, size - pos, "%s%s", sep, tab[i].name);
+	}
+}
+
+static int bad_choice(struct parser *ps, const struct config_key *key, struct slice val,
+		      const struct name_value *tab, size_t n)
+{
+	char names[96];
+
+	join_names(tab, n, " or ", names, sizeof(names));
+	return fail(ps, "bad value '%.*s' for '%s': expected %s", (int)val.len, val.p, key->name,
+		    names);
+}
+
+/* A decimal number in [key->min, key->max] into *out. */
+static int parse_u32(struct parser *ps, const struct config_key *key, struct slice val, u32 *out)
+{
+	u64 v = 0;
+
+	for (size_t i = 0; i < val.len; i++) {
+		char c = val.p[i];
+
+		/* Bailing out as soon as v passes max keeps the u64 from overflowing. */
+		if (c < '0' || c > '9' || (v = v * 10 + (c - '0')) > key->max)
+			goto bad;
+	}
+	if (v < key->min)
+		goto bad;
+	*out = (u32)v;
+	return 0;
+bad:
+	return fail(ps, "bad value '%.*s' for '%s': expected a number from %u to %u", (int)val.len,
+		    val.p, key->name, key->min, key->max);
+}
+
+static int parse_number(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	return parse_u32(ps, key, val, (u32 *)((char *)ps->cfg + key->field));
+}
+
+static int parse_exit_action(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 v;
+
+	if (!lookup(exit_action_names, ARRAY_SIZE(exit_action_names), val, &v))
+		return bad_choice(ps, key, val, exit_action_names, ARRAY_SIZE(exit_action_names));
+	ps->cfg->exit_action = (enum exit_action)v;
+	return 0;
+}
+
+static int parse_console(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 v;
+
+	if (!lookup(console_names, ARRAY_SIZE(console_names), val, &v))
+		return bad_choice(ps, key, val, console_names, ARRAY_SIZE(console_names));
+	ps->cfg->console = (enum console_mode)v;
+	return 0;
+}
+
+static int parse_tsc_calibration(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 v;
+
+	if (!lookup(tsc_calibration_names, ARRAY_SIZE(tsc_calibration_names), val, &v))
+		return bad_choice(ps, key, val, tsc_calibration_names,
+				  ARRAY_SIZE(tsc_calibration_names));
+	ps->cfg->tsc_calibration = (enum tsc_calibration)v;
+	return 0;
+}
+
+/* on/off keys: the bool at key->field */
+static int parse_on_off(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 v;
+
+	if (!lookup(on_off_names, ARRAY_SIZE(on_off_names), val, &v))
+		return bad_choice(ps, key, val, on_off_names, ARRAY_SIZE(on_off_names));
+	*(bool *)((char *)ps->cfg + key->field) = v;
+	return 0;
+}
+
+/* A comma-separated list of key->names: their bits ORed into the u32 field. */
+static int parse_name_list(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	struct slice rest = val;
+	u32 bits = 0, bit;
+	char names[96];
+
+	while (rest.p) {
+		struct slice item = next_item(&rest);
+
+		if (!item.len)
+			return fail(ps, "empty name in list for '%s'", key->name);
+		if (!lookup(key->names, key->nr_names, item, &bit)) {
+			join_names(key->names, key->nr_names, NULL, names, sizeof(names));
+			return fail(ps, "unknown %s '%.*s' (known: %s)", key->desc, (int)item.len,
+				    item.p, names);
+		}
+		bits |= bit;
+	}
+	*(u32 *)((char *)ps->cfg + key->field) = bits;
+	return 0;
+}
+
+/* "all", or CPU indices as the run header numbers them (0 is the BSP). */
+static int parse_cpus(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	struct slice rest = val;
+	u64 mask = 0;
+
+	ps->cfg->cpus_all = slice_eq(val, "all");
+	if (ps->cfg->cpus_all) {
+		ps->cfg->cpus = 0;
+		return 0;
+	}
+	while (rest.p) {
+		struct slice item = next_item(&rest);
+		u32 n = 0;
+
+		if (!item.len || item.len > 2)
+			goto bad;
+		for (size_t i = 0; i < item.len; i++) {
+			if (item.p[i] < '0' || item.p[i] > '9')
+				goto bad;
+			n = n * 10 + (item.p[i] - '0');
+		}
+		if (n > 63)
+			goto bad;
+		mask |= 1ull << n;
+		continue;
+	bad:
+		return fail(ps, "bad CPU '%.*s' for '%s': expected CPU numbers 0 to 63 or all",
+			    (int)item.len, item.p, key->name);
+	}
+	ps->cfg->cpus = mask;
+	return 0;
+}
+
+static bool valid_test_name(struct slice s)
+{
+	if (!s.len || s.len >= CONFIG_NAME_LEN)
+		return false;
+	for (size_t i = 0; i < s.len; i++) {
+		char c = s.p[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+static int parse_tests(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	struct mhv_config *cfg = ps->cfg;
+	struct slice rest = val;
+
+	cfg->nr_tests = 0;
+	while (rest.p) {
+		struct slice item = next_item(&rest);
+
+		if (!item.len)
+			return fail(ps, "empty name in list for '%s'", key->name);
+		if (!valid_test_name(item))
+			return fail(ps,
+				    "bad test name '%.*s' for '%s': expected 1 to %d characters "
+				    "of a-z, 0-9, _ and -",
+				    (int)item.len, item.p, key->name, CONFIG_NAME_LEN - 1);
+		if (cfg->nr_tests == CONFIG_MAX_TESTS)
+			return fail(ps, "too many names for '%s' (at most %d)", key->name,
+				    CONFIG_MAX_TESTS);
+		__builtin_memcpy(cfg->tests[cfg->nr_tests], item.p, item.len);
+		cfg->tests[cfg->nr_tests][item.len] = '\0';
+		cfg->nr_tests++;
+	}
+	return 0;
+}
+
+#define NUMBER_KEY(k, lo, hi, d)                                                        \
+	{                                                                               \
+		.name = #k, .parse = parse_number, .desc = d,                           \
+		.field = __builtin_offsetof(struct mhv_config, k), .min = lo, .max = hi \
+	}
+
+static int parse_guest(struct parser *ps, const struct config_key *key, struct slice val);
+
+/* desc names one item: "unknown suite 'x' (known: ...)" */
+#define LIST_KEY(key, f, tab, d)                                                 \
+	{                                                                        \
+		.name = key, .parse = parse_name_list, .desc = d,                \
+		.field = __builtin_offsetof(struct mhv_config, f), .names = tab, \
+		.nr_names = ARRAY_SIZE(tab)                                      \
+	}
+
+static const struct config_key config_keys[] = {
+	LIST_KEY("suites", suites, suite_names, "suite"),
+	/* which PMU columns of the benchmark matrix run */
+	LIST_KEY("pmu", pmu_modes, pmu_mode_names, "PMU mode"),
+	/* events counted for each instruction mhv emulates */
+	LIST_KEY("pmu_account", pmu_account, pmu_account_names, "accounting event"),
+	NUMBER_KEY(iterations, 1, 10000000, "iterations per batch"),
+	NUMBER_KEY(batches, 1, 10000, "batches per test"),
+	NUMBER_KEY(warmup, 0, 10000000, "warm-up iterations before measuring"),
+	NUMBER_KEY(time_limit, 1, 3600, "seconds a VM may run before it is stopped"),
+	{ .name = "exit_action", .parse = parse_exit_action, .desc = "what to do when done" },
+	{ .name = "console", .parse = parse_console, .desc = "serial, framebuffer or both" },
+	{ .name = "tsc_calibration",
+	  .parse = parse_tsc_calibration,
+	  .desc = "where the TSC frequency comes from" },
+	{ .name = "debugcon",
+	  .parse = parse_on_off,
+	  .desc = "mirror console to port 0xE9",
+	  .field = offsetof(struct mhv_config, debugcon) },
+	{ .name = "xstate_cache",
+	  .parse = parse_on_off,
+	  .desc = "answer guest CPUID.0xD from the init-time cache",
+	  .field = offsetof(struct mhv_config, xstate_cache) },
+	{ .name = "tests", .parse = parse_tests, .desc = "comma-separated test filter" },
+	{ .name = "cpus", .parse = parse_cpus, .desc = "CPUs the suites run on" },
+	{ .name = "cpus_at_once",
+	  .parse = parse_on_off,
+	  .desc = "the chosen CPUs run the suites together, not in turn",
+	  .field = offsetof(struct mhv_config, cpus_at_once) },
+	{ .name = "guest", .parse = parse_guest, .desc = "a multiboot kernel on the boot volume" },
+};
+
+/* ---- guest sections: "guest = PATH", then keys of that guest ---- */
+
+static struct mhv_guest *cur_guest(struct parser *ps)
+{
+	return &ps->cfg->guests[ps->cfg->nr_guests - 1];
+}
+
+static int copy_path(struct parser *ps, const struct config_key *key, struct slice val, char *dst)
+{
+	size_t i;
+
+	if (val.len >= CONFIG_PATH_LEN)
+		return fail(ps, "path too long for '%s' (at most %d characters)", key->name,
+			    CONFIG_PATH_LEN - 1);
+	for (i = 0; i < val.len; i++)
+		if (val.p[i] == '"' || (unsigned char)val.p[i] < 0x20)
+			return fail(ps, "bad path '%.*s' for '%s'", (int)val.len, val.p, key->name);
+	__builtin_memcpy(dst, val.p, val.len);
+	dst[val.len] = '\0';
+	return 0;
+}
+
+static int parse_guest(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	struct mhv_config *cfg = ps->cfg;
+
+	if (cfg->nr_guests == CONFIG_MAX_GUESTS)
+		return fail(ps, "too many guests (at most %d)", CONFIG_MAX_GUESTS);
+	cfg->guests[cfg->nr_guests] = (struct mhv_guest){ .mem_mib = 64, .nr_cpus = 1 };
+	cfg->nr_guests++;
+	return copy_path(ps, key, val, cur_guest(ps)->path);
+}
+
+static int parse_cmdline(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	/* "..." or a bare word list */
+	if (val.len >= 2 && val.p[0] == '"' && val.p[val.len - 1] == '"') {
+		val.p++;
+		val.len -= 2;
+	}
+	__builtin_memcpy(cur_guest(ps)->cmdline, val.p, val.len);
+	cur_guest(ps)->cmdline[val.len] = '\0';
+	return 0;
+}
+
+static int parse_module(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	return copy_path(ps, key, val, cur_guest(ps)->module);
+}
+
+static int parse_guest_pmu(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 bit;
+
+	if (!lookup(pmu_mode_names, ARRAY_SIZE(pmu_mode_names), val, &bit))
+		return bad_choice(ps, key, val, pmu_mode_names, ARRAY_SIZE(pmu_mode_names));
+	cur_guest(ps)->pmu_mode = (u32)__builtin_ctz(bit);
+	return 0;
+}
+
+static struct mhv_guest *cur_guest(struct parser *ps);
+
+static int parse_guest_number(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	return parse_u32(ps, key, val, (u32 *)((char *)cur_guest(ps) + key->field));
+}
+
+#define GUEST_NUMBER_KEY(k, f, lo, hi, d)                                              \
+	{                                                                              \
+		.name = k, .parse = parse_guest_number, .desc = d,                     \
+		.field = __builtin_offsetof(struct mhv_guest, f), .min = lo, .max = hi \
+	}
+
+/* Keys that follow a "guest =" line belong to that guest. */
+static const struct config_key guest_keys[] = {
+	{ .name = "cmdline", .parse = parse_cmdline, .desc = "the kernel's command line" },
+	{ .name = "module", .parse = parse_module, .desc = "its first multiboot module" },
+	GUEST_NUMBER_KEY("mem", mem_mib, 2, 3072, "guest RAM in MiB"),
+	GUEST_NUMBER_KEY("time_limit", time_limit, 1, 3600, "seconds it may run"),
+	{ .name = "pmu", .parse = parse_guest_pmu, .desc = "its PMU mode" },
+	GUEST_NUMBER_KEY("cpus", nr_cpus, 1, 4, "its vCPUs, one physical CPU each"),
+};
+
+static int parse_line(struct parser *ps, struct slice line)
+{
+	struct slice key, val;
+	size_t eq;
+
+	for (size_t i = 0; i < line.len; i++) {
+		if (line.p[i] == '#') {
+			line.len = i;
+			break;
+		}
+	}
+	line = trim(line);
+	if (!line.len)
+		return 0;
+
+	for (eq = 0; eq < line.len && line.p[eq] != '='; eq++)
+		;
+	key = trim((struct slice){ line.p, eq });
+	if (eq == line.len || !key.len)
+		return fail(ps, "expected 'key = value'");
+	val = trim((struct slice){ line.p + eq + 1, line.len - eq - 1 });
+
+	for (size_t i = 0; ps->cfg->nr_guests && i < ARRAY_SIZE(guest_keys); i++) {
+		const struct config_key *k = &guest_keys[i];
+
+		if (!slice_eq(key, k->name))
+			continue;
+		if (!val.len)
+			return fail(ps, "empty value for '%s'", k->name);
+		return k->parse(ps, k, val);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(config_keys); i++) {
+		const struct config_key *k = &config_keys[i];
+
+		if (!slice_eq(key, k->name))
+			continue;
+		if (!val.len)
+			return fail(ps, "empty value for '%s'", k->name);
+		return k->parse(ps, k, val);
+	}
+	return fail(ps, "unknown key '%.*s'", (int)key.len, key.p);
+}
+
+int config_parse(struct mhv_config *cfg, const char *text, size_t len, char *err, size_t err_size)
+{
+	struct parser ps = { .cfg = cfg, .err = err, .err_size = err_size };
+	size_t pos = 0;
+
+	if (err && err_size)
+		err[0] = '\0';
+	while (pos < len) {
+		struct slice line = { text + pos, 0 };
+
+		ps.line++;
+		/* Checked before anything else: a NUL would silently cut C strings later. */
+		while (pos + line.len < len && line.p[line.len] != '\n') {
+			if (line.p[line.len] == '\0')
+				return fail(&ps, "NUL byte in file");
+			line.len++;
+		}
+		pos += line.len + 1;
+		if (line.len && line.p[line.len - 1] == '\r')
+			line.len--;
+		if (line.len > CONFIG_LINE_MAX)
+			return fail(&ps, "line too long (over %d characters)", CONFIG_LINE_MAX);
+		if (parse_line(&ps, line))
+			return -1;
+	}
+	return 0;
+}
+
+bool config_test_wanted(const struct mhv_config *cfg, const char *name)
+{
+	size_t n;
+
+	if (!cfg->nr_tests)
+		return true;
+	if (!name)
+		return false;
+	n = __builtin_strlen(name);
+	if (n >= CONFIG_NAME_LEN)
+		return false;
+	/* Comparing the terminator too rules out prefix matches. */
+	for (u32 i = 0; i < cfg->nr_tests && i < CONFIG_MAX_TESTS; i++) {
+		if (!__builtin_memcmp(cfg->tests[i], name, n + 1))
+			return true;
+	}
+	return false;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Parser for mhv.cfg, the boot-time configuration read from the ESP.
+ *
+ * Format: "key = value" lines, '#' starts a comment anywhere, blank lines and
+ * surrounding whitespace are ignored, CRLF is accepted, and a later duplicate
+ * key overrides an earlier one.
+ */
+#ifndef MHV_CONFIG_H
+#define MHV_CONFIG_H
+
+#include "lib/types.h"
+
+enum exit_action {
+	EXIT_ACTION_HALT,
+	EXIT_ACTION_REBOOT,
+	EXIT_ACTION_QEMU_EXIT,
+};
+
+enum console_mode {
+	CONSOLE_BOTH, /* the default: serial and framebuffer */
+	CONSOLE_SERIAL,
+	CONSOLE_FB,
+};
+
+/* How the TSC frequency is found (hv/tsc.c) */
+enum tsc_calibration {
+	TSC_CAL_AUTO,	  /* the default: CPUID 0x15, 0x16, the HPET, the ACPI PM timer */
+	TSC_CAL_HPET,	  /* calibrated against the HPET, CPUID ignored */
+	TSC_CAL_PM_TIMER, /* against the ACPI PM timer, CPUID ignored */
+};
+
+enum suite_bits {
+	SUITE_SMOKE = 1u << 0,
+	SUITE_VMEXIT = 1u << 1,
+	SUITE_XSTATE = 1u << 2,
+	SUITE_PMU = 1u << 3,
+	SUITE_HOSTILE = 1u << 4,
+};
+
+/* pmu_modes bits: 1 << the mode's number (guest_abi.h HV_PMU_*) */
+#define CONFIG_PMU_OFF (1u << 0)
+#define CONFIG_PMU_SW (1u << 1)
+#define CONFIG_PMU_SW_NOELIDE (1u << 2)
+#define CONFIG_PMU_SW_LAZY (1u << 3)
+#define CONFIG_PMU_HW (1u << 4)
+#define CONFIG_PMU_ALL 0x1fu
+/* pmu_account bits: as guest_abi.h HV_PMU_ACCOUNT_* */
+#define CONFIG_ACCOUNT_INSN (1u << 0)
+#define CONFIG_ACCOUNT_BRANCH (1u << 1)
+
+#define CONFIG_MAX_TESTS 16
+#define CONFIG_NAME_LEN 32
+#define CONFIG_LINE_MAX 160
+
+#define CONFIG_MAX_GUESTS 8
+#define CONFIG_PATH_LEN 96
+
+/* A multiboot kernel from the boot volume ("guest =" and the keys after it). */
+struct mhv_guest {
+	char path[CONFIG_PATH_LEN];
+	char cmdline[CONFIG_LINE_MAX + 1];
+	char module[CONFIG_PATH_LEN]; /* "" when none */
+	u32 mem_mib;		      /* guest RAM; default 64 */
+	u32 time_limit;		      /* seconds; 0: the global time_limit */
+	u32 pmu_mode;		      /* HV_PMU_* number; default off */
+	u32 nr_cpus;		      /* vCPUs, each on a physical CPU of its own; default 1 */
+};
+
+struct mhv_config {
+	u32 suites;		      /* SUITE_* bits; default: all */
+	u32 iterations;		      /* iterations per batch; default 1000, allowed 1..10000000 */
+	u32 batches;		      /* batches per test; default 20, allowed 1..10000 */
+	u32 warmup;		      /* warm-up iterations; default 1000, allowed 0..10000000 */
+	enum exit_action exit_action; /* default EXIT_ACTION_HALT */
+	u32 time_limit;		      /* seconds a VM may run; default 60 */
+	bool xstate_cache;	      /* CPUID.0xD from the cache; off re-executes CPUID */
+	bool debugcon;		      /* mirror console to port 0xE9; default false */
+	enum console_mode console;    /* where the console goes; default both */
+	u32 pmu_modes;		      /* CONFIG_PMU_* columns to run; default all */
+	u32 pmu_account;	      /* CONFIG_ACCOUNT_*; default insn,branch */
+	u64 cpus;      /* CPU indices (bit i: cpu i, 0 = BSP) to run on; 0: default */
+	bool cpus_all; /* "cpus = all" */
+	u32 nr_guests; /* "guest =" lines: kernels run after the suites */
+	struct mhv_guest guests[CONFIG_MAX_GUESTS];
+	/* the chosen CPUs run the one-vCPU VMs together, not in turn; default off */
+	bool cpus_at_once;
+	u32 nr_tests; /* 'tests =' filter; 0 = run all */
+	char tests[CONFIG_MAX_TESTS][CONFIG_NAME_LEN];
+
+	enum tsc_calibration tsc_calibration; /* the TSC's reference clock; default auto */
+};
+
+void config_defaults(struct mhv_config *cfg);
+
+/*
+ * Parses len bytes of text (no NUL terminator needed) on top of whatever cfg
+ * already holds, so call config_defaults() first.  Returns 0 on success, or -1
+ * with a one-line message "mhv.cfg:LINE: what is wrong" in err (truncated to
+ * err_size; err may be NULL when err_size is 0).  On failure the contents of
+ * cfg are unspecified.
+ */
+int config_parse(struct mhv_config *cfg, const char *text, size_t len, char *err, size_t err_size);
+
+/* True when no 'tests' filter is set or name is listed in it. */
+bool config_test_wanted(const struct mhv_config *cfg, const char *name);
+
+/* The spelling used in mhv.cfg, e.g. "qemu-exit". */
+const char *exit_action_name(enum exit_action a);
+/* The spelling used in mhv.cfg, e.g. "pm-timer". */
+const char *tsc_calibration_name(enum tsc_calibration c);
+
+#endif

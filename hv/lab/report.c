@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Benchmark output: a table for people, and one JSON line per measurement
+ * (after a fixed prefix) for scripts/mhv-report.
+ */
+#include "report.h"
+#include "lib/fmt.h"
+
+#ifndef HOST_TEST
+#include "core/backend.h"
+#include "platform/console.h"
+#include "platform/machine.h"
+#include "platform/tsc.h"
+#endif
+
+#define TABLE_HEADER                                                                           \
+	"test                              min     median        p99       mean     stddev   " \
+	"median "                                                                              \
+	"ns"
+#define MAX_COLUMNS 8
+
+int report_format_gain(char *buf, size_t size, u64 base, u64 new_value)
+{
+	s64 tenths;
+
+	if (!base)
+		return fmt_snprintf(buf, size, "n/a");
+	/* per mille, rounded half away from zero, in integers */
+	tenths = ((s64)base - (s64)new_value) * 2000 / (s64)base;
+	tenths = tenths >= 0 ? (tenths + 1) / 2 : (tenths - 1) / 2;
+	return fmt_snprintf(buf, size, "%c%lld.%lld%%", tenths < 0 ? '-' : '+',
+			    (tenths < 0 ? -tenths : tenths) / 10,
+			    (tenths < 0 ? -tenths : tenths) % 10);
+}
+
+int report_format_ns(char *buf, size_t size, u64 ticks, u64 hz)
+{
+	u64 tenths;
+
+	if (!hz)
+		return fmt_snprintf(buf, size, "-");
+	tenths = stats_muldiv(ticks, 10000000000ull, hz);
+	return fmt_snprintf(buf, size, "%llu.%llu", tenths / 10, tenths % 10);
+}
+
+int report_format_row(char *buf, size_t size, const struct bench_row *row)
+{
+	const struct sample_stats *s = &row->st;
+
+	if (row->skip_reason[0])
+		return fmt_snprintf(buf, size, "%-28s (skipped: %s)", row->name, row->skip_reason);
+	return fmt_snprintf(buf, size, "%-28s %9llu  %9llu  %9llu  %9llu  %9llu", row->name,
+			    (unsigned long long)s->min, (unsigned long long)s->median,
+			    (unsigned long long)s->p99, (unsigned long long)s->mean,
+			    (unsigned long long)s->stddev);
+}
+
+int report_format_json(char *buf, size_t size, const struct bench_row *row, const char *env,
+		       const char *backend_name)
+{
+	const struct sample_stats *s = &row->st;
+
+	if (row->skip_reason[0])
+		return fmt_snprintf(buf, size,
+				    REPORT_JSON_PREFIX "{\"suite\":\"%s\",\"test\":\"%s\","
+						       "\"config\":\"%s%s\",\"env\":\"%s\","
+						       "\"backend\":\"%s\",\"skipped\":\"%s\"}",
+				    row->suite, row->name, row->column, row->cpu_tag, env,
+				    backend_name, row->skip_reason);
+	return fmt_snprintf(
+	    buf, size,
+	    REPORT_JSON_PREFIX "{\"suite\":\"%s\",\"test\":\"%s\",\"config\":\"%s%s\","
+			       "\"env\":\"%s\",\"backend\":\"%s\",\"unit\":\"tsc\","
+			       "\"iterations\":%u,\"batches\":%u,\"min\":%llu,"
+			       "\"median\":%llu,\"p99\":%llu,\"mean\":%llu,"
+			       "\"stddev\":%llu,\"max\":%llu}",
+	    row->suite, row->name, row->column, row->cpu_tag, env, backend_name, row->iterations,
+	    row->batches, (unsigned long long)s->min, (unsigned long long)s->median,
+	    (unsigned long long)s->p99, (unsigned long long)s->mean, (unsigned long long)s->stddev,
+	    (unsigned long long)s->max);
+}
+
+#ifndef HOST_TEST
+static unsigned collect_columns(const struct run_results *r, const char *cols[MAX_COLUMNS])
+{
+	unsigned n = 0, i, j;
+
+	for (i = 0; i < r->nr_bench; i++) {
+		for (j = 0; j < n && __builtin_strcmp(cols[j], r->bench[i].column); j++)
+			;
+		if (j == n && n < MAX_COLUMNS)
+			cols[n++] = r->bench[i].column;
+	}
+	return n;
+}
+
+static const struct bench_row *find_row(const struct run_results *r, const char *name,
+					const char *column)
+{
+	u32 i;
+
+	for (i = 0; i < r->nr_bench; i++)
+		if (!__builtin_strcmp(r->bench[i].name, name) &&
+		    !__builtin_strcmp(r->bench[i].column, column))
+			return &r->bench[i];
+	return NULL;
+}
+
+/*
+ * The comparisons the seed posts make, as gain columns: each is printed
+ * when both of its columns ran.  gain = (base - new) / base.
+ */
+static const struct gain_pair {
+	const char *label, *base, *new;
+} gain_pairs[] = {
+	{ "xstate-cache", "xstate-nocache", "default" },
+	{ "elide", "pmu-sw-noelide", "pmu-sw" },
+	{ "lazy", "pmu-sw", "pmu-sw-lazy" },
+	{ "hw", "pmu-sw", "pmu-hw" },
+	{ "pmu-cost", "pmu-sw", "default" },
+	{ "no-acct", "sw+insn", "sw+insn-noacct" },
+};
+
+static bool have_column(const char *cols[], unsigned n, const char *name)
+{
+	unsigned c;
+
+	for (c = 0; c < n; c++)
+		if (!__builtin_strcmp(cols[c], name))
+			return true;
+	return false;
+}
+
+static u32 format_cell(char *buf, size_t size, const struct bench_row *row)
+{
+	if (!row || row->skip_reason[0])
+		return fmt_snprintf(buf, size, " %14s", "-");
+	return fmt_snprintf(buf, size, " %14llu", row->st.median);
+}
+
+/* With several VM configurations: medians side by side, then the gains. */
+static void print_comparison(const struct run_results *r, const char *cols[], unsigned n)
+{
+	const struct gain_pair *pairs[ARRAY_SIZE(gain_pairs)];
+	char line[480], cell[32];
+	unsigned c, np = 0;
+	size_t used;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(gain_pairs); i++)
+		if (have_column(cols, n, gain_pairs[i].base) &&
+		    have_column(cols, n, gain_pairs[i].new))
+			pairs[np++] = &gain_pairs[i];
+	used = fmt_snprintf(line, sizeof(line), "%-28s", "test");
+	for (c = 0; c < n; c++)
+		used += fmt_snprintf(line + used, sizeof(line) - used, " %14s", cols[c]);
+	for (c = 0; c < np; c++)
+		used += fmt_snprintf(line + used, sizeof(line) - used, " %12s", pairs[c]->label);
+	console_printf("mhv: %s\n", line);
+	for (i = 0; i < r->nr_bench; i++) {
+		if (__builtin_strcmp(r->bench[i].column, cols[0]))
+			continue;
+		used = fmt_snprintf(line, sizeof(line), "%-28s", r->bench[i].name);
+		for (c = 0; c < n; c++)
+			used += format_cell(line + used, sizeof(line) - used,
+					    find_row(r, r->bench[i].name, cols[c]));
+		for (c = 0; c < np; c++) {
+			const struct bench_row *base =
+			    find_row(r, r->bench[i].name, pairs[c]->base);
+			const struct bench_row *new = find_row(r, r->bench[i].name, pairs[c]->new);
+
+			if (base && new && !base->skip_reason[0] && !new->skip_reason[0])
+				report_format_gain(cell, sizeof(cell), base->st.median,
+						   new->st.median);
+			else
+				fmt_snprintf(cell, sizeof(cell), "-");
+			used += fmt_snprintf(line + used, sizeof(line) - used, " %12s", cell);
+		}
+		console_printf("mhv: %s\n", line);
+	}
+	for (c = 0; c < np; c++)
+		console_printf("mhv: gain %s = (%s - %s) / %s\n", pairs[c]->label, pairs[c]->base,
+			       pairs[c]->new, pairs[c]->base);
+}
+
+void report_bench_tables(const struct run_results *r)
+{
+	const struct mhv_config *cfg = r->cfg;
+	const char *cols[MAX_COLUMNS];
+	char line[320], ns[24];
+	unsigned n, c;
+	u32 i;
+
+	if (!r->nr_bench)
+		return;
+	n = collect_columns(r, cols);
+	for (c = 0; c < n; c++) {
+		console_printf(
+		    "mhv: ---- %s: TSC ticks per iteration; env %s; backend %s; VM "
+		    "configuration %s; %u iterations x %u batches after %u warm-up ----\n",
+		    r->bench[0].suite, platform_env(), backend->name, cols[c], cfg->iterations,
+		    cfg->batches, cfg->warmup);
+		console_printf("mhv: %s\n", TABLE_HEADER);
+		for (i = 0; i < r->nr_bench; i++) {
+			const struct bench_row *row = &r->bench[i];
+			size_t used;
+
+			if (__builtin_strcmp(row->column, cols[c]))
+				continue;
+			used = report_format_row(line, sizeof(line), row);
+			if (!row->skip_reason[0]) {
+				report_format_ns(ns, sizeof(ns), row->st.median, host_tsc.hz);
+				fmt_snprintf(line + used, sizeof(line) - used, "  %10s", ns);
+			}
+			console_printf("mhv: %s\n", line);
+		}
+	}
+	console_printf("mhv: (loop_overhead is the empty timed loop: included in, not subtracted "
+		       "from, every other row; ns from the TSC at %llu Hz, %s)\n",
+		       host_tsc.hz, host_tsc.source);
+	for (i = 0; i < r->nr_refused; i++)
+		console_printf("mhv: column %s could not run here: %s\n", r->refused[i].column,
+			       r->refused[i].why);
+	if (n > 1)
+		print_comparison(r, cols, n);
+	for (i = 0; i < r->nr_bench; i++) {
+		report_format_json(line, sizeof(line), &r->bench[i], platform_env(), backend->name);
+		console_printf("%s\n", line);
+	}
+}
+#endif

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The plan on several CPUs at once: each CPU its own arena, results and
+ * VM, the VMs with one vCPU on all of them together, one VM at a time.
+ */
+#include "runner_priv.h"
+#include "platform/console.h"
+#include "lib/fmt.h"
+#include "host/page_alloc.h"
+#include "pmu/pmu_caps.h"
+
+/* ---- the plan on several CPUs at once ("cpus_at_once = on") ---- */
+
+/* A CPU's own arena: a suite VM (GUEST_RAM_SIZE, its nested tables and
+ * vCPU state, about 4.1 MiB) with room to spare, at most 16 MiB. */
+#define ARENA_MIN_PAGES (GUEST_RAM_SIZE / PAGE_SIZE + 256)
+#define ARENA_MAX_PAGES ((16ull << 20) / PAGE_SIZE)
+
+/* What each CPU of a run at once keeps until the BSP has printed it. */
+struct at_once_state {
+	struct run_results results;
+	struct vm vm;
+};
+
+/* On each CPU: its lines tagged "[cpuN] ", which run_suite_vm says for one. */
+static void at_once_job(void *arg)
+{
+	const struct vm_job *j = arg;
+	const char *why_not = vm_left_out(j->sv, j->cr->results->cfg);
+
+	console_tag_cpu_lines(true);
+	if (!why_not)
+		vm_job_run(arg);
+	else
+		results_test(j->cr->results, j->s->name, j->sv->test ? j->sv->test : j->sv->name,
+			     TEST_SKIP, why_not);
+	console_tag_cpu_lines(false);
+}
+
+/*
+ * One VM on every CPU at once, each its own copy: all start, the BSP
+ * runs its own if it is one of them, then waits for each, bounded by the
+ * VM's time limit, so that a CPU that is lost is left out, not waited for.
+ */
+static void run_vm_at_once(struct cpu_run *runs, unsigned n, const struct suite *s,
+			   const struct suite_vm *sv, const struct vm_config *config)
+{
+	u64 limit_ms = vm_limit_ms(sv, runs[0].results->cfg);
+	const char *test = sv->test ? sv->test : sv->name;
+	struct vm_job jobs[MAX_CPUS];
+	struct cpu *on[MAX_CPUS];
+	void *args[MAX_CPUS];
+	bool done[MAX_CPUS], lost[MAX_CPUS];
+	char why[96];
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		jobs[i] = (struct vm_job){ &runs[i], s, sv, config, next_vm_id++ };
+		on[i] = runs[i].cpu;
+		args[i] = &jobs[i];
+		/* a CPU lost at an earlier VM stays out (it cannot start), as in
+		 * run_plan_on, and is not reported again */
+		lost[i] = on[i]->state == CPU_FAILED;
+	}
+	run_together(on, n, at_once_job, args, limit_ms + CPU_GRACE_MS, done);
+	for (i = 0; i < n; i++) {
+		struct cpu *c = on[i];
+
+		if (lost[i] || done[i])
+			continue;
+		fmt_snprintf(why, sizeof(why), "cpu %u did not run VM %s to its end: %s", c->index,
+			     sv->name, c->why);
+		results_test(runs[i].results, s->name, test, TEST_FAIL, why);
+	}
+}
+
+/* The CPUs of a run at once, and the config their VMs are filtered by. */
+struct plan_at_once {
+	struct cpu_run *runs;
+	unsigned n;
+	const struct mhv_config *cfg;
+};
+
+/* Said once, in every CPU's tables. */
+static void refuse_at_once(void *arg, const struct suite *s, const struct vm_config *c,
+			   const char *why)
+{
+	const struct plan_at_once *p = arg;
+	unsigned k;
+
+	results_refuse_column(p->runs[0].results, s->name, c->name, why);
+	for (k = 1; k < p->n; k++)
+		record_refused(p->runs[k].results, c->name, why);
+}
+
+static void run_at_once(void *arg, const struct suite *s, const struct vm_config *c)
+{
+	const struct plan_at_once *p = arg;
+	unsigned j;
+
+	for (j = 0; j < s->nr_vms; j++) {
+		const struct suite_vm *sv = &s->vms[j];
+		const char *why_not = vm_left_out(sv, p->cfg);
+
+		/* skipped ones are said on each CPU; filtered ones nowhere */
+		if (plan_takes(PLAN_ONE_VCPU, sv) && !(why_not && !why_not[0]))
+			run_vm_at_once(p->runs, p->n, s, sv, c);
+	}
+}
+
+static void run_plan_at_once(struct cpu_run *runs, unsigned n, const struct mhv_config *cfg)
+{
+	struct plan_at_once p = { runs, n, cfg };
+	const struct plan_walk w = { refuse_at_once, run_at_once, &p };
+
+	walk_plan(cfg, PLAN_ONE_VCPU, &w);
+}
+
+/*
+ * The plan with every chosen CPU at once: the VMs with one vCPU run on
+ * all of them together, one VM at a time, so each CPU measures its exits
+ * while the others take theirs (shared caches, uncore, memory).  Then,
+ * CPU by CPU, the VMs with two vCPUs (they need a second CPU of their
+ * own, so they run alone) and that CPU's tables.  false when the memory
+ * for it is not there: the caller then runs the CPUs one after another.
+ */
+bool run_cpus_at_once(struct cpu *chosen[], unsigned n, const struct mhv_config *cfg)
+{
+	static struct cpu_run runs[MAX_CPUS];
+	u64 state_pages = (n * sizeof(struct at_once_state) + PAGE_SIZE - 1) / PAGE_SIZE;
+	u64 arena_pages = (n * sizeof(struct page_alloc) + PAGE_SIZE - 1) / PAGE_SIZE, pages;
+	struct page_alloc_mark before, arenas;
+	struct at_once_state *st;
+	struct page_alloc *arena;
+	char list[3 * MAX_CPUS + 1];
+	unsigned i;
+
+	page_alloc_get_mark(&hv_pages, &before);
+	st = alloc_pages_zeroed(state_pages);
+	arena = alloc_pages_zeroed(arena_pages);
+	pages = page_alloc_largest(&hv_pages) / n;
+	if (pages > ARENA_MAX_PAGES)
+		pages = ARENA_MAX_PAGES;
+	page_alloc_get_mark(&hv_pages, &arenas);
+	if (!st || !arena || pages < ARENA_MIN_PAGES ||
+	    !page_alloc_carve(&hv_pages, arena, n, pages)) {
+		page_alloc_release(&hv_pages, &before);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		runs[i] = (struct cpu_run){ .cpu = chosen[i],
+					    .results = &st[i].results,
+					    .vm = &st[i].vm };
+		st[i].results.cfg = cfg;
+		fmt_snprintf(st[i].results.cpu_tag, sizeof(st[i].results.cpu_tag), "@cpu%u",
+			     chosen[i]->index);
+		chosen[i]->arena = &arena[i];
+	}
+	format_cpu_list(list, sizeof(list), chosen, n);
+	console_printf("mhv: ==== suites on cpus %s at once (each CPU its own VMs and a %llu MiB "
+		       "arena; their lines marked [cpuN]) ====\n",
+		       list, pages >> 8);
+	console_lines_per_cpu(true);
+	run_plan_at_once(runs, n, cfg);
+	console_lines_per_cpu(false);
+	for (i = 0; i < n; i++)
+		chosen[i]->arena = NULL;
+	page_alloc_release(&hv_pages, &arenas);
+
+	for (i = 0; i < n; i++) {
+		console_printf(
+		    "mhv: ==== cpu %u (APIC ID %u%s), %u of %u run at once: %sits tables "
+		    "====\n",
+		    chosen[i]->index, chosen[i]->apic_id, chosen[i]->index ? "" : ", the BSP",
+		    i + 1, n, plan_has(cfg, PLAN_TWO_VCPUS) ? "its VMs with two vCPUs, then " : "");
+		run_plan_on(&runs[i], cfg, PLAN_TWO_VCPUS);
+		finish_cpu_run(&runs[i]);
+		results.passed += st[i].results.passed;
+		results.failed += st[i].results.failed;
+		results.skipped += st[i].results.skipped;
+	}
+	page_alloc_release(&hv_pages, &before);
+	return true;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_ACPI_H
+#define MHV_ACPI_H
+
+#include "lib/types.h"
+
+struct acpi_spcr_uart {
+	u16 io_port;   /* non-zero for an I/O-port UART */
+	u64 mmio_base; /* non-zero for an MMIO UART */
+	u8 reg_width;  /* bytes between 16550 registers: 1, or 4 for 32-bit MMIO */
+	u32 baud;      /* bits/s to program, 0: keep the firmware's setting */
+};
+
+/* Pointer to the ACPI table with this signature, NULL when absent or invalid. */
+const void *acpi_find_table(u64 rsdp, const char sig[4]);
+int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out);
+/* APIC IDs of the enabled (or online-capable) CPUs in a MADT, in table
+ * order, at most max; the count, or -1 when the table is malformed. */
+int acpi_madt_cpus(const void *madt, u32 *ids, unsigned max);
+/* The register block an ACPI HPET table names, into *base: 0, or -1 with
+ * *why saying what is wrong (too short, not in system memory, address 0). */
+int acpi_hpet_base(const void *hpet, u64 *base, const char **why);
+
+#endif

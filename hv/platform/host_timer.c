@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#include "host_timer.h"
+#include "lapic.h"
+#include "host/cpu_features.h"
+#include "lib/fmt.h"
+#include "arch/x86.h"
+
+#define MSR_IA32_TSC_DEADLINE 0x6e0
+#define APIC_DIVIDE_BY_1 0xb /* SDM Vol 3 Figure 11-10 */
+#define LVT_TSC_DEADLINE (2u << 17)
+#define CALIBRATION_TSC (1ull << 22)
+
+enum timer_mode {
+	TIMER_NONE,
+	TIMER_TSC_DEADLINE,
+	TIMER_ONE_SHOT
+};
+
+static enum timer_mode mode;
+static u64 apic_per_tsc_q32; /* APIC timer ticks per TSC tick, 32.32 fixed point */
+static char description[96] = "none";
+
+void host_apic_eoi(void)
+{
+	if (mode != TIMER_NONE)
+		lapic_write(APIC_EOI, 0);
+	else
+		lapic_eoi();
+}
+
+static void calibrate_one_shot(void)
+{
+	u64 t0, t1;
+	u32 left;
+
+	lapic_write(APIC_LVT_TIMER, LVT_MASKED);
+	lapic_write(APIC_TIMER_DIVIDE, APIC_DIVIDE_BY_1);
+	lapic_write(APIC_TIMER_INITIAL, 0xffffffffu);
+	t0 = rdtsc();
+	do
+		t1 = rdtsc();
+	while (t1 - t0 < CALIBRATION_TSC);
+	left = lapic_read(APIC_TIMER_CURRENT);
+	lapic_write(APIC_TIMER_INITIAL, 0);
+	if (left == 0 || left == 0xffffffffu)
+		return; /* the timer did not count, or ran out: no usable rate */
+	apic_per_tsc_q32 = ((u64)(0xffffffffu - left) << 32) / (t1 - t0);
+	mode = TIMER_ONE_SHOT;
+	fmt_snprintf(description, sizeof(description),
+		     "local APIC one-shot, %llu.%03llu APIC ticks per TSC tick (calibrated)",
+		     apic_per_tsc_q32 >> 32, ((apic_per_tsc_q32 & 0xffffffffu) * 1000) >> 32);
+}
+
+void host_timer_init(void)
+{
+	if (!lapic_init())
+		return;
+	/* mhv takes no PMIs: a guest counter overflowing in hardware must not
+	 * raise the firmware's LVTPC vector on the host.  mhv notices guest
+	 * overflows at the next exit instead (hv/pmu/pmu_vcpu.c). */
+	lapic_write(APIC_LVT_PMC, LVT_MASKED);
+	if (host_cpu.has.tsc_deadline) {
+		mode = TIMER_TSC_DEADLINE;
+		fmt_snprintf(description, sizeof(description), "local APIC TSC-deadline mode");
+		return;
+	}
+	calibrate_one_shot();
+}
+
+/* An AP's LAPIC timer, set up as the BSP's was calibrated (divide by 1). */
+void host_timer_init_ap(void)
+{
+	if (mode == TIMER_ONE_SHOT)
+		lapic_write(APIC_TIMER_DIVIDE, APIC_DIVIDE_BY_1);
+}
+
+bool host_timer_available(const char **why)
+{
+	if (mode == TIMER_NONE)
+		*why = "no host timer: the local APIC is off or its timer does not count";
+	return mode != TIMER_NONE;
+}
+
+const char *host_timer_describe(void)
+{
+	return description;
+}
+
+static void program(u64 tsc_deadline)
+{
+	u64 now, ticks;
+
+	if (mode == TIMER_TSC_DEADLINE) {
+		lapic_write(APIC_LVT_TIMER, HOST_TIMER_VECTOR | LVT_TSC_DEADLINE);
+		wrmsr(MSR_IA32_TSC_DEADLINE, tsc_deadline);
+		return;
+	}
+	if (mode != TIMER_ONE_SHOT)
+		return;
+	if (!tsc_deadline) {
+		lapic_write(APIC_TIMER_INITIAL, 0);
+		return;
+	}
+	now = rdtsc();
+	ticks = tsc_deadline > now ? ((tsc_deadline - now) * apic_per_tsc_q32) >> 32 : 0;
+	lapic_write(APIC_LVT_TIMER, HOST_TIMER_VECTOR);
+	lapic_write(APIC_TIMER_INITIAL, ticks ? (ticks > 0xffffffffu ? 0xffffffffu : ticks) : 1);
+}
+
+/* The earliest armed deadline, or 0 (disarmed). */
+static void reprogram(const struct host_timer *t)
+{
+	u64 earliest = 0;
+	unsigned i;
+
+	for (i = 0; i < TIMER_SLOTS; i++)
+		if (t->deadlines[i] && (!earliest || t->deadlines[i] < earliest))
+			earliest = t->deadlines[i];
+	program(earliest);
+}
+
+void host_timer_arm(struct host_timer *t, enum host_timer_slot slot, u64 tsc_deadline)
+{
+	t->deadlines[slot] = tsc_deadline;
+	reprogram(t);
+}
+
+void host_timer_disarm(struct host_timer *t, enum host_timer_slot slot)
+{
+	if (!t->deadlines[slot])
+		return;
+	t->deadlines[slot] = 0;
+	reprogram(t);
+}

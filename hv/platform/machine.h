@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_PLATFORM_H
+#define MHV_PLATFORM_H
+
+#include "lib/types.h"
+
+struct boot_info;
+
+/* Mask the legacy PICs and the local APIC's timer: the host polls. */
+void platform_quiesce_interrupts(void);
+/* The environment header: CPU, features, emulator or hardware, TSC. */
+void platform_describe(const struct boot_info *bi);
+/* Short name of the environment for machine-readable lines: "qemu-tcg", ... */
+const char *platform_env(void);
+/* git describe of the build */
+const char *platform_version(void);
+
+#endif

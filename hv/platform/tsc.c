@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The TSC frequency, so that tables can print nanoseconds and the guest's
+ * ACPI PM timer can run at its nominal rate.  In order: CPUID 0x15, CPUID
+ * 0x16, calibration against the HPET, against the ACPI PM timer; the
+ * config key tsc_calibration can force one of the two clocks.
+ */
+#include "tsc.h"
+#include "acpi.h"
+#include "lib/boot_info.h"
+#include "console.h"
+#include "host/cpu_features.h"
+#include "lib/fmt.h"
+#include "hpet.h"
+#include "arch/x86.h"
+
+#define CALIBRATION_MS 50
+#define PM_TIMER_HZ 3579545ull /* ACPI 6.5 §4.8.3.3 */
+#define CALIBRATION_PM_TICKS (PM_TIMER_HZ * CALIBRATION_MS / 1000)
+#define NOMINAL_HZ 1000000000ull
+
+struct tsc_info host_tsc;
+static char source[160];
+
+/* FADT fields (ACPI 6.5 §5.2.9, Table 5.9) */
+#define FADT_PM_TMR_BLK 76
+#define FADT_FLAGS 112
+#define FADT_TMR_VAL_EXT BIT(8)
+
+static u32 inl_port(u16 port)
+{
+	u32 v;
+
+	asm volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+/* TSC Hz, or 0 with *why set. */
+static u64 calibrate_with_pm_timer(u64 rsdp, const char **why)
+{
+	const u8 *fadt = acpi_find_table(rsdp, "FACP");
+	u32 port, mask, start, now, elapsed = 0;
+	u64 tsc0, tsc1;
+	unsigned long spins = 0;
+
+	if (!fadt) {
+		*why = "no ACPI FADT";
+		return 0;
+	}
+	__builtin_memcpy(&port, fadt + FADT_PM_TMR_BLK, 4);
+	if (!port || port > 0xffff) {
+		*why = "the FADT names no PM timer port";
+		return 0;
+	}
+	mask = (fadt[FADT_FLAGS + 1] & (FADT_TMR_VAL_EXT >> 8)) ? 0xffffffffu : 0xffffffu;
+	start = inl_port(port) & mask;
+	tsc0 = rdtsc();
+	while (elapsed < CALIBRATION_PM_TICKS) {
+		now = inl_port(port) & mask;
+		elapsed = (now - start) & mask;
+		if (++spins > 100000000ul) {
+			*why = "the ACPI PM timer does not count";
+			return 0;
+		}
+	}
+	tsc1 = rdtsc();
+	return (tsc1 - tsc0) * PM_TIMER_HZ / elapsed;
+}
+
+static bool try_pm_timer(u64 rsdp, const char **why)
+{
+	u64 hz = calibrate_with_pm_timer(rsdp, why);
+
+	if (!hz)
+		return false;
+	host_tsc.hz = hz;
+	fmt_snprintf(source, sizeof(source), "calibrated against the ACPI PM timer (%u ms)",
+		     CALIBRATION_MS);
+	host_tsc.source = source;
+	return true;
+}
+
+static bool try_hpet(u64 rsdp, const char **why, bool *found)
+{
+	struct hpet_calibration c;
+	u64 counter_hz;
+
+	hpet_calibrate_tsc(rsdp, CALIBRATION_MS, &c);
+	*found = c.found;
+	if (!c.tsc_hz) {
+		*why = c.why;
+		return false;
+	}
+	counter_hz = hpet_counter_hz(c.period_fs);
+	host_tsc.hz = c.tsc_hz;
+	fmt_snprintf(source, sizeof(source),
+		     "calibrated against the HPET (%u ms, %llu.%03llu MHz %scounter)",
+		     CALIBRATION_MS, counter_hz / 1000000, counter_hz / 1000 % 1000,
+		     c.counter_32bit ? "32-bit " : "");
+	host_tsc.source = source;
+	return true;
+}
+
+static bool from_cpuid(void)
+{
+	struct cpuid_regs r;
+
+	/* CPUID 0x15: TSC/crystal ratio EBX/EAX, crystal Hz in ECX (SDM Vol 2A) */
+	if (cpuid_cached(0x15, 0, &r) && r.eax && r.ebx && r.ecx) {
+		host_tsc.hz = (u64)r.ecx * r.ebx / r.eax;
+		host_tsc.source = "CPUID 0x15";
+		return true;
+	}
+	if (cpuid_cached(0x16, 0, &r) && (r.eax & 0xffff)) {
+		host_tsc.hz = (u64)(r.eax & 0xffff) * 1000000;
+		host_tsc.source = "CPUID 0x16 base frequency";
+		return true;
+	}
+	return false;
+}
+
+static void find_hz(u64 rsdp, enum tsc_calibration how)
+{
+	const char *hpet_why = NULL, *pm_why = NULL;
+	bool hpet_found = false;
+
+	/* A forced clock first; when it cannot be used, the automatic order
+	 * without it. */
+	if (how == TSC_CAL_HPET && try_hpet(rsdp, &hpet_why, &hpet_found))
+		return;
+	if (how == TSC_CAL_PM_TIMER && try_pm_timer(rsdp, &pm_why))
+		return;
+	if (how != TSC_CAL_AUTO)
+		console_printf("mhv: tsc: tsc_calibration = %s, but %s: falling back to auto\n",
+			       tsc_calibration_name(how), hpet_why ? hpet_why : pm_why);
+	if (from_cpuid())
+		return;
+	if (!hpet_why) {
+		if (try_hpet(rsdp, &hpet_why, &hpet_found))
+			return;
+		if (hpet_found) /* there, but not usable: worth a line */
+			console_printf("mhv: tsc: HPET not used: %s\n", hpet_why);
+	}
+	if (!pm_why && try_pm_timer(rsdp, &pm_why))
+		return;
+	fmt_snprintf(source, sizeof(source), "no CPUID 0x15/0x16, %s, %s", hpet_why, pm_why);
+	host_tsc.source = source;
+}
+
+void tsc_init(const struct boot_info *bi, enum tsc_calibration how)
+{
+	host_tsc.hz = 0;
+	find_hz(bi->rsdp, how);
+	host_tsc.pm_mult = (PM_TIMER_HZ << 32) / (host_tsc.hz ? host_tsc.hz : NOMINAL_HZ);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_TSC_H
+#define MHV_TSC_H
+
+#include "lab/config.h"
+#include "lib/types.h"
+
+struct boot_info;
+
+struct tsc_info {
+	u64 hz;		    /* 0 when unknown */
+	const char *source; /* how hz was found */
+	u64 pm_mult;	    /* (3579545 << 32) / hz: TSC ticks to ACPI PM timer ticks */
+};
+
+extern struct tsc_info host_tsc;
+
+/* Find the TSC frequency: CPUID 0x15/0x16, else calibrate against the HPET,
+ * else the ACPI PM timer; how = TSC_CAL_HPET or TSC_CAL_PM_TIMER tries that
+ * clock first (and says why when it falls back). */
+void tsc_init(const struct boot_info *bi, enum tsc_calibration how);
+
+/* The ACPI PM timer a guest reads (24 bits at 3.579545 MHz), derived from the TSC. */
+static inline u32 tsc_to_pm_timer(u64 tsc)
+{
+	return (u32)(((unsigned __int128)tsc * host_tsc.pm_mult) >> 32) & 0xffffff;
+}
+
+#endif

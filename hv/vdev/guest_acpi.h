@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef MHV_GUEST_ACPI_H
+#define MHV_GUEST_ACPI_H
+
+#include "lib/types.h"
+
+#define GUEST_ACPI_RSDP 0xe0000u /* in the BIOS area a guest scans (ACPI 6.5 §5.2.5.1) */
+
+/*
+ * ACPI tables for a multiboot guest in its own RAM: RSDP -> RSDT -> FADT
+ * (naming mhv's PM timer port) and MADT (one local APIC per vCPU).
+ */
+void guest_acpi_build(u8 *ram, u32 nr_cpus);
+
+#endif

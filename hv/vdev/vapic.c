@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The virtual local APIC's registers behind the xAPIC page and the x2APIC
+ * MSRs, its IA32_APIC_BASE modes and interrupt delivery (see apic.h).
+ */
+#include "vapic_priv.h"
+#include "core/backend.h"
+#include "platform/host_timer.h"
+#include "host/smp.h"
+#include "arch/x86.h"
+
+#define APIC_VERSION_VALUE 0x50014 /* version 0x14, max LVT entry 5 */
+
+/* ISR: only this vCPU's CPU touches it. */
+static void set_bit256(u32 *map, u8 v)
+{
+	map[v / 32] |= 1u << (v % 32);
+}
+
+static void clear_bit256(u32 *map, u8 v)
+{
+	map[v / 32] &= ~(1u << (v % 32));
+}
+
+static void irr_clear(u32 *irr, u8 v)
+{
+	asm volatile("lock btrl %1, %0" : "+m"(irr[v / 32]) : "r"((u32)(v % 32)) : "memory");
+}
+
+static int highest_bit256(const u32 *map)
+{
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		if (map[i])
+			return i * 32 + 31 - __builtin_clz(map[i]);
+	return -1;
+}
+
+/* The register state after power-up or INIT (SDM Vol 3 §11.4.7.1). */
+static void registers_reset(struct vapic *apic)
+{
+	u64 base = apic->base;
+
+	__builtin_memset(apic, 0, sizeof(*apic));
+	apic->base = base;
+	apic->svr = 0xff;
+	apic->dfr = 0xffffffff;
+	apic->lvt_pmc = LVT_MASKED;
+	for (unsigned i = 0; i < ARRAY_SIZE(apic->lvt_other); i++)
+		apic->lvt_other[i] = LVT_MASKED;
+	apic_timer_reset(apic);
+}
+
+void apic_reset(struct vapic *apic, bool bsp, bool x2apic)
+{
+	apic->base = APIC_DEFAULT_BASE | APIC_BASE_EN | (bsp ? APIC_BASE_BSP : 0) |
+		     (x2apic ? APIC_BASE_EXTD : 0);
+	registers_reset(apic);
+}
+
+/*
+ * Mode changes through IA32_APIC_BASE (SDM Vol 3 §11.12.5, Figure 11-27):
+ * EXTD without EN is invalid, and so are x2APIC -> xAPIC and disabled ->
+ * x2APIC.  Disabling loses the APIC's state (§11.4.3).  The base stays
+ * at 0xFEE00000: moving the page is not offered.  BSP is read-only.
+ */
+bool apic_base_write(struct vcpu *vcpu, u64 val)
+{
+	struct vapic *apic = &vcpu->apic;
+	u64 old = apic->base;
+	bool en = val & APIC_BASE_EN, extd = val & APIC_BASE_EXTD;
+
+	if ((val & ~(APIC_BASE_BSP | APIC_BASE_EN | APIC_BASE_EXTD)) != APIC_DEFAULT_BASE ||
+	    (val & APIC_BASE_BSP) != (old & APIC_BASE_BSP) || (extd && !en))
+		return false;
+	if ((old & APIC_BASE_EXTD) && en && !extd)
+		return false;
+	if (!(old & APIC_BASE_EN) && extd)
+		return false;
+	apic->base = val;
+	if (!en && (old & APIC_BASE_EN)) {
+		registers_reset(apic);
+		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC);
+		backend->request_interrupt_window(vcpu, false);
+	}
+	return true;
+}
+
+/* Processor priority: the higher of TPR and the in-service class (§11.8.3.1) */
+static u32 ppr(const struct vapic *apic)
+{
+	int isr = highest_bit256(apic->isr);
+	u32 isr_class = isr < 0 ? 0 : (u32)isr & 0xf0;
+
+	return (apic->tpr & 0xf0) >= isr_class ? apic->tpr : isr_class;
+}
+
+int apic_deliverable_vector(const struct vapic *apic)
+{
+	int v = highest_bit256(apic->irr);
+
+	if (v < 0 || ((u32)v & 0xf0) <= (ppr(apic) & 0xf0))
+		return -1;
+	return v;
+}
+
+void apic_update_interrupts(struct vcpu *vcpu)
+{
+	int v = apic_deliverable_vector(&vcpu->apic);
+
+	if (v < 0) {
+		backend->request_interrupt_window(vcpu, false);
+		return;
+	}
+	if (!backend->interrupt_allowed(vcpu)) {
+		backend->request_interrupt_window(vcpu, true);
+		return;
+	}
+	backend->request_interrupt_window(vcpu, false);
+	irr_clear(vcpu->apic.irr, v);
+	set_bit256(vcpu->apic.isr, v);
+	backend->inject_interrupt(vcpu, v);
+}
+
+void apic_poll_timer(struct vcpu *vcpu)
+{
+	apic_timer_check(vcpu);
+}
+
+/*
+ * HLT in a VM with several vCPUs: sleep until an interrupt is deliverable
+ * (another vCPU's IPI kicks this CPU awake), the guest's timer fires or
+ * the VM stops or runs out of time.
+ */
+void apic_halt(struct vcpu *vcpu)
+{
+	struct vm *vm = vcpu->vm;
+
+	while (apic_deliverable_vector(&vcpu->apic) < 0 && vm->stop == VM_RUNNING) {
+		if (vm->deadline_tsc && rdtsc() >= vm->deadline_tsc) {
+			vm_stop(vm, VM_STOP_TIME_LIMIT,
+				"vCPU %u halted past the VM's time limit of %llu ms", vcpu->index,
+				vm->time_limit_ms);
+			return;
+		}
+		backend->idle_wait();
+		apic_timer_check(vcpu);
+	}
+}
+
+bool apic_wait_for_timer(struct vcpu *vcpu)
+{
+	const struct vapic *apic = &vcpu->apic;
+	u64 due = (apic->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE
+		      ? apic->tsc_deadline
+		      : apic->timer_next;
+
+	if ((apic->lvt_timer & LVT_MASKED) || !due)
+		return false;
+	while (rdtsc() < due && vcpu->vm->stop == VM_RUNNING &&
+	       !(vcpu->vm->deadline_tsc && rdtsc() >= vcpu->vm->deadline_tsc))
+		cpu_relax();
+	apic_timer_check(vcpu);
+	return true;
+}
+
+/* One register file behind both interfaces; @x2 picks the x2APIC forms. */
+/* Inlined into each interface, so that @x2 is a constant there. */
+static inline __attribute__((always_inline)) bool reg_read(struct vcpu *vcpu, u32 reg, u64 *val,
+							   bool x2)
+{
+	const struct vapic *apic = &vcpu->apic;
+	u32 v32;
+
+	if (reg >= APIC_ISR && reg < APIC_ISR + 0x80) {
+		*val = apic->isr[(reg - APIC_ISR) >> 4];
+		return true;
+	}
+	if (reg >= APIC_IRR && reg < APIC_IRR + 0x80) {
+		*val = apic->irr[(reg - APIC_IRR) >> 4];
+		return true;
+	}
+	if (reg >= APIC_TMR && reg < APIC_TMR + 0x80) {
+		*val = 0; /* every interrupt mhv delivers is edge-triggered */
+		return true;
+	}
+	switch (reg) {
+	case APIC_LVT_TIMER:
+	case APIC_TIMER_INITIAL:
+	case APIC_TIMER_CURRENT:
+	case APIC_TIMER_DIVIDE:
+		apic_timer_read(apic, reg, &v32);
+		*val = v32;
+		return true;
+	case APIC_ID:
+		/* x2APIC ID = vCPU number; xAPIC keeps it in bits 31:24 (§11.4.6) */
+		*val = x2 ? vcpu->index : vcpu->index << 24;
+		return true;
+	case APIC_VERSION:
+		*val = APIC_VERSION_VALUE;
+		return true;
+	case APIC_TPR:
+		*val = apic->tpr;
+		return true;
+	case APIC_PPR:
+		*val = ppr(apic);
+		return true;
+	case APIC_LDR:
+		/* x2APIC: cluster ID << 16 | 1 << (ID & 15) (§11.12.10.2) */
+		*val = x2 ? (vcpu->index >> 4) << 16 | 1u << (vcpu->index & 15) : apic->ldr;
+		return true;
+	case APIC_SVR:
+		*val = apic->svr;
+		return true;
+	case APIC_ESR:
+	case APIC_APR:
+		*val = 0;
+		return true;
+	case APIC_ICR:
+		*val = x2 ? apic->icr : (u32)apic->icr; /* delivery status: always idle */
+		return true;
+	case APIC_LVT_PMC:
+		*val = apic->lvt_pmc;
+		return true;
+	case APIC_LVT_THERMAL:
+	case APIC_LVT_LINT0:
+	case APIC_LVT_LINT0 + 0x10:
+	case APIC_LVT_ERROR:
+		*val =
+		    apic->lvt_other[reg == APIC_LVT_THERMAL ? 0 : (reg - APIC_LVT_LINT0) / 16 + 1];
+		return true;
+	}
+	if (x2)
+		return false; /* includes write-only EOI and SELF IPI (§11.12.1.2) */
+	switch (reg) {
+	case APIC_DFR:
+		*val = apic->dfr;
+		return true;
+	case APIC_ICR_HIGH:
+		*val = apic->icr_high;
+		return true;
+	}
+	return false;
+}
+
+static inline __attribute__((always_inline)) bool reg_write(struct vcpu *vcpu, u32 reg, u64 val,
+							    bool x2)
+{
+	struct vapic *apic = &vcpu->apic;
+
+	/* the exits the benchmarks take, before the switch's search */
+	if (reg == APIC_SELF_IPI && x2) {
+		apic_accept(vcpu, val & 0xff);
+		return true;
+	}
+	switch (reg) {
+	case APIC_LVT_TIMER:
+	case APIC_TIMER_INITIAL:
+	case APIC_TIMER_DIVIDE:
+		return apic_timer_write(vcpu, reg, (u32)val);
+	case APIC_TPR:
+		apic->tpr = val & 0xff;
+		break;
+	case APIC_EOI: {
+		int v = highest_bit256(apic->isr);
+
+		if (x2 && val)
+			return false; /* x2APIC EOI takes 0 only (§11.12.1.2) */
+		if (v >= 0)
+			clear_bit256(apic->isr, v);
+		break;
+	}
+	case APIC_SVR:
+		apic->svr = val & 0x1ff;
+		return true;
+	case APIC_ESR:
+		return !x2 || val == 0;
+	case APIC_ICR:
+		if (x2) {
+			apic->icr = val;
+			apic_send_ipi(vcpu, val, val >> 32, true);
+		} else {
+			apic->icr = (u32)val;
+			apic_send_ipi(vcpu, (u32)val, apic->icr_high >> 24, false);
+		}
+		return true;
+	case APIC_LVT_PMC:
+		/* vector, delivery mode (fixed or NMI), mask (SDM Vol 3 Figure 11-8) */
+		apic->lvt_pmc = val & (0xff | LVT_DELIVERY_MODE_MASK | LVT_MASKED);
+		return true;
+	case APIC_LVT_THERMAL:
+	case APIC_LVT_LINT0:
+	case APIC_LVT_LINT0 + 0x10:
+	case APIC_LVT_ERROR:
+		apic->lvt_other[reg == APIC_LVT_THERMAL ? 0 : (reg - APIC_LVT_LINT0) / 16 + 1] =
+		    val & 0x1f7ff;
+		return true;
+	case APIC_SELF_IPI:
+		return false; /* x2APIC only, taken above */
+	case APIC_LDR:
+		if (x2)
+			return false; /* read-only in x2APIC mode */
+		apic->ldr = val & 0xff000000u;
+		return true;
+	case APIC_DFR:
+		if (x2)
+			return false;
+		apic->dfr = val | 0x0fffffffu;
+		return true;
+	case APIC_ICR_HIGH:
+		if (x2)
+			return false;
+		apic->icr_high = val & 0xff000000u;
+		return true;
+	default:
+		return false;
+	}
+	/* TPR and EOI change what is deliverable */
+	apic_update_interrupts(vcpu);
+	return true;
+}
+
+bool apic_tsc_deadline_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = vcpu->apic.tsc_deadline; /* 0 in other modes: cleared on mode change */
+	return true;
+}
+
+bool apic_msr_read(struct vcpu *vcpu, u32 msr, u64 *val)
+{
+	if (!apic_x2apic_mode(&vcpu->apic))
+		return false; /* the x2APIC MSRs #GP outside x2APIC mode (§11.12.1.2) */
+	return reg_read(vcpu, (msr - X2APIC_MSR_BASE) << 4, val, true);
+}
+
+bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val)
+{
+	if (unlikely(!apic_x2apic_mode(&vcpu->apic)))
+		return false;
+	return reg_write(vcpu, (msr - X2APIC_MSR_BASE) << 4, val, true);
+}
+
+/* IA32_TSC_DEADLINE is not an x2APIC register: any enabled mode; ignored
+ * while the LVT timer is in another mode (§11.5.4.1). */
+bool apic_tsc_deadline_write(struct vcpu *vcpu, u64 val)
+{
+	struct vapic *apic = &vcpu->apic;
+
+	if (unlikely(!apic_enabled(apic)) ||
+	    unlikely((apic->lvt_timer & LVT_TIMER_MODE_MASK) != LVT_TIMER_TSC_DEADLINE))
+		return true;
+	apic->tsc_deadline = val;
+	apic_timer_check(vcpu);
+	return true;
+}
+
+/* The xAPIC page answers only when enabled and not in x2APIC mode
+ * (§11.12.1.2); reserved registers read 0 and ignore writes here. */
+bool apic_mmio_read(struct vcpu *vcpu, u32 offset, u32 *val)
+{
+	u64 v = 0;
+
+	if (!apic_enabled(&vcpu->apic) || apic_x2apic_mode(&vcpu->apic))
+		return false;
+	reg_read(vcpu, offset & 0xff0, &v, false);
+	*val = (u32)v;
+	return true;
+}
+
+bool apic_mmio_write(struct vcpu *vcpu, u32 offset, u32 val)
+{
+	if (!apic_enabled(&vcpu->apic) || apic_x2apic_mode(&vcpu->apic))
+		return false;
+	reg_write(vcpu, offset & 0xff0, val, false);
+	return true;
+}
+
+/*
+ * A counter overflow with its interrupt enabled: the LVTPC's vector, and
+ * the LVTPC masks itself as on hardware, so the guest's handler unmasks
+ * it (pmu-virt.md §3.3; SDM Vol 3 ch. 21, PMI on overflow).  Only fixed delivery is
+ * offered: NMI delivery mode is taken as masked.
+ */
+bool apic_raise_pmi(struct vcpu *vcpu)
+{
+	struct vapic *apic = &vcpu->apic;
+
+	if (apic->lvt_pmc & (LVT_MASKED | LVT_DELIVERY_MODE_MASK))
+		return false;
+	apic->lvt_pmc |= LVT_MASKED;
+	apic_accept(vcpu, apic->lvt_pmc & 0xff);
+	return true;
+}

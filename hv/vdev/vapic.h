@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A small virtual local APIC (SDM Vol 3 Chapter 11): xAPIC MMIO and x2APIC
+ * MSRs over one register file; APIC_BASE modes (enabled, disabled,
+ * x2APIC); TPR, EOI, ISR/IRR; ICR fixed, INIT and SIPI delivery with the
+ * shorthands; the LVT timer (one-shot, periodic, TSC deadline) and LVTPC.
+ * Delivery goes through the backend's event injection.
+ */
+#ifndef MHV_APIC_H
+#define MHV_APIC_H
+
+#include "lib/types.h"
+
+struct vcpu;
+
+struct vapic {
+	u32 irr[8], isr[8]; /* 256 vectors each */
+	u64 base;	    /* IA32_APIC_BASE as the guest reads it */
+	u32 tpr;
+	u32 svr;
+	u32 ldr, dfr; /* xAPIC logical destination (x2APIC derives LDR from the ID) */
+	u32 icr_high; /* xAPIC ICR bits 63:32: the destination in 31:24 */
+	u64 icr;
+	u32 lvt_timer;
+	u32 lvt_pmc;	  /* LVT performance monitoring counters (LVTPC) */
+	u32 lvt_other[4]; /* thermal, LINT0, LINT1, error: stored, never fire */
+	u32 timer_initial, timer_divide_cfg;
+	u64 timer_start; /* TSC when the initial count was written */
+	u64 timer_next;	 /* one-shot / periodic: TSC of the next expiry, 0 if none */
+	u64 tsc_deadline;
+};
+
+/* x2APIC MSRs: 0x800 + (xAPIC offset >> 4) (SDM Vol 3 §11.12.1.2) */
+#define X2APIC_MSR_BASE 0x800
+#define X2APIC_MSR_LAST 0x8ff
+#define MSR_TSC_DEADLINE 0x6e0
+
+/* IA32_APIC_BASE (SDM Vol 3 §11.4.4, §11.12.1) */
+#define APIC_DEFAULT_BASE 0xfee00000ull
+#define APIC_BASE_BSP BIT(8)
+#define APIC_BASE_EXTD BIT(10) /* x2APIC mode */
+#define APIC_BASE_EN BIT(11)
+#define APIC_MMIO_SIZE 0x1000
+
+/* Reset; @x2apic: start in x2APIC mode (mhv's own guests), else xAPIC as
+ * after power-up (external guests). */
+void apic_reset(struct vapic *apic, bool bsp, bool x2apic);
+/* WRMSR to IA32_APIC_BASE: false for #GP (an invalid mode transition). */
+bool apic_base_write(struct vcpu *vcpu, u64 val);
+static inline bool apic_enabled(const struct vapic *apic)
+{
+	return apic->base & APIC_BASE_EN;
+}
+static inline bool apic_x2apic_mode(const struct vapic *apic)
+{
+	return apic->base & APIC_BASE_EXTD;
+}
+/* false: #GP (not in x2APIC mode, a reserved register, a read-only one
+ * written, or a bad value) */
+bool apic_msr_read(struct vcpu *vcpu, u32 msr, u64 *val);
+bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val);
+/* IA32_TSC_DEADLINE (MSR 0x6E0), in either APIC mode */
+bool apic_tsc_deadline_read(struct vcpu *vcpu, u64 *val);
+bool apic_tsc_deadline_write(struct vcpu *vcpu, u64 val);
+/* xAPIC MMIO, 32-bit registers at @offset into the APIC page; false when
+ * the page is not decoded (APIC disabled or in x2APIC mode). */
+bool apic_mmio_read(struct vcpu *vcpu, u32 offset, u32 *val);
+bool apic_mmio_write(struct vcpu *vcpu, u32 offset, u32 val);
+/* Deliver what is deliverable, or ask for an interrupt window. */
+void apic_update_interrupts(struct vcpu *vcpu);
+/* After a host timer interrupt: fire the guest's timer if it expired. */
+void apic_poll_timer(struct vcpu *vcpu);
+/* HLT with several vCPUs: wait for a deliverable interrupt, the timer or the end. */
+void apic_halt(struct vcpu *vcpu);
+/* A halted single vCPU waits for its armed timer; true if it expired. */
+bool apic_wait_for_timer(struct vcpu *vcpu);
+/* An AP of an external guest: wait for INIT then SIPI; false if the VM ended. */
+bool apic_wait_for_sipi(struct vcpu *vcpu);
+/* A guest PMI through the LVTPC; false when the LVTPC is masked. */
+bool apic_raise_pmi(struct vcpu *vcpu);
+/* The highest vector the APIC would deliver now, or -1 (pure, for tests). */
+int apic_deliverable_vector(const struct vapic *apic);
+
+#endif

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Inter-processor interrupts of the virtual APIC: the ICR's fixed, INIT
+ * and SIPI delivery to the VM's vCPUs (SDM Vol 3 §11.6), and an AP's wait
+ * for its start-up IPI.
+ */
+#include "vapic_priv.h"
+#include "host/smp.h"
+
+#define ICR_DEST_LOGICAL BIT(11)
+#define ICR_LEVEL_ASSERT BIT(14)
+#define ICR_TRIGGER_LEVEL BIT(15)
+#define ICR_TO_DEST 0 /* destination shorthands, ICR bits 19:18 */
+#define ICR_TO_SELF 1
+#define ICR_TO_OTHERS 3
+/* delivery modes, ICR bits 10:8 (SDM Vol 3 §11.6.1) */
+#define ICR_DM_FIXED 0
+#define ICR_DM_INIT 5
+#define ICR_DM_STARTUP 6
+
+/* A fixed IPI to another vCPU: pending in its IRR, and its CPU kicked so
+ * that it leaves guest mode (or HLT) and delivers it. */
+static void accept_remote(struct vcpu *target, u8 vector)
+{
+	if (vector < 16)
+		return;
+	irr_set(target->apic.irr, vector);
+	if (target->cpu)
+		smp_kick(target->cpu);
+}
+
+/*
+ * INIT and SIPI to an AP that waits to be started (§8.4.4.1, "MP
+ * initialization"): INIT arms it, the first SIPI after it starts it in
+ * real mode at the vector's page.  INIT to a running vCPU, or to itself,
+ * is not offered and dropped, as is a SIPI without INIT.
+ */
+static void start_ap(struct vcpu *target, u32 mode, u8 vector)
+{
+	if (!target->wait_sipi)
+		return;
+	if (mode == ICR_DM_INIT) {
+		__atomic_store_n(&target->sipi_state, SIPI_INIT_SEEN, __ATOMIC_RELEASE);
+		return;
+	}
+	if (__atomic_load_n(&target->sipi_state, __ATOMIC_ACQUIRE) != SIPI_INIT_SEEN)
+		return;
+	target->sipi_vector = vector;
+	__atomic_store_n(&target->sipi_state, SIPI_STARTED, __ATOMIC_RELEASE);
+	if (target->cpu)
+		smp_kick(target->cpu);
+}
+
+/* Does @t answer destination @dest (§11.6.2: physical ID or broadcast,
+ * logical flat model in xAPIC, cluster model in x2APIC, §11.12.10.2)? */
+static bool apic_matches(const struct vcpu *t, u32 dest, bool logical, bool x2)
+{
+	if (!logical)
+		return dest == t->index || dest == (x2 ? 0xffffffffu : 0xffu);
+	if (x2)
+		return (dest >> 16) == (t->index >> 4) && (dest & (1u << (t->index & 15)));
+	return (t->apic.ldr >> 24) & dest;
+}
+
+/* ICR: fixed, INIT and SIPI delivery, a destination or a shorthand (§11.6.1). */
+void apic_send_ipi(struct vcpu *vcpu, u64 icr, u32 dest, bool x2)
+{
+	struct vm *vm = vcpu->vm;
+	u32 shorthand = (icr >> 18) & 3, mode = (icr >> 8) & 7, i;
+	bool logical = icr & ICR_DEST_LOGICAL;
+	u8 vector = icr & 0xff;
+
+	if (mode != ICR_DM_FIXED && mode != ICR_DM_INIT && mode != ICR_DM_STARTUP)
+		return; /* NMI, SMI, lowest priority: not offered, dropped */
+	/* INIT level de-assert (trigger level, level 0) only syncs arbitration IDs */
+	if (mode == ICR_DM_INIT && (icr & ICR_TRIGGER_LEVEL) && !(icr & ICR_LEVEL_ASSERT))
+		return;
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct vcpu *t = &vm->vcpus[i];
+		bool self = t == vcpu;
+
+		if ((shorthand == ICR_TO_DEST && !apic_matches(t, dest, logical, x2)) ||
+		    (shorthand == ICR_TO_SELF && !self) || (shorthand == ICR_TO_OTHERS && self))
+			continue;
+		if (mode != ICR_DM_FIXED)
+			start_ap(t, mode, vector);
+		else if (self)
+			apic_accept(vcpu, vector);
+		else
+			accept_remote(t, vector);
+	}
+}
+
+bool apic_wait_for_sipi(struct vcpu *vcpu)
+{
+	struct vm *vm = vcpu->vm;
+
+	while (__atomic_load_n(&vcpu->sipi_state, __ATOMIC_ACQUIRE) != SIPI_STARTED) {
+		if (vm->stop != VM_RUNNING)
+			return false;
+		if (vm->deadline_tsc && rdtsc() >= vm->deadline_tsc)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}

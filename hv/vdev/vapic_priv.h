@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by apic.c (registers, IPIs) and apic_timer.c (the LVT timer). */
+#ifndef MHV_APIC_PRIV_H
+#define MHV_APIC_PRIV_H
+
+#include "vapic.h"
+#include "platform/host_timer.h"
+#include "core/vm.h"
+#include "arch/x86.h"
+
+/* Register offsets, xAPIC numbering (SDM Vol 3 Table 11-1) */
+#define APIC_ID 0x020
+#define APIC_VERSION 0x030
+#define APIC_TPR 0x080
+#define APIC_APR 0x090
+#define APIC_PPR 0x0a0
+#define APIC_EOI 0x0b0
+#define APIC_LDR 0x0d0
+#define APIC_DFR 0x0e0
+#define APIC_SVR 0x0f0
+#define APIC_ISR 0x100
+#define APIC_TMR 0x180
+#define APIC_IRR 0x200
+#define APIC_ESR 0x280
+#define APIC_LVT_CMCI 0x2f0
+#define APIC_ICR 0x300
+#define APIC_ICR_HIGH 0x310
+#define APIC_LVT_TIMER 0x320
+#define APIC_LVT_THERMAL 0x330
+#define APIC_LVT_PMC 0x340
+#define APIC_LVT_LINT0 0x350
+#define APIC_LVT_ERROR 0x370
+#define APIC_TIMER_INITIAL 0x380
+#define APIC_TIMER_CURRENT 0x390
+#define APIC_TIMER_DIVIDE 0x3e0
+#define APIC_SELF_IPI 0x3f0
+
+#define LVT_MASKED BIT(16)
+#define LVT_DELIVERY_MODE_MASK (7u << 8)
+/* LVT timer mode, bits 18:17 (SDM Vol 3 §11.5.4, Figure 11-8) */
+#define LVT_TIMER_MODE_MASK (3u << 17)
+#define LVT_TIMER_ONE_SHOT (0u << 17)
+#define LVT_TIMER_PERIODIC (1u << 17)
+#define LVT_TIMER_TSC_DEADLINE (2u << 17)
+
+/* IRR: another vCPU's CPU may set a bit at any time (an IPI), so one
+ * locked bit instruction each (LOCK BTS/BTR, SDM Vol 2A). */
+static inline void irr_set(u32 *irr, u8 v)
+{
+	asm volatile("lock btsl %1, %0" : "+m"(irr[v / 32]) : "r"((u32)(v % 32)) : "memory");
+}
+
+/* Inlined: it is the self-IPI and timer path of the benchmarks. */
+static inline __attribute__((always_inline)) void apic_accept(struct vcpu *vcpu, u8 vector)
+{
+	/* Vectors 0-15 are illegal for fixed delivery (§11.5.3): ignored. */
+	if (vector < 16)
+		return;
+	irr_set(vcpu->apic.irr, vector);
+	apic_update_interrupts(vcpu);
+}
+
+/* apic_ipi.c: ICR delivery; @dest is the ICR's destination field */
+void apic_send_ipi(struct vcpu *vcpu, u64 icr, u32 dest, bool x2);
+
+/* The LVT timer (SDM Vol 3 §11.5.4): one-shot and periodic in apic_timer.c. */
+void apic_count_timer_check(struct vcpu *vcpu);
+
+/*
+ * Fire what expired: the interrupt when the LVT entry is unmasked (a
+ * masked timer still expires, §11.5.4); a TSC deadline disarms itself
+ * (§11.5.4.1).  A future expiry arms the host timer.  Inlined: the
+ * TSC-deadline mode is the timer path of the benchmarks.
+ */
+static inline __attribute__((always_inline)) void apic_timer_check(struct vcpu *vcpu)
+{
+	struct vapic *apic = &vcpu->apic;
+	u64 due = apic->tsc_deadline;
+
+	if (unlikely((apic->lvt_timer & LVT_TIMER_MODE_MASK) != LVT_TIMER_TSC_DEADLINE)) {
+		apic_count_timer_check(vcpu);
+		return;
+	}
+	if (!due) {
+		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC);
+		return;
+	}
+	if (rdtsc() >= due) {
+		apic->tsc_deadline = 0;
+		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC);
+		if (!(apic->lvt_timer & LVT_MASKED))
+			apic_accept(vcpu, apic->lvt_timer & 0xff);
+		return;
+	}
+	if (apic->lvt_timer & LVT_MASKED)
+		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC); /* nothing to deliver */
+	else
+		host_timer_arm(vcpu->timer, TIMER_GUEST_APIC, due);
+}
+
+bool apic_timer_read(const struct vapic *apic, u32 reg, u32 *val);
+bool apic_timer_write(struct vcpu *vcpu, u32 reg, u32 val);
+void apic_timer_reset(struct vapic *apic);
+
+#endif
