@@ -55,21 +55,27 @@ done <"$LOGS/fuzz.txt"
 echo "== emulator boots =="
 MB_FILES="--esp-file build/multiboot/mbtest.elf --esp-file build/multiboot/mbtest-big.elf
 	--esp-file build/multiboot/truncated.elf --esp-file tests/multiboot/module.txt"
+# tests/emu/cases.txt as one line per case: name|emulator|cpu|cpus|config|
+# status|options|patterns, the patterns separated by US (0x1f).
 # CASES=ERE (e.g. CASES='qemu-multiboot|bochs-.*') boots only the matching cases
-grep -v '^#' tests/emu/cases.txt | grep -v '^ *$' | grep -E "^ *(${CASES:-.*}) *[|]" >"$LOGS/cases"
-while IFS='|' read -r name emu cpu cfg want patterns; do
-	name=$(echo $name) emu=$(echo $emu) cpu=$(echo $cpu) cfg=$(echo $cfg) want=$(echo $want)
-	patterns=$(echo "$patterns" | sed 's/^ *//; s/ *$//')
+US=$(printf '\037')
+if python3 tests/emu/read-cases.py tests/emu/cases.txt >"$LOGS/cases.all" 2>"$LOGS/cases.err"; then
+	grep -E "^(${CASES:-.*})[|]" "$LOGS/cases.all" >"$LOGS/cases"
+else
+	bad "emu/cases.txt" "$(head -n 1 "$LOGS/cases.err")"
+	tail -n +2 "$LOGS/cases.err" | sed 's/^/        /'
+	: >"$LOGS/cases"
+fi
+while IFS='|' read -r name emu cpu cpus cfg want options patterns; do
 	log=$LOGS/$name.log
 	start=$(date +%s)
-	if [ "${emu%%+*}" = qemu ]; then
-		# qemu+smp=N+nmi+fb+mb: N CPUs; an NMI from the monitor once a suite
-		# runs; a screendump of the framebuffer console when the run is done;
-		# the multiboot test kernels on the boot volume
-		smp=1 mon="" fb="" files=""
-		for opt in $(echo "${emu#qemu}" | tr '+' ' '); do
+	if [ "$emu" = qemu ]; then
+		# options nmi fb mb: an NMI from the monitor once a suite runs; a
+		# screendump of the framebuffer console when the run is done; the
+		# multiboot test kernels on the boot volume
+		mon="" fb="" files=""
+		for opt in $options; do
 			case "$opt" in
-			smp=*) smp=${opt#smp=} ;;
 			nmi) mon="$LOGS/$name.mon" ;;
 			fb) mon="$LOGS/$name.mon" fb="$LOGS/$name.e9" ;;
 			mb) files=$MB_FILES ;;
@@ -78,7 +84,7 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 		rm -f "$log" "$LOGS/$name.mon" "$LOGS/$name.e9" "$LOGS/$name.ppm"
 		# shellcheck disable=SC2086
 		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout 120 \
-			--smp "$smp" $files \
+			--smp "$cpus" $files \
 			${mon:+--extra "-monitor unix:$mon,server,nowait${fb:+ -debugcon file:$fb}"} \
 			--serial-log "$log" "$EFI" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null &
 		qpid=$!
@@ -118,13 +124,13 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 			st=$?
 		fi
 	else
-		# bochs[+cpus=N][+mb]: N CPUs, the multiboot test kernels
-		count=1 files=""
-		for opt in $(echo "${emu#bochs}" | tr '+' ' '); do
-			case "$opt" in cpus=*) count=${opt#cpus=} ;; mb) files=$MB_FILES ;; esac
+		# option mb: the multiboot test kernels on the boot volume
+		files=""
+		for opt in $options; do
+			case "$opt" in mb) files=$MB_FILES ;; esac
 		done
 		# shellcheck disable=SC2086
-		sh scripts/run-bochs.sh --cpu "$cpu" --cpus "$count" $files --config "tests/emu/$cfg" \
+		sh scripts/run-bochs.sh --cpu "$cpu" --cpus "$cpus" $files --config "tests/emu/$cfg" \
 			--timeout 300 --log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
 		st=$?
 	fi
@@ -139,10 +145,12 @@ while IFS='|' read -r name emu cpu cfg want patterns; do
 		continue
 	fi
 	missing=""
-	IFS=';'
+	IFS=$US
+	set -f # patterns are not file name globs
 	for p in $patterns; do
 		grep -aEq -- "$p" "$log" || missing="$missing [$p]"
 	done
+	set +f
 	unset IFS
 	if [ -n "$missing" ]; then
 		bad "$name" "log lacks:$missing; log $log"

@@ -79,6 +79,41 @@ class MarkdownTest(TempLogs):
         self.assertIn("| a |  | 1 |", out)
 
 
+class BareTest(TempLogs):
+    """`mhv-report LOG...` without a command: the markdown tables."""
+
+    def test_one_log_is_the_markdown_table(self):
+        expected = run("markdown", fixture("pmu.log"))
+        self.assertEqual(expected[0], 0)
+        self.assertEqual(run(fixture("pmu.log")), expected)
+        self.assertEqual(run("--allow-truncated", fixture("pmu.log")), expected)
+        with open(fixture("pmu.log"), "rb") as f:
+            self.assertEqual(run("-", stdin=f.read()), expected)
+
+    def test_several_logs_each_under_its_name(self):
+        first, second = fixture("qemu-tcg.log"), fixture("bochs.log")
+        status, out, err = run(first, second)
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out, f"## {first}\n\n" + run("markdown", first)[1] +
+                         f"\n## {second}\n\n" + run("markdown", second)[1])
+        self.assertEqual(run("markdown", first, second)[1], out)
+
+    def test_bad_log_prints_nothing(self):
+        status, out, err = run(fixture("qemu-tcg.log"), fixture("no-such.log"))
+        self.assertEqual((status, out), (2, ""))
+        self.assertRegex(err, "^mhv-report: .*no-such.log:0: cannot read")
+
+    def test_usage_lists_the_commands(self):
+        status, out, err = run()
+        self.assertEqual((status, out), (2, ""))
+        status, help_text, _ = run("--help")
+        self.assertEqual(status, 0)
+        self.assertEqual(err, help_text)
+        self.assertIn("usage: mhv-report LOG [LOG...]", help_text)
+        for command in ("markdown", "csv", "compare", "columns", "plot"):
+            self.assertRegex(help_text, f"\n +{command} ")
+
+
 class GainTest(unittest.TestCase):
     def test_sign_and_rounding(self):
         cases = [((25451, 14100), "+44.6%"), ((100, 150), "-50.0%"), ((3, 2), "+33.3%"),
