@@ -21,6 +21,12 @@ if command -v clang-format >/dev/null 2>&1; then
 		bad "style/clang-format" "$(printf '%s\n' "$out" | grep -m 2 'error:' | tr '\n' ' ')(run: make format)"
 	fi
 fi
+if out=$(sh scripts/check-defines.sh 2>&1); then
+	ok "style/one-definition"
+else
+	printf '%s\n' "$out" | sed 's/^/        /'
+	bad "style/one-definition" "$(printf '%s\n' "$out" | wc -l | tr -d ' ') names defined in more than one file under hv/, first: $(printf '%s\n' "$out" | head -n 1) (x86 facts belong in hv/arch/)"
+fi
 
 echo "== host unit tests (cmocka, ASan + UBSan) =="
 for t in build/unit/test_*; do

@@ -4,6 +4,8 @@
 #define GUEST_RT_H
 
 #include "lib/guest_abi.h"
+#include "arch/msr.h"
+#include "arch/regs.h"
 #include "arch/x86.h"
 
 struct guest_frame {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Thin wrappers around the x86 instructions the host code needs. */
+/* Thin wrappers around the x86 instructions the host code needs; the
+ * registers' bits and MSR indices are in regs.h, msr.h and their neighbours. */
 #ifndef MHV_X86_H
 #define MHV_X86_H
 
@@ -116,31 +117,5 @@ static inline void spin_unlock(volatile bool *lock)
 {
 	__atomic_clear(lock, __ATOMIC_RELEASE);
 }
-
-/* Architectural MSRs (SDM Vol 4 Table 2-2; APM Vol 2 Appendix A) */
-#define MSR_IA32_TSC_ADJUST 0x0000003b
-#define MSR_IA32_FEATURE_CONTROL 0x0000003a
-#define MSR_IA32_PAT 0x00000277
-#define MSR_EFER 0xc0000080
-#define MSR_KERNEL_GS_BASE 0xc0000102
-#define MSR_VM_CR 0xc0010114
-#define MSR_VM_HSAVE_PA 0xc0010117
-
-#define EFER_SCE BIT(0)
-#define EFER_LME BIT(8)
-#define EFER_LMA BIT(10)
-#define EFER_NXE BIT(11)
-#define EFER_SVME BIT(12)
-
-#define CR0_PE BIT(0)
-#define CR0_MP BIT(1)
-#define CR0_ET BIT(4)
-#define CR0_NE BIT(5)
-#define CR0_WP BIT(16)
-#define CR0_PG BIT(31)
-#define CR4_PAE BIT(5)
-#define CR4_PGE BIT(7)
-#define CR4_OSFXSR BIT(9)
-#define CR4_OSXMMEXCPT BIT(10)
 
 #endif

@@ -12,11 +12,11 @@
 #include "pmu/pmu_vcpu.h"
 #include "vm.h"
 #include "vcpu.h"
+#include "arch/regs.h"
 
 #define HV_LEAF_BASE 0x40000000u
 #define HV_LEAF_MAX 0x40000001u
 #define HV_ABI_VERSION 1
-#define CR4_OSXSAVE BIT(18)
 #define CPUID1_ECX_OSXSAVE BIT(27)
 
 enum {

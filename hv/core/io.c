@@ -10,12 +10,8 @@
 #include "vdev/guest_console.h"
 #include "platform/tsc.h"
 #include "vcpu.h"
+#include "arch/uart.h"
 #include "arch/x86.h"
-
-/* 16550 registers (PC16550D datasheet) */
-#define UART_THR 0
-#define UART_LSR 5
-#define UART_LSR_IDLE 0x60 /* THRE | TEMT: always ready */
 
 struct port_device {
 	u16 base, count;

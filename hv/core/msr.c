@@ -8,11 +8,11 @@
 #include "msr_policy.h"
 #include "pmu/pmu_vcpu.h"
 #include "vcpu.h"
+#include "arch/apic.h"
+#include "arch/msr.h"
+#include "arch/perfmon.h"
+#include "arch/regs.h"
 #include "arch/x86.h"
-
-#define MSR_IA32_APIC_BASE 0x1b
-
-#define MSR_IA32_PRED_CMD 0x49
 
 static bool has_ibpb(void)
 {
@@ -102,18 +102,20 @@ static const struct msr_handler msr_handlers[] = {
 	{ MSR_EFER, 1, efer_read, efer_write },
 	{ MSR_IA32_XSS, 1, xstate_xss_read, xstate_xss_write },
 	{ X2APIC_MSR_BASE, X2APIC_MSR_LAST - X2APIC_MSR_BASE + 1, x2apic_read, x2apic_write },
-	{ MSR_TSC_DEADLINE, 1, apic_tsc_deadline_read, apic_tsc_deadline_write },
+	{ MSR_IA32_TSC_DEADLINE, 1, apic_tsc_deadline_read, apic_tsc_deadline_write },
 	/* PMU (pmu-virt.md §1.2, §3.3); pmu_vcpu.c answers #GP for MSRs the
 	 * VM's PMU does not have */
-	{ 0xc1, 8, pmu_read, pmu_write },	 /* IA32_PMC0-7 */
-	{ 0x186, 8, pmu_read, pmu_write },	 /* IA32_PERFEVTSEL0-7 */
-	{ 0x309, 4, pmu_read, pmu_write },	 /* IA32_FIXED_CTR0-3 */
-	{ 0x345, 1, pmu_read, pmu_write },	 /* IA32_PERF_CAPABILITIES */
-	{ 0x38d, 5, pmu_read, pmu_write },	 /* FIXED_CTR_CTRL .. GLOBAL_STATUS_SET */
-	{ 0x4c1, 8, pmu_read, pmu_write },	 /* IA32_A_PMC0-7 */
-	{ 0xc0000300, 4, pmu_read, pmu_write },	 /* AMD global status/control */
-	{ 0xc0010000, 8, pmu_read, pmu_write },	 /* AMD K7 PERF_CTL/CTR 0-3 */
-	{ 0xc0010200, 12, pmu_read, pmu_write }, /* AMD PERF_CTL/CTR 0-5 */
+	{ MSR_INTEL_PMC(0), 8, pmu_read, pmu_write },
+	{ MSR_INTEL_PERFEVTSEL(0), 8, pmu_read, pmu_write },
+	{ MSR_INTEL_FIXED_CTR(0), 4, pmu_read, pmu_write },
+	{ MSR_INTEL_PERF_CAPABILITIES, 1, pmu_read, pmu_write },
+	/* FIXED_CTR_CTRL, GLOBAL_STATUS, GLOBAL_CTRL, GLOBAL_OVF_CTRL, GLOBAL_STATUS_SET */
+	{ MSR_INTEL_FIXED_CTR_CTRL, 5, pmu_read, pmu_write },
+	{ MSR_INTEL_A_PMC(0), 8, pmu_read, pmu_write },
+	/* GLOBAL_STATUS, GLOBAL_CTL, GLOBAL_STATUS_CLR, GLOBAL_STATUS_SET */
+	{ MSR_AMD_GLOBAL_STATUS, 4, pmu_read, pmu_write },
+	{ MSR_K7_PERF_CTL(0), 2 * K7_COUNTERS, pmu_read, pmu_write },
+	{ MSR_AMD_PERF_CTL(0), 2 * PMU_AMD_MAX_GP, pmu_read, pmu_write },
 };
 
 static const struct msr_handler *find_msr(u32 index)

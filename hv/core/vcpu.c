@@ -3,6 +3,7 @@
 #include "vcpu.h"
 #include "platform/console.h"
 #include "arch/pagetable.h"
+#include "arch/regs.h"
 #include "arch/x86.h"
 
 struct guest_pt_ctx {
@@ -14,8 +15,6 @@ static void *guest_table(struct pt_ctx *ctx, u64 gpa)
 {
 	return gpa_to_hva(((struct guest_pt_ctx *)ctx)->vm, gpa, PAGE_SIZE);
 }
-
-#define CR4_PSE BIT(4)
 
 static const void *guest_page(struct vm *vm, u64 gpa)
 {

@@ -2,11 +2,8 @@
 /* The end of every run: the status line and the configured exit action. */
 #include "finish.h"
 #include "platform/console.h"
+#include "arch/ports.h"
 #include "arch/x86.h"
-
-#define QEMU_DEBUG_EXIT_PORT 0xf4
-#define BOCHS_SHUTDOWN_PORT 0x8900
-#define RESET_CONTROL_PORT 0xcf9 /* PCH/chipset Reset Control Register */
 
 static enum exit_action exit_action = EXIT_ACTION_HALT;
 

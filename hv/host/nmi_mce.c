@@ -9,16 +9,9 @@
 #include "platform/console.h"
 #include "cpu_features.h"
 #include "finish.h"
+#include "arch/msr.h"
 #include "arch/x86.h"
 
-/* SDM Vol 3 §16.3.1 (MCG_CAP, MCG_STATUS), §16.3.2.2 (MCi_STATUS) */
-#define MSR_IA32_MCG_CAP 0x179
-#define MSR_IA32_MCG_STATUS 0x17a
-#define MSR_IA32_MC_STATUS(i) (0x401 + 4 * (i))
-#define MSR_IA32_MC_ADDR(i) (0x402 + 4 * (i))
-#define MCI_STATUS_VAL BIT(63)
-#define MCI_STATUS_ADDRV BIT(58)
-#define MCG_STATUS_RIPV BIT(0)
 #define NMI_REPORTS 5 /* lines for the first NMIs; later ones are only counted */
 
 static u64 nmi_count;

@@ -2,14 +2,12 @@
 #include "selfcheck.h"
 #include "lib/fmt.h"
 #include "smp.h"
+#include "arch/msr.h"
+#include "arch/pagetable.h"
 #include "arch/x86.h"
 
 /* Linker symbols (linker.ld): code, and read-only data inside .data. */
 extern const u8 _text[], _etext[], _rodata[], _erodata[];
-
-#define PTE_P BIT(0)
-#define PTE_PS BIT(7)
-#define PTE_ADDR 0x000ffffffffff000ull
 
 static u64 ref_text, ref_rodata, ref_tables, ref_cr3;
 
@@ -19,10 +17,14 @@ static const struct {
 	u32 msr;
 	const char *name;
 } guarded_msrs[] = {
-	{ 0xc0000080, "EFER" },	     { 0x277, "PAT" },
-	{ 0x2ff, "MTRR_DEF_TYPE" },  { 0x200, "MTRR_PHYSBASE0" },
-	{ 0x3a, "FEATURE_CONTROL" }, { 0xc0010114, "VM_CR" },
-	{ 0xc0010111, "SMM_BASE" },  { 0xc0010113, "SMM_MASK" },
+	{ MSR_EFER, "EFER" },
+	{ MSR_IA32_PAT, "PAT" },
+	{ MSR_MTRR_DEF_TYPE, "MTRR_DEF_TYPE" },
+	{ MSR_MTRR_PHYSBASE(0), "MTRR_PHYSBASE0" },
+	{ MSR_IA32_FEATURE_CONTROL, "FEATURE_CONTROL" },
+	{ MSR_VM_CR, "VM_CR" },
+	{ MSR_SMM_BASE, "SMM_BASE" },
+	{ MSR_SMM_MASK, "SMM_MASK" },
 };
 static u64 ref_msr[ARRAY_SIZE(guarded_msrs)];
 static bool ref_msr_ok[ARRAY_SIZE(guarded_msrs)];
@@ -45,7 +47,7 @@ static u64 hash_range(const u8 *start, const u8 *end)
 /* Every table page reachable from CR3 (4-level; large pages end a walk). */
 static u64 hash_table(u64 h, u64 table_pa, unsigned level)
 {
-	const u64 *t = (const u64 *)(uintptr_t)(table_pa & PTE_ADDR);
+	const u64 *t = (const u64 *)(uintptr_t)(table_pa & PTE_ADDR_MASK);
 	unsigned i;
 
 	h = hash_words(h, t, 512);

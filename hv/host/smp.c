@@ -11,21 +11,16 @@
 #include "platform/lapic.h"
 #include "page_alloc.h"
 #include "platform/tsc.h"
+#include "arch/apic.h"
+#include "arch/msr.h"
+#include "arch/pagetable.h"
+#include "arch/regs.h"
 #include "arch/x86.h"
 #include "xstate/xstate_guest.h"
 
 #define AP_STACK_PAGES 8
-#define BROADCAST_APS 16	    /* slots when there is no MADT to count the CPUs */
-#define ICR_ALL_BUT_SELF (3u << 18) /* destination shorthand (SDM Vol 3 §11.6.1) */
-#define WAKE_VECTOR 0xee	    /* a fixed IPI that only ends an AP's HLT */
-#define CR4_OSXSAVE BIT(18)
-#define CR4_VMXE BIT(13)
-#define EFER_LME BIT(8)
-#define EFER_NXE BIT(11)
-#define EFER_SVME BIT(12)
-#define PTE_P BIT(0)
-#define PTE_RW BIT(1)
-#define PTE_PS BIT(7)
+#define BROADCAST_APS 16 /* slots when there is no MADT to count the CPUs */
+#define WAKE_VECTOR 0xee /* a fixed IPI that only ends an AP's HLT */
 
 struct cpu cpus[MAX_CPUS];
 unsigned nr_cpus;
@@ -41,11 +36,12 @@ static u64 bsp_cr0, bsp_cr4, bsp_efer, bsp_pat, bsp_xcr0;
  * does: an AP then runs with MTRRs off, all uncached), so the BSP's are
  * copied: the fixed ranges, the variable ranges MTRRCAP counts, DEF_TYPE.
  */
-#define MSR_MTRRCAP 0xfe
-#define MSR_MTRR_DEF_TYPE 0x2ff
 #define MTRR_MAX 64
-static const u32 fixed_mtrrs[] = { 0x250, 0x258, 0x259, 0x268, 0x269, 0x26a,
-				   0x26b, 0x26c, 0x26d, 0x26e, 0x26f };
+static const u32 fixed_mtrrs[] = {
+	MSR_MTRR_FIX64K_00000, MSR_MTRR_FIX16K_80000, MSR_MTRR_FIX16K_A0000, MSR_MTRR_FIX4K(0),
+	MSR_MTRR_FIX4K(1),     MSR_MTRR_FIX4K(2),     MSR_MTRR_FIX4K(3),     MSR_MTRR_FIX4K(4),
+	MSR_MTRR_FIX4K(5),     MSR_MTRR_FIX4K(6),     MSR_MTRR_FIX4K(7),
+};
 static struct {
 	u32 msr;
 	u64 val;
@@ -62,14 +58,16 @@ static void save_mtrrs(void)
 	if (rdmsr_safe(MSR_MTRRCAP, &cap) || rdmsr_safe(MSR_MTRR_DEF_TYPE, &bsp_mtrr_def_type))
 		return;
 	bsp_has_mtrrs = true;
-	for (i = 0; i < ARRAY_SIZE(fixed_mtrrs) && (cap & BIT(8)); i++)
+	for (i = 0; i < ARRAY_SIZE(fixed_mtrrs) && (cap & MTRRCAP_FIX); i++)
 		if (!rdmsr_safe(fixed_mtrrs[i], &v))
 			bsp_mtrrs[nr_bsp_mtrrs++] = (typeof(bsp_mtrrs[0])){ fixed_mtrrs[i], v };
-	for (i = 0; i < (cap & 0xff) && nr_bsp_mtrrs + 2 <= MTRR_MAX; i++) {
-		if (!rdmsr_safe(0x200 + 2 * i, &v))
-			bsp_mtrrs[nr_bsp_mtrrs++] = (typeof(bsp_mtrrs[0])){ 0x200 + 2 * i, v };
-		if (!rdmsr_safe(0x201 + 2 * i, &v))
-			bsp_mtrrs[nr_bsp_mtrrs++] = (typeof(bsp_mtrrs[0])){ 0x201 + 2 * i, v };
+	for (i = 0; i < (cap & MTRRCAP_VCNT) && nr_bsp_mtrrs + 2 <= MTRR_MAX; i++) {
+		if (!rdmsr_safe(MSR_MTRR_PHYSBASE(i), &v))
+			bsp_mtrrs[nr_bsp_mtrrs++] =
+			    (typeof(bsp_mtrrs[0])){ MSR_MTRR_PHYSBASE(i), v };
+		if (!rdmsr_safe(MSR_MTRR_PHYSMASK(i), &v))
+			bsp_mtrrs[nr_bsp_mtrrs++] =
+			    (typeof(bsp_mtrrs[0])){ MSR_MTRR_PHYSMASK(i), v };
 	}
 }
 
@@ -81,7 +79,7 @@ static void load_mtrrs(void)
 
 	if (!bsp_has_mtrrs)
 		return;
-	write_cr0(cr0 | BIT(30)); /* CD */
+	write_cr0(cr0 | CR0_CD);
 	asm volatile("wbinvd" ::: "memory");
 	wrmsr_safe(MSR_MTRR_DEF_TYPE, 0);
 	for (i = 0; i < nr_bsp_mtrrs; i++)

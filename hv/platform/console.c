@@ -12,22 +12,9 @@
 #include "fbcon.h"
 #include "lib/fmt.h"
 #include "host/smp.h"
+#include "arch/ports.h"
+#include "arch/uart.h"
 #include "arch/x86.h"
-
-/* 16550 registers (PC16550D datasheet) */
-#define UART_THR 0
-#define UART_IER 1
-#define UART_DLL 0
-#define UART_DLM 1
-#define UART_FCR 2
-#define UART_LCR 3
-#define UART_MCR 4
-#define UART_LSR 5
-#define UART_LSR_THRE BIT(5)
-#define UART_LCR_DLAB BIT(7)
-#define UART_BASE_BAUD 115200 /* 1.8432 MHz / 16, the PC UART clock */
-#define DEBUGCON_PORT 0xe9
-#define COM1_PORT 0x3f8
 
 static struct acpi_spcr_uart uart = { .io_port = COM1_PORT, .reg_width = 1, .baud = 115200 };
 static bool debugcon, to_serial = true, to_fb, have_fb;

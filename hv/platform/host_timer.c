@@ -3,11 +3,10 @@
 #include "lapic.h"
 #include "host/cpu_features.h"
 #include "lib/fmt.h"
+#include "arch/apic.h"
+#include "arch/msr.h"
 #include "arch/x86.h"
 
-#define MSR_IA32_TSC_DEADLINE 0x6e0
-#define APIC_DIVIDE_BY_1 0xb /* SDM Vol 3 Figure 11-10 */
-#define LVT_TSC_DEADLINE (2u << 17)
 #define CALIBRATION_TSC (1ull << 22)
 
 enum timer_mode {
@@ -91,7 +90,7 @@ static void program(u64 tsc_deadline)
 	u64 now, ticks;
 
 	if (mode == TIMER_TSC_DEADLINE) {
-		lapic_write(APIC_LVT_TIMER, HOST_TIMER_VECTOR | LVT_TSC_DEADLINE);
+		lapic_write(APIC_LVT_TIMER, HOST_TIMER_VECTOR | LVT_TIMER_TSC_DEADLINE);
 		wrmsr(MSR_IA32_TSC_DEADLINE, tsc_deadline);
 		return;
 	}

@@ -8,25 +8,7 @@
 #define MHV_LAPIC_H
 
 #include "lib/types.h"
-
-/* xAPIC register offsets (SDM Vol 3 Table 11-1) */
-#define APIC_ID 0x020
-#define APIC_EOI 0x0b0
-#define APIC_SVR 0x0f0
-#define APIC_ICR_LOW 0x300
-#define APIC_ICR_HIGH 0x310
-#define APIC_LVT_TIMER 0x320
-#define APIC_LVT_PMC 0x340
-#define APIC_TIMER_INITIAL 0x380
-#define APIC_TIMER_CURRENT 0x390
-#define APIC_TIMER_DIVIDE 0x3e0
-#define LVT_MASKED BIT(16)
-
-/* ICR delivery modes and level (SDM Vol 3 §11.6.1) */
-#define ICR_FIXED 0x000
-#define ICR_INIT 0x500
-#define ICR_STARTUP 0x600
-#define ICR_LEVEL_ASSERT 0x4000
+#include "arch/apic.h"
 
 /* false when the APIC is disabled (no timer, no IPIs) */
 bool lapic_init(void);
@@ -40,7 +22,7 @@ extern volatile u32 *lapic_mmio;
 static inline void lapic_write(u32 reg, u32 val)
 {
 	if (lapic_x2apic)
-		asm volatile("wrmsr" ::"c"(0x800 + (reg >> 4)), "a"(val), "d"(0) : "memory");
+		asm volatile("wrmsr" ::"c"(X2APIC_MSR(reg)), "a"(val), "d"(0) : "memory");
 	else
 		lapic_mmio[reg / 4] = val;
 }
@@ -51,7 +33,7 @@ static inline u32 lapic_read(u32 reg)
 
 	if (!lapic_x2apic)
 		return lapic_mmio[reg / 4];
-	asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(0x800 + (reg >> 4)));
+	asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(X2APIC_MSR(reg)));
 	return lo;
 }
 

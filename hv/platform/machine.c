@@ -7,18 +7,10 @@
 #include "host/cpu_features.h"
 #include "lib/fmt.h"
 #include "tsc.h"
+#include "arch/apic.h"
+#include "arch/msr.h"
+#include "arch/ports.h"
 #include "arch/x86.h"
-
-#define PIC1_DATA 0x21
-#define PIC2_DATA 0xa1
-#define MSR_IA32_APIC_BASE 0x1b
-#define APIC_BASE_X2APIC BIT(10) /* SDM Vol 3 §11.12.1 */
-#define APIC_BASE_ENABLE BIT(11)
-#define APIC_LVT_TIMER 0x320 /* xAPIC offsets, SDM Vol 3 Table 11-1 */
-#define APIC_TIMER_INITIAL 0x380
-#define APIC_LVT_MASKED BIT(16)
-#define X2APIC_MSR(off) (0x800 + ((off) >> 4))
-#define DEBUGCON_PORT 0xe9
 
 static char env_name[16] = "hardware";
 static char env_detail[96] = "no hypervisor signature: bare metal";
@@ -30,15 +22,15 @@ void platform_quiesce_interrupts(void)
 
 	outb(PIC1_DATA, 0xff);
 	outb(PIC2_DATA, 0xff);
-	if (!(apic & APIC_BASE_ENABLE))
+	if (!(apic & APIC_BASE_EN))
 		return;
-	if (apic & APIC_BASE_X2APIC) {
-		wrmsr(X2APIC_MSR(APIC_LVT_TIMER), APIC_LVT_MASKED);
+	if (apic & APIC_BASE_EXTD) {
+		wrmsr(X2APIC_MSR(APIC_LVT_TIMER), LVT_MASKED);
 		wrmsr(X2APIC_MSR(APIC_TIMER_INITIAL), 0);
 	} else {
 		volatile u32 *regs = (volatile u32 *)(uintptr_t)(apic & ~0xfffull);
 
-		regs[APIC_LVT_TIMER / 4] = APIC_LVT_MASKED;
+		regs[APIC_LVT_TIMER / 4] = LVT_MASKED;
 		regs[APIC_TIMER_INITIAL / 4] = 0;
 	}
 }
@@ -88,8 +80,6 @@ const char *platform_env(void)
 	return env_name;
 }
 
-#define MSR_MICROCODE_REV 0x8b /* Intel IA32_BIOS_SIGN_ID, AMD PATCH_LEVEL */
-
 /* Microcode revision, where the CPU (or emulator) answers (SDM Vol 3 §10.11.7). */
 static bool microcode_revision(u32 *rev)
 {
@@ -117,10 +107,6 @@ static u64 ram_mib(const struct boot_info *bi)
 			pages += bi->mem[i].pages;
 	return pages >> 8;
 }
-
-#define MSR_IA32_SPEC_CTRL 0x48
-#define MSR_IA32_ARCH_CAPABILITIES 0x10a
-#define MSR_AMD_VIRT_SPEC_CTRL 0xc001011f
 
 /*
  * The MSRs that decide what a world switch must flush or restore: their

@@ -9,6 +9,7 @@
 #define MHV_PMU_H
 
 #include "lib/types.h"
+#include "arch/perfmon.h"
 
 enum pmu_mode {
 	PMU_OFF,	/* guest sees no PMU; every hook is a no-op */
@@ -28,51 +29,6 @@ enum pmu_vendor {
 #define PMU_MAX_FIXED 4
 #define PMU_AMD_MAX_GP 6     /* F15h PERF_CTL/CTR pairs and VMCB slots (pmu-virt.md §1.2, §2.3) */
 #define PMU_DEFAULT_WIDTH 48 /* pmu-virt.md §1.5 */
-
-/* AMD MSRs (pmu-virt.md §1.2). */
-#define MSR_AMD_PERF_CTL(i) (0xc0010200u + 2 * (i))
-#define MSR_AMD_PERF_CTR(i) (0xc0010201u + 2 * (i))
-#define MSR_AMD_GLOBAL_STATUS 0xc0000300u
-#define MSR_AMD_GLOBAL_CTL 0xc0000301u
-#define MSR_AMD_GLOBAL_STATUS_CLR 0xc0000302u
-#define MSR_AMD_GLOBAL_STATUS_SET 0xc0000303u
-
-/* Intel MSRs (pmu-virt.md §3.3); counters via the full-width A_PMC alias (§0.1). */
-#define MSR_INTEL_PERFEVTSEL(i) (0x186u + (i))
-#define MSR_INTEL_A_PMC(i) (0x4c1u + (i))
-#define MSR_INTEL_FIXED_CTR(i) (0x309u + (i))
-#define MSR_INTEL_FIXED_CTR_CTRL 0x38du
-#define MSR_INTEL_GLOBAL_STATUS 0x38eu
-#define MSR_INTEL_GLOBAL_CTRL 0x38fu
-#define MSR_INTEL_GLOBAL_OVF_CTRL 0x390u
-#define MSR_INTEL_GLOBAL_STATUS_SET 0x391u
-
-/* RDPMC ECX for Intel fixed counters: bit 30 | i (pmu-virt.md §3.3). */
-#define PMU_RDPMC_FIXED BIT(30)
-
-/* Event select bits, both vendors (pmu-virt.md §1.3, §3.3). */
-#define PMU_EVTSEL_EVENT 0xffull
-#define PMU_EVTSEL_UMASK 0xff00ull
-#define PMU_EVTSEL_USR BIT(16)
-#define PMU_EVTSEL_OS BIT(17)
-#define PMU_EVTSEL_INT BIT(20)
-#define PMU_EVTSEL_EN BIT(22)
-#define PMU_AMD_EVTSEL_EVENT_HI (0xfull << 32) /* EventSelect[11:8] */
-#define PMU_AMD_GUESTONLY BIT(40)
-#define PMU_AMD_HOSTONLY BIT(41)
-
-/* IA32_FIXED_CTR_CTRL: 4 bits per counter at 4*i (pmu-virt.md §3.3). */
-#define PMU_FIXED_OS(i) BIT(4 * (i))
-#define PMU_FIXED_USR(i) BIT(4 * (i) + 1)
-#define PMU_FIXED_PMI(i) BIT(4 * (i) + 3)
-
-/* GLOBAL_CTRL/STATUS layout: GP i at bit i, Intel fixed i at 32 + i (§3.3). */
-#define PMU_GLOBAL_FIXED(i) BIT(32 + (i))
-
-/* Event encodings used for emulated-instruction accounting (pmu-virt.md §0.2, §5.1). */
-#define PMU_EVENT_INSTRUCTIONS 0xc0
-#define PMU_AMD_EVENT_BRANCHES 0xc2
-#define PMU_INTEL_EVENT_BRANCHES 0xc4
 
 /* Events for pmu_account_emulated(). */
 #define PMU_EV_INSTRUCTIONS BIT(0)

@@ -22,14 +22,6 @@ _Static_assert(PMU_EV_INSTRUCTIONS == HV_PMU_ACCOUNT_INSN &&
 		   PMU_EV_BRANCHES == HV_PMU_ACCOUNT_BRANCH,
 	       "CPUID 0x40000001 EDX tells guests the accounted events");
 
-/* Legacy aliases (pmu-virt.md §1.2, §3.3). */
-#define MSR_K7_PERF_CTL(i) (0xc0010000u + (i))
-#define MSR_K7_PERF_CTR(i) (0xc0010004u + (i))
-#define K7_COUNTERS 4
-#define MSR_INTEL_PMC(i) (0xc1u + (i)) /* 32-bit writes, sign-extended */
-#define MSR_INTEL_PERF_CAPABILITIES 0x345u
-#define PERF_CAP_FW_WRITE BIT(13)
-
 static u64 hw_rdpmc(void *ctx, u32 ecx)
 {
 	u32 lo, hi;

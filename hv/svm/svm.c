@@ -6,10 +6,11 @@
 #include "host/cpu_features.h"
 #include "host/page_alloc.h"
 #include "host/finish.h"
+#include "arch/msr.h"
+#include "arch/regs.h"
 #include "arch/x86.h"
 
-#define VM_CR_SVMDIS BIT(4) /* APM Vol 2 §15.30.1 */
-#define SVM_FEATURE_LOCK 2  /* CPUID 8000_000A EDX[2] SVML */
+#define SVM_FEATURE_LOCK 2 /* CPUID 8000_000A EDX[2] SVML */
 
 bool svm_has_nrips;
 

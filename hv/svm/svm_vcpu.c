@@ -13,14 +13,12 @@
 #include "core/vcpu.h"
 #include "core/vm.h"
 #include "lab/vm_run.h"
+#include "arch/msr.h"
+#include "arch/regs.h"
 #include "arch/x86.h"
 
-#define MSRPM_PAGES 2				   /* 8 KiB, APM Vol 2 §15.11 */
-#define IOPM_PAGES 3				   /* 12 KiB, APM Vol 2 §15.10.1 */
-#define PAT_POWER_ON_DEFAULT 0x0007040600070406ull /* SDM Vol 3 §13.12.4 */
-#define DR6_INIT 0xffff0ff0ull
-#define DR7_INIT 0x400ull
-#define RFLAGS_FIXED BIT(1)
+#define MSRPM_PAGES 2 /* 8 KiB, APM Vol 2 §15.11 */
+#define IOPM_PAGES 3  /* 12 KiB, APM Vol 2 §15.10.1 */
 
 /* NPT walks are user accesses: every level needs U/S (APM Vol 2 §15.25.5). */
 static struct pt_ctx npt_ctx = {
@@ -160,7 +158,7 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	g->cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG;
 	g->cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
 	g->cr3 = guest_cr3;
-	g->rflags = RFLAGS_FIXED;
+	g->rflags = RFLAGS_FIXED1;
 	g->dr6 = DR6_INIT;
 	g->dr7 = DR7_INIT;
 	g->g_pat = PAT_POWER_ON_DEFAULT;

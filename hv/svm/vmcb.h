@@ -159,7 +159,6 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define INT_CTL_V_INTR_PRIO_MAX (0xfull << 16)
 #define INT_CTL_V_IGN_TPR BIT(20)
 #define INT_SHADOW_MASK BIT(0)
-#define RFLAGS_IF BIT(9)
 #define EVENT_TYPE_INTR (0ull << 8)
 
 /* EVENTINJ / EXITINTINFO (APM Vol 2 §15.20) */

@@ -6,10 +6,11 @@
  * shorthands; the LVT timer (one-shot, periodic, TSC deadline) and LVTPC.
  * Delivery goes through the backend's event injection.
  */
-#ifndef MHV_APIC_H
-#define MHV_APIC_H
+#ifndef MHV_VAPIC_H
+#define MHV_VAPIC_H
 
 #include "lib/types.h"
+#include "arch/apic.h"
 
 struct vcpu;
 
@@ -29,18 +30,6 @@ struct vapic {
 	u64 timer_next;	 /* one-shot / periodic: TSC of the next expiry, 0 if none */
 	u64 tsc_deadline;
 };
-
-/* x2APIC MSRs: 0x800 + (xAPIC offset >> 4) (SDM Vol 3 §11.12.1.2) */
-#define X2APIC_MSR_BASE 0x800
-#define X2APIC_MSR_LAST 0x8ff
-#define MSR_TSC_DEADLINE 0x6e0
-
-/* IA32_APIC_BASE (SDM Vol 3 §11.4.4, §11.12.1) */
-#define APIC_DEFAULT_BASE 0xfee00000ull
-#define APIC_BASE_BSP BIT(8)
-#define APIC_BASE_EXTD BIT(10) /* x2APIC mode */
-#define APIC_BASE_EN BIT(11)
-#define APIC_MMIO_SIZE 0x1000
 
 /* Reset; @x2apic: start in x2APIC mode (mhv's own guests), else xAPIC as
  * after power-up (external guests). */

@@ -6,17 +6,7 @@
  */
 #include "vapic_priv.h"
 #include "host/smp.h"
-
-#define ICR_DEST_LOGICAL BIT(11)
-#define ICR_LEVEL_ASSERT BIT(14)
-#define ICR_TRIGGER_LEVEL BIT(15)
-#define ICR_TO_DEST 0 /* destination shorthands, ICR bits 19:18 */
-#define ICR_TO_SELF 1
-#define ICR_TO_OTHERS 3
-/* delivery modes, ICR bits 10:8 (SDM Vol 3 §11.6.1) */
-#define ICR_DM_FIXED 0
-#define ICR_DM_INIT 5
-#define ICR_DM_STARTUP 6
+#include "arch/apic.h"
 
 /* A fixed IPI to another vCPU: pending in its IRR, and its CPU kicked so
  * that it leaves guest mode (or HLT) and delivers it. */

@@ -6,42 +6,8 @@
 #include "vapic.h"
 #include "platform/host_timer.h"
 #include "core/vm.h"
+#include "arch/apic.h"
 #include "arch/x86.h"
-
-/* Register offsets, xAPIC numbering (SDM Vol 3 Table 11-1) */
-#define APIC_ID 0x020
-#define APIC_VERSION 0x030
-#define APIC_TPR 0x080
-#define APIC_APR 0x090
-#define APIC_PPR 0x0a0
-#define APIC_EOI 0x0b0
-#define APIC_LDR 0x0d0
-#define APIC_DFR 0x0e0
-#define APIC_SVR 0x0f0
-#define APIC_ISR 0x100
-#define APIC_TMR 0x180
-#define APIC_IRR 0x200
-#define APIC_ESR 0x280
-#define APIC_LVT_CMCI 0x2f0
-#define APIC_ICR 0x300
-#define APIC_ICR_HIGH 0x310
-#define APIC_LVT_TIMER 0x320
-#define APIC_LVT_THERMAL 0x330
-#define APIC_LVT_PMC 0x340
-#define APIC_LVT_LINT0 0x350
-#define APIC_LVT_ERROR 0x370
-#define APIC_TIMER_INITIAL 0x380
-#define APIC_TIMER_CURRENT 0x390
-#define APIC_TIMER_DIVIDE 0x3e0
-#define APIC_SELF_IPI 0x3f0
-
-#define LVT_MASKED BIT(16)
-#define LVT_DELIVERY_MODE_MASK (7u << 8)
-/* LVT timer mode, bits 18:17 (SDM Vol 3 §11.5.4, Figure 11-8) */
-#define LVT_TIMER_MODE_MASK (3u << 17)
-#define LVT_TIMER_ONE_SHOT (0u << 17)
-#define LVT_TIMER_PERIODIC (1u << 17)
-#define LVT_TIMER_TSC_DEADLINE (2u << 17)
 
 /* IRR: another vCPU's CPU may set a bit at any time (an IPI), so one
  * locked bit instruction each (LOCK BTS/BTR, SDM Vol 2A). */

@@ -122,6 +122,15 @@ enum vmcs_field {
 	VMCS_HOST_RIP = 0x6c16,
 };
 
+/* Segment access rights in the VMCS: descriptor bits 55:52 and 47:40 as
+ * bits 15:12 and 7:0, and bit 16 "unusable" (SDM Vol 3 §25.4.1, Table 25-2) */
+#define AR_TYPE(ar) ((ar)&0xf)
+#define AR_S BIT(4)
+#define AR_P BIT(7)
+#define AR_L BIT(13)
+#define AR_DB BIT(14)
+#define AR_UNUSABLE BIT(16)
+
 /* Capability MSRs (SDM Vol 3 Appendix A) */
 #define MSR_IA32_VMX_BASIC 0x480
 #define MSR_IA32_VMX_PINBASED_CTLS 0x481

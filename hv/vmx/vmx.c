@@ -11,12 +11,9 @@
 #include "vmx_controls.h"
 #include "vmx_exit.h"
 #include "vmx_insn.h"
+#include "arch/msr.h"
+#include "arch/regs.h"
 #include "arch/x86.h"
-
-/* IA32_FEATURE_CONTROL bits (SDM Vol 3 §24.7, Vol 4 Table 2-2) */
-#define FEATURE_CONTROL_LOCK BIT(0)
-#define FEATURE_CONTROL_VMX_OUTSIDE_SMX BIT(2)
-#define CR4_VMXE BIT(13)
 
 struct vmx_caps vmx_caps;
 

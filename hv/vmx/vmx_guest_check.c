@@ -2,24 +2,8 @@
 #include "vmx_guest_check.h"
 #include "lib/fmt.h"
 #include "vmcs.h"
-
-#define CR0_PE BIT(0)
-#define CR0_PG BIT(31)
-#define CR4_PAE BIT(5)
-#define EFER_LME BIT(8)
-#define EFER_LMA BIT(10)
-#define RFLAGS_FIXED1 BIT(1)
-/* Reserved RFLAGS bits: 63:22, 15, 5, 3 (SDM Vol 3 §27.3.1.4) */
-#define RFLAGS_RESERVED (~0x3fffffull | BIT(15) | BIT(5) | BIT(3))
-/* Access-rights layout (SDM Vol 3 Table 25-2) */
-#define AR_TYPE(ar) ((ar)&0xf)
-#define AR_S BIT(4)
-#define AR_P BIT(7)
-#define AR_L BIT(13)
-#define AR_DB BIT(14)
-#define AR_UNUSABLE BIT(16)
-#define TSS_BUSY_64 11
-#define LDT_TYPE 2
+#include "arch/regs.h"
+#include "arch/segment.h"
 
 const char *vmx_check_guest_state(const struct vmx_guest_state *g, char *buf, size_t size)
 {
@@ -75,7 +59,7 @@ const char *vmx_check_guest_state(const struct vmx_guest_state *g, char *buf, si
 		return buf;
 	}
 	if ((g->tr_ar & AR_UNUSABLE) || (g->tr_ar & AR_S) || !(g->tr_ar & AR_P) ||
-	    AR_TYPE(g->tr_ar) != TSS_BUSY_64 || (g->tr_sel & 4)) {
+	    AR_TYPE(g->tr_ar) != SEG_TYPE_TSS64_BUSY || (g->tr_sel & 4)) {
 		fmt_snprintf(buf, size,
 			     "GUEST_TR_AR 0x%x / GUEST_TR_SEL 0x%x: TR must be a usable, "
 			     "present, busy 64-bit TSS from the GDT",
@@ -83,7 +67,7 @@ const char *vmx_check_guest_state(const struct vmx_guest_state *g, char *buf, si
 		return buf;
 	}
 	if (!(g->ldtr_ar & AR_UNUSABLE) &&
-	    ((g->ldtr_ar & AR_S) || !(g->ldtr_ar & AR_P) || AR_TYPE(g->ldtr_ar) != LDT_TYPE)) {
+	    ((g->ldtr_ar & AR_S) || !(g->ldtr_ar & AR_P) || AR_TYPE(g->ldtr_ar) != SEG_TYPE_LDT)) {
 		fmt_snprintf(buf, size, "GUEST_LDTR_AR 0x%x: a usable LDTR must be a present LDT",
 			     g->ldtr_ar);
 		return buf;

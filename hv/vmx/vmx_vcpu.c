@@ -17,19 +17,14 @@
 #include "vmx_exit.h"
 #include "vmx_guest_check.h"
 #include "vmx_insn.h"
+#include "arch/msr.h"
+#include "arch/regs.h"
 #include "arch/x86.h"
 
-#define PAT_POWER_ON_DEFAULT 0x0007040600070406ull /* SDM Vol 3 §13.12.4 */
-#define MSR_FS_BASE 0xc0000100
-#define MSR_GS_BASE 0xc0000101
-#define CR4_VMXE BIT(13)
-#define CR4_OSXSAVE BIT(18)
-
-/* Access rights (SDM Vol 3 §25.4.1, Table 25-2) */
+/* The guest segments mhv sets up, as access rights (SDM Vol 3 §25.4.1, Table 25-2) */
 #define AR_CODE64 0xa09b /* type 0xb, S, P, L, G */
 #define AR_DATA 0xc093	 /* type 0x3, S, P, D/B, G */
 #define AR_TSS64_BUSY 0x008b
-#define AR_UNUSABLE BIT(16)
 
 static struct pt_ctx ept_ctx = {
 	.alloc_page = host_pt_alloc_page,
@@ -248,8 +243,8 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 		F(VMCS_GUEST_CR0, cr0),
 		F(VMCS_GUEST_CR3, guest_cr3),
 		F(VMCS_GUEST_CR4, cr4),
-		F(VMCS_GUEST_DR7, 0x400),
-		F(VMCS_GUEST_RFLAGS, BIT(1)),
+		F(VMCS_GUEST_DR7, DR7_INIT),
+		F(VMCS_GUEST_RFLAGS, RFLAGS_FIXED1),
 		F(VMCS_GUEST_EFER, EFER_LME | EFER_LMA | (host_cpu.has.nx ? EFER_NXE : 0)),
 		F(VMCS_GUEST_PAT, PAT_POWER_ON_DEFAULT),
 		F(VMCS_GUEST_CS_SEL, 0x08),
@@ -432,7 +427,6 @@ static void vmx_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u
 		vmwrite(VMCS_ENTRY_EXCEPTION_ERROR, error);
 }
 
-#define RFLAGS_IF BIT(9)
 #define INTERRUPTIBILITY_STI_MOV_SS 3u /* blocking by STI, by MOV SS (Table 25-3) */
 
 static bool vmx_interrupt_allowed(struct vcpu *vcpu)
@@ -498,15 +492,15 @@ static u64 vmx_guest_efer(struct vcpu *vcpu)
 	return vmread(VMCS_GUEST_EFER);
 }
 
-/* Access rights bit 13 L, bit 14 D/B (SDM Vol 3 §25.4.1, Table 25-2). */
+/* CS.L and CS.D/B in the access rights (SDM Vol 3 §25.4.1, Table 25-2). */
 static unsigned vmx_guest_code_bits(struct vcpu *vcpu, u64 *cs_base)
 {
 	u64 ar = vmread(VMCS_GUEST_CS_AR);
 
 	*cs_base = vmread(VMCS_GUEST_CS_BASE);
-	if ((vmread(VMCS_GUEST_EFER) & EFER_LMA) && (ar & BIT(13)))
+	if ((vmread(VMCS_GUEST_EFER) & EFER_LMA) && (ar & AR_L))
 		return 64;
-	return (ar & BIT(14)) ? 32 : 16;
+	return (ar & AR_DB) ? 32 : 16;
 }
 
 /* LMA is unchanged, so the "IA-32e mode guest" entry control still matches. */

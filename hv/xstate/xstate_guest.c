@@ -9,8 +9,9 @@
 #include "host/cpu_features.h"
 #include "lib/fmt.h"
 #include "core/vm.h"
+#include "arch/msr.h"
+#include "arch/regs.h"
 
-#define CR4_OSXSAVE BIT(18)
 #define CPUID_COST_REPEATS 8
 
 struct xstate_cache host_xstate;

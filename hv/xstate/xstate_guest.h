@@ -15,8 +15,6 @@ struct vcpu_xstate {
 	u32 memo_standard, memo_compacted;
 };
 
-#define MSR_IA32_XSS 0xda0
-
 extern struct xstate_cache host_xstate;
 
 /* Fill the cache from host CPUID and print the per-sub-leaf CPUID cost table. */

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * MSR indices and their bit fields (SDM Vol 4 Table 2-2; APM Vol 2
+ * Appendix A).  Elsewhere: the PMU's MSRs in perfmon.h, IA32_APIC_BASE's
+ * bits in apic.h, EFER's bits in regs.h, the VMX capability MSRs in
+ * vmx/vmcs.h.
+ */
+#ifndef MHV_MSR_H
+#define MHV_MSR_H
+
+#include "lib/types.h"
+
+#define MSR_IA32_APIC_BASE 0x1b
+#define MSR_IA32_TSC_ADJUST 0x0000003b
+
+/* IA32_FEATURE_CONTROL (SDM Vol 3 §24.7) */
+#define MSR_IA32_FEATURE_CONTROL 0x0000003a
+#define FEATURE_CONTROL_LOCK BIT(0)
+#define FEATURE_CONTROL_VMX_OUTSIDE_SMX BIT(2)
+
+/* Speculation control: CPUID.7.0:EDX[26] and [29] say which exist */
+#define MSR_IA32_SPEC_CTRL 0x48
+#define MSR_IA32_PRED_CMD 0x49 /* write-only: a command, no state */
+#define MSR_IA32_ARCH_CAPABILITIES 0x10a
+
+#define MSR_MICROCODE_REV 0x8b /* Intel IA32_BIOS_SIGN_ID, AMD PATCH_LEVEL */
+
+/* Machine check (SDM Vol 3 §16.3.1 MCG_CAP, MCG_STATUS; §16.3.2.2 MCi_STATUS) */
+#define MSR_IA32_MCG_CAP 0x179
+#define MSR_IA32_MCG_STATUS 0x17a
+#define MSR_IA32_MC_STATUS(i) (0x401 + 4 * (i))
+#define MSR_IA32_MC_ADDR(i) (0x402 + 4 * (i))
+#define MCG_STATUS_RIPV BIT(0)
+#define MCI_STATUS_ADDRV BIT(58)
+#define MCI_STATUS_VAL BIT(63)
+
+/* MTRRs (SDM Vol 3 §12.11) */
+#define MSR_MTRRCAP 0xfe
+#define MTRRCAP_VCNT 0xff /* number of variable ranges */
+#define MTRRCAP_FIX BIT(8)
+#define MSR_MTRR_PHYSBASE(i) (0x200 + 2 * (i))
+#define MSR_MTRR_PHYSMASK(i) (0x201 + 2 * (i))
+#define MSR_MTRR_FIX64K_00000 0x250
+#define MSR_MTRR_FIX16K_80000 0x258
+#define MSR_MTRR_FIX16K_A0000 0x259
+#define MSR_MTRR_FIX4K(i) (0x268 + (i)) /* C0000 .. F8000, i = 0..7 */
+#define MSR_MTRR_DEF_TYPE 0x2ff
+
+/* PAT: WB, WT, UC-, UC, WB, WT, UC-, UC after power-up (SDM Vol 3 §13.12.4) */
+#define MSR_IA32_PAT 0x00000277
+#define PAT_POWER_ON_DEFAULT 0x0007040600070406ull
+
+#define MSR_IA32_TSC_DEADLINE 0x6e0
+#define MSR_IA32_XSS 0xda0
+
+/* AMD64 system MSRs (APM Vol 2 Appendix A) */
+#define MSR_EFER 0xc0000080
+#define MSR_FS_BASE 0xc0000100
+#define MSR_GS_BASE 0xc0000101
+#define MSR_KERNEL_GS_BASE 0xc0000102
+#define MSR_SMM_BASE 0xc0010111
+#define MSR_SMM_MASK 0xc0010113
+#define MSR_VM_CR 0xc0010114
+#define VM_CR_SVMDIS BIT(4) /* APM Vol 2 §15.30.1 */
+#define MSR_VM_HSAVE_PA 0xc0010117
+#define MSR_AMD_VIRT_SPEC_CTRL 0xc001011f
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bits of the control, flags and debug registers, and of EFER (its MSR
+ * index is in msr.h).  The one place these are defined: the host's
+ * set-up, both backends and the guests' runtime read them from here.
+ */
+#ifndef MHV_REGS_H
+#define MHV_REGS_H
+
+#include "lib/types.h"
+
+/* CR0 (SDM Vol 3 §2.5; APM Vol 2 §3.1.1) */
+#define CR0_PE BIT(0)
+#define CR0_MP BIT(1)
+#define CR0_ET BIT(4)
+#define CR0_NE BIT(5)
+#define CR0_WP BIT(16)
+#define CR0_CD BIT(30)
+#define CR0_PG BIT(31)
+
+/* CR4 (SDM Vol 3 §2.5; APM Vol 2 §3.1.3) */
+#define CR4_PSE BIT(4)
+#define CR4_PAE BIT(5)
+#define CR4_PGE BIT(7)
+#define CR4_OSFXSR BIT(9)
+#define CR4_OSXMMEXCPT BIT(10)
+#define CR4_VMXE BIT(13)
+#define CR4_OSXSAVE BIT(18)
+
+/* EFER (SDM Vol 3 §2.2.1; APM Vol 2 §3.1.7) */
+#define EFER_SCE BIT(0)
+#define EFER_LME BIT(8)
+#define EFER_LMA BIT(10)
+#define EFER_NXE BIT(11)
+#define EFER_SVME BIT(12)
+
+/* RFLAGS (SDM Vol 1 §3.4.3; APM Vol 2 §3.1.6) */
+#define RFLAGS_FIXED1 BIT(1) /* reads as 1 */
+#define RFLAGS_IF BIT(9)
+/* Reserved RFLAGS bits: 63:22, 15, 5, 3 (SDM Vol 3 §27.3.1.4) */
+#define RFLAGS_RESERVED (~0x3fffffull | BIT(15) | BIT(5) | BIT(3))
+
+/* DR6 and DR7 after reset or INIT (SDM Vol 3 §10.1.1 Table 10-1) */
+#define DR6_INIT 0xffff0ff0ull
+#define DR7_INIT 0x400ull
+
+#endif
