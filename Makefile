@@ -126,10 +126,10 @@ UNIT_BINS := $(UNIT_TESTS:%=$(B)/unit/test_%)
 
 define unit_rule
 $(B)/unit/test_$(1): $$(UNIT_SRCS_$(1))
-	@mkdir -p $$(@D)
+	@mkdir -p $$(@D) $(B)/deps
 	@echo '  HOSTCC  $$@'
 	@$$(HOSTCC) $$(UNIT_CFLAGS) -o $$@ $$(UNIT_SRCS_$(1)) -lcmocka
-	@$$(HOSTCC) $$(UNIT_CFLAGS) -MM -MP -MT $$@ $$(UNIT_SRCS_$(1)) >$$@.d
+	@$$(HOSTCC) $$(UNIT_CFLAGS) -MM -MP -MT $$@ $$(UNIT_SRCS_$(1)) >$(B)/deps/$$(@F).d
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
 
@@ -165,10 +165,10 @@ FUZZ_SECONDS ?= 60
 
 define fuzz_rule
 $(B)/fuzz/fuzz_$(1): $$(FUZZ_SRCS_$(1))
-	@mkdir -p $$(@D)
+	@mkdir -p $$(@D) $(B)/deps
 	@echo '  FUZZCC  $$@'
 	@$$(CC) $$(FUZZ_CFLAGS) -o $$@ $$(FUZZ_SRCS_$(1))
-	@$$(CC) $$(FUZZ_CFLAGS) -MM -MP -MT $$@ $$(FUZZ_SRCS_$(1)) >$$@.d
+	@$$(CC) $$(FUZZ_CFLAGS) -MM -MP -MT $$@ $$(FUZZ_SRCS_$(1)) >$(B)/deps/$$(@F).d
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 
