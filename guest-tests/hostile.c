@@ -6,7 +6,7 @@
  * code, or an ignored write); cases that must end the VM (an access
  * outside its RAM, a walk through a page table outside it) never get to
  * report, and mhv judges them by how the VM stopped.  After every case
- * mhv checks its own code, page tables and stacks (hv/selfcheck.c).
+ * mhv checks its own code, page tables and stacks (hv/host/selfcheck.c).
  */
 #include "rt.h"
 

@@ -118,7 +118,7 @@ tramp_slots:	dd 0			; slots taken so far
 tramp_max_slots: dd 0
 smp_trampoline_end:
 
-; Offsets the BSP patches (hv/smp.c reads these)
+; Offsets the BSP patches (hv/host/smp.c reads these)
 global smp_tramp_off_gdtr, smp_tramp_off_gdt, smp_tramp_off_pm32, smp_tramp_off_pm32_ptr
 global smp_tramp_off_lm64, smp_tramp_off_lm64_ptr, smp_tramp_off_cr3_low, smp_tramp_off_efer
 global smp_tramp_off_cr3, smp_tramp_off_stacks, smp_tramp_off_stack_size, smp_tramp_off_entry

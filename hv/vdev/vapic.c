@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The virtual local APIC's registers behind the xAPIC page and the x2APIC
- * MSRs, its IA32_APIC_BASE modes and interrupt delivery (see apic.h).
+ * MSRs, its IA32_APIC_BASE modes and interrupt delivery (see vapic.h).
  */
 #include "vapic_priv.h"
 #include "core/backend.h"

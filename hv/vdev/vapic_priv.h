@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by apic.c (registers, IPIs) and apic_timer.c (the LVT timer). */
+/* Shared by vapic.c (registers, IPIs) and vapic_timer.c (the LVT timer). */
 #ifndef MHV_APIC_PRIV_H
 #define MHV_APIC_PRIV_H
 
@@ -26,10 +26,10 @@ static inline __attribute__((always_inline)) void apic_accept(struct vcpu *vcpu,
 	apic_update_interrupts(vcpu);
 }
 
-/* apic_ipi.c: ICR delivery; @dest is the ICR's destination field */
+/* vapic_ipi.c: ICR delivery; @dest is the ICR's destination field */
 void apic_send_ipi(struct vcpu *vcpu, u64 icr, u32 dest, bool x2);
 
-/* The LVT timer (SDM Vol 3 §11.5.4): one-shot and periodic in apic_timer.c. */
+/* The LVT timer (SDM Vol 3 §11.5.4): one-shot and periodic in vapic_timer.c. */
 void apic_count_timer_check(struct vcpu *vcpu);
 
 /*

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Test helpers: ACPI tables as firmware lays them out, for hv/acpi.c. */
+/* Test helpers: ACPI tables as firmware lays them out, for hv/platform/acpi.c. */
 #ifndef MHV_TEST_ACPI_BUILD_H
 #define MHV_TEST_ACPI_BUILD_H
 

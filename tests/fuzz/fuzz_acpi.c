@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer: the ACPI tables mhv reads (hv/acpi.c).  The input is one
+ * libFuzzer: the ACPI tables mhv reads (hv/platform/acpi.c).  The input is one
  * table body; the harness wraps it in a valid RSDP and XSDT (firmware
  * pointers are trusted, table contents are not) with its length field set
  * to the input's size and a correct checksum, as firmware would.  The

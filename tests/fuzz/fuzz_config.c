@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer: mhv.cfg text as read from the boot volume (hv/config.c). */
+/* libFuzzer: mhv.cfg text as read from the boot volume (hv/lab/config.c). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer: the decoders mhv runs on guest-controlled bytes (hv/insn.c):
+ * libFuzzer: the decoders mhv runs on guest-controlled bytes (hv/arch/insn.c):
  * instruction lengths when the CPU gives no next RIP, and the MMIO MOV
  * decoder behind a nested page fault.  The first byte picks the op.
  */

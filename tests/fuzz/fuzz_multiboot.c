@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer: the multiboot/ELF32 loader (hv/multiboot.c) on any file, into
+ * libFuzzer: the multiboot/ELF32 loader (hv/loader/multiboot.c) on any file, into
  * a guest RAM of 2 MiB allocated to its size, then the boot information
  * with the file's tail as a module: every write must stay inside RAM.
  */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Host tests for hv/insn.c; encodings cross-checked with GNU as/objdump. */
+/* Host tests for hv/arch/insn.c; encodings cross-checked with GNU as/objdump. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

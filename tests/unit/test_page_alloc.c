@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host tests for hv/page_alloc.c: bump allocation with marks, and the
+ * Host tests for hv/host/page_alloc.c: bump allocation with marks, and the
  * arenas cut for CPUs that create VMs at once.  Addresses are plain
  * numbers here; nothing is dereferenced.
  */

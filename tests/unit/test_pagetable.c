@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Host tests for hv/pagetable.c with a malloc-backed struct pt_ctx. */
+/* Host tests for hv/arch/pagetable.c with a malloc-backed struct pt_ctx. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
