@@ -27,8 +27,6 @@
 #define PTE_RW BIT(1)
 #define PTE_PS BIT(7)
 
-struct cpu cpus[MAX_CPUS];
-unsigned nr_cpus;
 /* APIC ID bits that number the threads of a core (CPUID.0BH.0:EAX[4:0], SDM Vol 3 §9.9.1) */
 static u32 smt_shift;
 
@@ -126,20 +124,6 @@ static void delay_us(u64 us)
 
 	while (rdtsc() < end)
 		cpu_relax();
-}
-
-struct cpu *this_cpu(void)
-{
-	u32 id;
-	unsigned i;
-
-	if (nr_cpus <= 1 || !lapic_present())
-		return &cpus[0];
-	id = lapic_id();
-	for (i = 0; i < nr_cpus; i++)
-		if (cpus[i].apic_id == id)
-			return &cpus[i];
-	return &cpus[0];
 }
 
 /*
