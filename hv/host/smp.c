@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "smp.h"
 #include "platform/acpi.h"
-#include "core/backend.h"
 #include "lib/boot_info.h"
 #include "platform/console.h"
 #include "cpu_features.h"
@@ -12,7 +11,6 @@
 #include "page_alloc.h"
 #include "platform/tsc.h"
 #include "arch/x86.h"
-#include "xstate/xstate_guest.h"
 
 #define AP_STACK_PAGES 8
 #define BROADCAST_APS 16	    /* slots when there is no MADT to count the CPUs */
@@ -29,6 +27,8 @@
 
 /* APIC ID bits that number the threads of a core (CPUID.0BH.0:EAX[4:0], SDM Vol 3 §9.9.1) */
 static u32 smt_shift;
+
+static struct smp_ap_ops ap_ops;
 
 /* The BSP's control state, copied by every AP. */
 static u64 bsp_cr0, bsp_cr4, bsp_efer, bsp_pat, bsp_xcr0;
@@ -197,7 +197,6 @@ static bool broadcast; /* no MADT: each AP claims its slot's struct cpu */
 void smp_ap_entry(u32 slot)
 {
 	struct cpu *c = &cpus[slot + 1];
-	const char *why = NULL;
 	u32 id;
 	unsigned i;
 
@@ -221,13 +220,7 @@ void smp_ap_entry(u32 slot)
 	wrmsr(MSR_IA32_PAT, bsp_pat);
 	if (bsp_cr4 & CR4_OSXSAVE)
 		asm volatile("xsetbv" ::"c"(0), "a"((u32)bsp_xcr0), "d"((u32)(bsp_xcr0 >> 32)));
-	if (!xstate_matches_this_cpu(c->why, sizeof(c->why))) {
-		c->state = CPU_FAILED;
-	} else if (backend->cpu_enable(&why)) {
-		fail(c, why);
-	} else {
-		c->state = CPU_IDLE;
-	}
+	c->state = ap_ops.enable(c->why, sizeof(c->why)) ? CPU_IDLE : CPU_FAILED;
 	for (;;) {
 		cpu_work_fn *fn = c->work;
 
@@ -239,7 +232,7 @@ void smp_ap_entry(u32 slot)
 			__atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);
 			continue;
 		}
-		backend->idle_wait();
+		ap_ops.idle_wait();
 	}
 }
 
@@ -318,7 +311,7 @@ static void save_bsp_state(void)
 	}
 }
 
-void smp_init(const struct boot_info *bi)
+void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 {
 	u32 ids[MAX_CPUS];
 	const void *madt = acpi_find_table(bi->rsdp, "APIC");
@@ -350,6 +343,7 @@ void smp_init(const struct boot_info *bi)
 		nr_cpus = 1;
 		return;
 	}
+	ap_ops = *ops;
 	save_bsp_state();
 	build_trampoline(bi->trampoline_base);
 	if (!provision(n > 0 ? nr_cpus - 1 : BROADCAST_APS)) {

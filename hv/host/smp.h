@@ -13,8 +13,19 @@
 
 struct boot_info;
 
+/*
+ * What an AP does once it has the BSP's control state.  enable: may this
+ * CPU run VMs, then enable virtualization on it (false, with why, when
+ * not); idle_wait: sleep until an interrupt.  main gives them: the host
+ * knows no backend.
+ */
+struct smp_ap_ops {
+	bool (*enable)(char *why, size_t size);
+	void (*idle_wait)(void);
+};
+
 /* Start every AP in the MADT; prints one line per CPU that failed. */
-void smp_init(const struct boot_info *bi);
+void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops);
 /* Run fn(arg) on c and wait for it; false (and c marked failed) when it
  * did not finish within timeout_ms.  On the BSP itself it is a call. */
 bool smp_run_on(struct cpu *c, cpu_work_fn *fn, void *arg, u64 timeout_ms);
