@@ -21,6 +21,18 @@ if command -v clang-format >/dev/null 2>&1; then
 		bad "style/clang-format" "$(printf '%s\n' "$out" | grep -m 2 'error:' | tr '\n' ' ')(run: make format)"
 	fi
 fi
+# dependencies point down (DESIGN §1): the checker's own tests, then hv/ and boot/
+if ! out=$(python3 -m unittest discover -s tests/layers 2>&1); then
+	printf '%s\n' "$out" >"$LOGS/layers.txt"
+	bad "style/layers" "tests/layers: $(printf '%s\n' "$out" | tail -n 1); log $LOGS/layers.txt"
+elif out=$(python3 scripts/check-layers.py 2>&1); then
+	printf '%s\n' "$out" >"$LOGS/layers.txt"
+	ok "style/layers"
+	printf '%s\n' "$out" | sed -n "s|^info: folders|        folders|p"
+else
+	printf '%s\n' "$out" >"$LOGS/layers.txt"
+	bad "style/layers" "$(printf '%s\n' "$out" | grep -v '^info:' | head -n 3 | tr '\n' ' ')(all: $LOGS/layers.txt)"
+fi
 
 echo "== host unit tests (cmocka, ASan + UBSan) =="
 for t in build/unit/test_*; do
