@@ -20,8 +20,12 @@
 #include "platform/tsc.h"
 #include "xstate/xstate_guest.h"
 #include "core/backend.h"
+#include "core/exit_dispatch.h"
 #include "host/selfcheck.h"
 #include "host/smp.h"
+#include "lib/fmt.h"
+#include "svm/svm.h"
+#include "vmx/vmx.h"
 
 static struct mhv_config config;
 
@@ -49,6 +53,41 @@ static void load_config(const struct boot_info *bi)
 	console_printf("mhv: config: \\mhv.cfg, %llu bytes\n", (unsigned long long)bi->config_len);
 }
 
+/*
+ * SVM or VMX, enabled on the BSP, or a clear "no virtualization" line.
+ * The one place that names the vendors: the core reaches the backend
+ * only through its ops.
+ */
+static void backend_select(void)
+{
+	const char *why = "no hardware virtualization: CPUID 8000_0001 ECX[2] (SVM) and "
+			  "CPUID 1 ECX[5] (VMX) are both 0";
+	int status = MHV_NO_VIRT;
+
+	if (host_cpu.has.svm)
+		backend = svm_probe(&why, &status);
+	else if (host_cpu.has.vmx)
+		backend = vmx_probe(&why, &status);
+	if (!backend)
+		hv_fatal(status, "%s", why);
+	backend->describe();
+	guest_cpuid_init();
+}
+
+/* An AP runs VMs only with the BSP's XSTATE layout and its backend enabled. */
+static bool ap_enable(char *why, size_t size)
+{
+	const char *err = NULL;
+
+	if (!xstate_matches_this_cpu(why, size))
+		return false;
+	if (backend->cpu_enable(&err)) {
+		fmt_snprintf(why, size, "%s", err);
+		return false;
+	}
+	return true;
+}
+
 void hv_main(const struct boot_info *bi)
 {
 	cli();
@@ -72,7 +111,7 @@ void hv_main(const struct boot_info *bi)
 	backend_select();
 	pmu_caps_probe();
 	pmu_caps_describe();
-	smp_init(bi);
+	smp_init(bi, &(struct smp_ap_ops){ .enable = ap_enable, .idle_wait = backend->idle_wait });
 	selfcheck_init();
 	hv_finish(runner_run_plan(&config, bi));
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The virtualization backend, chosen once at init from CPUID so that one
- * binary boots on AMD and Intel.  Common code calls through these
+ * The virtualization backend, chosen once at init from CPUID (hv/main.c)
+ * so that one binary boots on AMD and Intel.  Common code calls through these
  * pointers and never asks which vendor it runs on.
  */
 #ifndef MHV_BACKEND_H
@@ -59,9 +59,7 @@ struct backend_ops {
 	void (*describe)(void);
 };
 
+/* Set once by hv_main (hv/main.c), before any VM exists. */
 extern const struct backend_ops *backend;
-
-/* Pick SVM or VMX, enable it, or stop with a clear "no virtualization" line. */
-void backend_select(void);
 
 #endif

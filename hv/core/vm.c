@@ -130,6 +130,7 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 		v->vm = vm;
 		v->index = i;
 		v->timed = spec->timed;
+		v->cpuid_view = guest_cpuid_view(mode != PMU_OFF);
 		apic_reset(&v->apic, i == 0, true); /* mhv's guests use the x2APIC MSRs */
 		xstate_vcpu_reset(v, !results->cfg->xstate_cache || spec->config->xstate_uncached);
 		pmu_vcpu_init(v, mode, spec->config->no_accounting ? 0 : results->cfg->pmu_account,

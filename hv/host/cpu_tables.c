@@ -9,7 +9,7 @@
 #include "platform/console.h"
 #include "nmi_mce.h"
 #include "platform/host_timer.h"
-#include "smp.h"
+#include "percpu.h"
 #include "finish.h"
 #include "arch/x86.h"
 

@@ -2,7 +2,6 @@
 #ifndef MHV_STATUS_H
 #define MHV_STATUS_H
 
-#include "lab/config.h"
 #include "lib/types.h"
 
 /*
@@ -18,6 +17,27 @@ enum mhv_status {
 	MHV_NO_VIRT = 0x13,	 /* 39: no SVM/VMX, or disabled by firmware */
 	MHV_FATAL = 0x14,	 /* 41: unexpected host exception or internal error */
 };
+
+/* What the machine does once mhv is done (mhv.cfg "exit_action"). */
+enum exit_action {
+	EXIT_ACTION_HALT,
+	EXIT_ACTION_REBOOT,
+	EXIT_ACTION_QEMU_EXIT,
+};
+
+/* The spelling used in mhv.cfg (lab/config.c parses the same words). */
+static inline const char *exit_action_name(enum exit_action a)
+{
+	switch (a) {
+	case EXIT_ACTION_HALT:
+		return "halt";
+	case EXIT_ACTION_REBOOT:
+		return "reboot";
+	case EXIT_ACTION_QEMU_EXIT:
+		return "qemu-exit";
+	}
+	return "unknown";
+}
 
 void finish_set_action(enum exit_action action);
 const char *mhv_status_name(enum mhv_status st);

@@ -3,7 +3,7 @@
 #include "arch/x86.h"
 #include "lib/boot_info.h"
 #ifndef HOST_TEST
-#include "smp.h"
+#include "percpu.h"
 #endif
 
 #define LOW_MEMORY_END 0x100000ull /* below 1 MiB stays free for real-mode uses */

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "smp.h"
 #include "platform/acpi.h"
-#include "core/backend.h"
 #include "lib/boot_info.h"
 #include "platform/console.h"
 #include "cpu_features.h"
@@ -16,16 +15,15 @@
 #include "arch/pagetable.h"
 #include "arch/regs.h"
 #include "arch/x86.h"
-#include "xstate/xstate_guest.h"
 
 #define AP_STACK_PAGES 8
 #define BROADCAST_APS 16 /* slots when there is no MADT to count the CPUs */
 #define WAKE_VECTOR 0xee /* a fixed IPI that only ends an AP's HLT */
 
-struct cpu cpus[MAX_CPUS];
-unsigned nr_cpus;
 /* APIC ID bits that number the threads of a core (CPUID.0BH.0:EAX[4:0], SDM Vol 3 §9.9.1) */
 static u32 smt_shift;
+
+static struct smp_ap_ops ap_ops;
 
 /* The BSP's control state, copied by every AP. */
 static u64 bsp_cr0, bsp_cr4, bsp_efer, bsp_pat, bsp_xcr0;
@@ -126,20 +124,6 @@ static void delay_us(u64 us)
 		cpu_relax();
 }
 
-struct cpu *this_cpu(void)
-{
-	u32 id;
-	unsigned i;
-
-	if (nr_cpus <= 1 || !lapic_present())
-		return &cpus[0];
-	id = lapic_id();
-	for (i = 0; i < nr_cpus; i++)
-		if (cpus[i].apic_id == id)
-			return &cpus[i];
-	return &cpus[0];
-}
-
 /*
  * Code at base, then the temporary tables: PML4 at +1 page, PDPT at +2,
  * four page directories of 2 MiB pages at +3..+6 mapping 0-4 GiB one to
@@ -211,7 +195,6 @@ static bool broadcast; /* no MADT: each AP claims its slot's struct cpu */
 void smp_ap_entry(u32 slot)
 {
 	struct cpu *c = &cpus[slot + 1];
-	const char *why = NULL;
 	u32 id;
 	unsigned i;
 
@@ -235,13 +218,7 @@ void smp_ap_entry(u32 slot)
 	wrmsr(MSR_IA32_PAT, bsp_pat);
 	if (bsp_cr4 & CR4_OSXSAVE)
 		asm volatile("xsetbv" ::"c"(0), "a"((u32)bsp_xcr0), "d"((u32)(bsp_xcr0 >> 32)));
-	if (!xstate_matches_this_cpu(c->why, sizeof(c->why))) {
-		c->state = CPU_FAILED;
-	} else if (backend->cpu_enable(&why)) {
-		fail(c, why);
-	} else {
-		c->state = CPU_IDLE;
-	}
+	c->state = ap_ops.enable(c->why, sizeof(c->why)) ? CPU_IDLE : CPU_FAILED;
 	for (;;) {
 		cpu_work_fn *fn = c->work;
 
@@ -253,7 +230,7 @@ void smp_ap_entry(u32 slot)
 			__atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);
 			continue;
 		}
-		backend->idle_wait();
+		ap_ops.idle_wait();
 	}
 }
 
@@ -332,7 +309,7 @@ static void save_bsp_state(void)
 	}
 }
 
-void smp_init(const struct boot_info *bi)
+void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 {
 	u32 ids[MAX_CPUS];
 	const void *madt = acpi_find_table(bi->rsdp, "APIC");
@@ -364,6 +341,7 @@ void smp_init(const struct boot_info *bi)
 		nr_cpus = 1;
 		return;
 	}
+	ap_ops = *ops;
 	save_bsp_state();
 	build_trampoline(bi->trampoline_base);
 	if (!provision(n > 0 ? nr_cpus - 1 : BROADCAST_APS)) {

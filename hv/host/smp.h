@@ -9,48 +9,23 @@
 #ifndef MHV_SMP_H
 #define MHV_SMP_H
 
-#include "platform/host_timer.h"
-#include "lib/types.h"
-
-#define MAX_CPUS 64
+#include "percpu.h"
 
 struct boot_info;
-struct cpu_tables;
-struct page_alloc;
 
-enum cpu_state {
-	CPU_ABSENT,   /* not started (yet) */
-	CPU_STARTING, /* SIPI sent, trampoline running */
-	CPU_IDLE,     /* waiting for work in HLT */
-	CPU_BUSY,
-	CPU_FAILED, /* did not start, or could not enable virtualization; why says */
+/*
+ * What an AP does once it has the BSP's control state.  enable: may this
+ * CPU run VMs, then enable virtualization on it (false, with why, when
+ * not); idle_wait: sleep until an interrupt.  main gives them: the host
+ * knows no backend.
+ */
+struct smp_ap_ops {
+	bool (*enable)(char *why, size_t size);
+	void (*idle_wait)(void);
 };
-
-typedef void cpu_work_fn(void *arg);
-
-struct cpu {
-	u32 index;   /* 0 is the BSP */
-	u32 apic_id; /* from the MADT */
-	volatile u32 state;
-	char why[112];
-	struct cpu_tables *tables;
-	struct host_timer timer; /* this CPU's LAPIC timer deadlines */
-	cpu_work_fn *volatile work;
-	void *volatile work_arg;
-	volatile u32 done;
-	u32 started; /* done when the current work was handed over */
-	/* Its own allocation arena while CPUs run VMs at once, else NULL
-	 * (hv_pages): see page_arena(). */
-	struct page_alloc *arena;
-};
-
-extern struct cpu cpus[MAX_CPUS];
-extern unsigned nr_cpus;
 
 /* Start every AP in the MADT; prints one line per CPU that failed. */
-void smp_init(const struct boot_info *bi);
-/* The CPU this code runs on (the BSP until smp_init has run). */
-struct cpu *this_cpu(void);
+void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops);
 /* Run fn(arg) on c and wait for it; false (and c marked failed) when it
  * did not finish within timeout_ms.  On the BSP itself it is a call. */
 bool smp_run_on(struct cpu *c, cpu_work_fn *fn, void *arg, u64 timeout_ms);

@@ -93,24 +93,6 @@ void config_defaults(struct mhv_config *cfg)
 	cfg->tsc_calibration = TSC_CAL_AUTO;
 }
 
-const char *exit_action_name(enum exit_action a)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(exit_action_names); i++) {
-		if (exit_action_names[i].value == (u32)a)
-			return exit_action_names[i].name;
-	}
-	return "unknown";
-}
-
-const char *tsc_calibration_name(enum tsc_calibration c)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(tsc_calibration_names); i++) {
-		if (tsc_calibration_names[i].value == (u32)c)
-			return tsc_calibration_names[i].name;
-	}
-	return "unknown";
-}
-
 static __printf(2, 3) int fail(struct parser *ps, const char *fmt, ...)
 {
 	va_list ap;

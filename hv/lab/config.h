@@ -9,26 +9,10 @@
 #ifndef MHV_CONFIG_H
 #define MHV_CONFIG_H
 
+#include "host/finish.h"
 #include "lib/types.h"
-
-enum exit_action {
-	EXIT_ACTION_HALT,
-	EXIT_ACTION_REBOOT,
-	EXIT_ACTION_QEMU_EXIT,
-};
-
-enum console_mode {
-	CONSOLE_BOTH, /* the default: serial and framebuffer */
-	CONSOLE_SERIAL,
-	CONSOLE_FB,
-};
-
-/* How the TSC frequency is found (hv/tsc.c) */
-enum tsc_calibration {
-	TSC_CAL_AUTO,	  /* the default: CPUID 0x15, 0x16, the HPET, the ACPI PM timer */
-	TSC_CAL_HPET,	  /* calibrated against the HPET, CPUID ignored */
-	TSC_CAL_PM_TIMER, /* against the ACPI PM timer, CPUID ignored */
-};
+#include "platform/console.h"
+#include "platform/tsc.h"
 
 enum suite_bits {
 	SUITE_SMOKE = 1u << 0,
@@ -104,10 +88,5 @@ int config_parse(struct mhv_config *cfg, const char *text, size_t len, char *err
 
 /* True when no 'tests' filter is set or name is listed in it. */
 bool config_test_wanted(const struct mhv_config *cfg, const char *name);
-
-/* The spelling used in mhv.cfg, e.g. "qemu-exit". */
-const char *exit_action_name(enum exit_action a);
-/* The spelling used in mhv.cfg, e.g. "pm-timer". */
-const char *tsc_calibration_name(enum tsc_calibration c);
 
 #endif

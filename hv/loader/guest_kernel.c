@@ -107,6 +107,7 @@ int guest_kernel_create(struct vm *vm, const struct mhv_guest *g, const struct b
 		v->index = i;
 		v->boot32 = true;
 		v->wait_sipi = i > 0;
+		v->cpuid_view = guest_cpuid_view(mode != PMU_OFF);
 		apic_reset(&v->apic, i == 0, false); /* xAPIC mode, as after power-up */
 		xstate_vcpu_reset(v, !results->cfg->xstate_cache);
 		pmu_vcpu_init(v, mode, results->cfg->pmu_account, false);

@@ -11,7 +11,7 @@
 #include "lib/boot_info.h"
 #include "fbcon.h"
 #include "lib/fmt.h"
-#include "host/smp.h"
+#include "host/percpu.h"
 #include "arch/ports.h"
 #include "arch/uart.h"
 #include "arch/x86.h"

@@ -2,10 +2,16 @@
 #ifndef MHV_CONSOLE_H
 #define MHV_CONSOLE_H
 
-#include "lab/config.h"
 #include "lib/types.h"
 
 struct boot_info;
+
+/* Where the console goes (mhv.cfg "console"). */
+enum console_mode {
+	CONSOLE_BOTH, /* the default: serial and framebuffer */
+	CONSOLE_SERIAL,
+	CONSOLE_FB,
+};
 
 /* The console: a polled 16550 (SPCR when present, else COM1) and the GOP
  * framebuffer when there is one, both until the config says otherwise. */

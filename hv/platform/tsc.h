@@ -2,10 +2,30 @@
 #ifndef MHV_TSC_H
 #define MHV_TSC_H
 
-#include "lab/config.h"
 #include "lib/types.h"
 
 struct boot_info;
+
+/* How the TSC frequency is found (mhv.cfg "tsc_calibration") */
+enum tsc_calibration {
+	TSC_CAL_AUTO,	  /* the default: CPUID 0x15, 0x16, the HPET, the ACPI PM timer */
+	TSC_CAL_HPET,	  /* calibrated against the HPET, CPUID ignored */
+	TSC_CAL_PM_TIMER, /* against the ACPI PM timer, CPUID ignored */
+};
+
+/* The spelling used in mhv.cfg (lab/config.c parses the same words). */
+static inline const char *tsc_calibration_name(enum tsc_calibration c)
+{
+	switch (c) {
+	case TSC_CAL_AUTO:
+		return "auto";
+	case TSC_CAL_HPET:
+		return "hpet";
+	case TSC_CAL_PM_TIMER:
+		return "pm-timer";
+	}
+	return "unknown";
+}
 
 struct tsc_info {
 	u64 hz;		    /* 0 when unknown */

@@ -9,7 +9,6 @@
 #include "vdev/vapic.h"
 #include "core/backend.h"
 #include "host/cpu_features.h"
-#include "core/exit_dispatch.h"
 #include "lib/guest_abi.h"
 #include "core/vcpu.h"
 #include "arch/x86.h"
@@ -76,7 +75,6 @@ void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool
 		s->width = pmu_caps.gp_width;
 	vcpu->pmu_mode = mode;
 	vcpu->pmu_account = mode == PMU_OFF ? 0 : account;
-	vcpu->cpuid_view = guest_cpuid_view(mode != PMU_OFF);
 	if (guest_counts_insn && mode != PMU_OFF && s->nr_gp)
 		pmu_set_msr(s, &host_pmu, mode, gp_ctl_msr(s, 0),
 			    PMU_EVENT_INSTRUCTIONS | PMU_EVTSEL_OS | PMU_EVTSEL_USR |

@@ -6,7 +6,6 @@
 #include "vapic_priv.h"
 #include "core/backend.h"
 #include "platform/host_timer.h"
-#include "host/smp.h"
 #include "arch/x86.h"
 
 #define APIC_VERSION_VALUE 0x50014 /* version 0x14, max LVT entry 5 */

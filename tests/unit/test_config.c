@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -358,6 +359,14 @@ static void test_exit_action_name(void **state)
 	assert_string_equal(exit_action_name(EXIT_ACTION_REBOOT), "reboot");
 	assert_string_equal(exit_action_name(EXIT_ACTION_QEMU_EXIT), "qemu-exit");
 	assert_string_equal(exit_action_name((enum exit_action)42), "unknown");
+	/* the name host/finish.h prints is the word the parser takes */
+	for (int a = EXIT_ACTION_HALT; a <= EXIT_ACTION_QEMU_EXIT; a++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "exit_action = %s\n", exit_action_name(a));
+		PARSE_OK(line);
+		assert_int_equal(cfg.exit_action, a);
+	}
 }
 
 static void test_tsc_calibration_name(void **state)
@@ -367,6 +376,13 @@ static void test_tsc_calibration_name(void **state)
 	assert_string_equal(tsc_calibration_name(TSC_CAL_HPET), "hpet");
 	assert_string_equal(tsc_calibration_name(TSC_CAL_PM_TIMER), "pm-timer");
 	assert_string_equal(tsc_calibration_name((enum tsc_calibration)42), "unknown");
+	for (int c = TSC_CAL_AUTO; c <= TSC_CAL_PM_TIMER; c++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "tsc_calibration = %s\n", tsc_calibration_name(c));
+		PARSE_OK(line);
+		assert_int_equal(cfg.tsc_calibration, c);
+	}
 }
 
 int main(void)
