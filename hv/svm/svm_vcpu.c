@@ -12,7 +12,6 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 #include "core/vm.h"
-#include "lab/vm_run.h"
 #include "arch/x86.h"
 
 #define MSRPM_PAGES 2				   /* 8 KiB, APM Vol 2 §15.11 */
