@@ -37,19 +37,10 @@ RANKS = {
     "main.c": 5,
 }
 
-# Known upward includes, (including file, included file) relative to hv/:
-# removed by the runner/lab interface work.  An entry that no longer
+# Known upward includes, (including file, included file) relative to hv/,
+# each with a comment saying why.  None today; an entry that no longer
 # matches an include fails the check, so the list only shrinks.
-ALLOW = {
-    ("core/hypercall.c", "lab/runner.h"),
-    ("core/vm.c", "lab/vm_run.h"),
-    ("loader/guest_kernel.c", "lab/vm_run.h"),
-    ("loader/guest_kernel.h", "lab/config.h"),
-    # vm_map_nested (core/vm.c) is declared in lab/vm_run.h: it moves
-    # with the rest of the core's half of that header
-    ("svm/svm_vcpu.c", "lab/vm_run.h"),
-    ("vmx/vmx_vcpu.c", "lab/vm_run.h"),
-}
+ALLOW = set()
 
 # boot/ may include hv/lib, and this: the UEFI loader reads the kernels
 # that mhv.cfg names before ExitBootServices, with the lab's own parser.

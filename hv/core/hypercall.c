@@ -2,17 +2,16 @@
 /*
  * The hypercall ABI of guest_abi.h.  Every guest pointer is checked to lie
  * wholly inside guest RAM before it is read or written; a bad one returns
- * HC_ERROR to the guest.
+ * HC_ERROR to the guest.  Results and questions go on to the VM's harness
+ * (vm_harness.h); a VM without one answers them with HC_ERROR.
  */
 #include "platform/console.h"
 #include "exit_dispatch.h"
-#include "lib/fmt.h"
 #include "lib/guest_abi.h"
 #include "vdev/guest_console.h"
-#include "lab/runner.h"
 #include "lib/stats.h"
 #include "vcpu.h"
-#include "vm_config.h"
+#include "vm_harness.h"
 #include "arch/x86.h"
 
 typedef u64 hypercall_fn(struct vcpu *vcpu, u64 a0, u64 a1);
@@ -49,14 +48,15 @@ static u64 hc_print(struct vcpu *vcpu, u64 str, u64 len)
 
 static u64 hc_test_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 {
+	struct vm *vm = vcpu->vm;
 	struct hc_test_result r;
 
-	if (!copy_from_guest(vcpu->vm, &r, gpa, sizeof(r)) || r.status > TEST_SKIP)
+	if (!vm->harness || !copy_from_guest(vm, &r, gpa, sizeof(r)) || r.status > TEST_SKIP)
 		return HC_ERROR;
 	terminate(r.name, sizeof(r.name));
 	terminate(r.reason, sizeof(r.reason));
-	guest_console_flush(vcpu->vm);
-	results_test(vcpu->vm->results, vcpu->vm->suite, r.name, r.status, r.reason);
+	guest_console_flush(vm);
+	vm->harness->test_result(vm->harness_ctx, r.name, r.status, r.reason);
 	return 0;
 }
 
@@ -73,10 +73,10 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	struct vm *vm = vcpu->vm;
 	struct hc_bench_result r;
 	struct sample_stats st;
-	struct bench_row *row;
 	bool copied;
 
-	if (!copy_from_guest(vm, &r, gpa, sizeof(r)) || r.nr_samples > HC_BENCH_MAX_SAMPLES)
+	if (!vm->harness || !copy_from_guest(vm, &r, gpa, sizeof(r)) ||
+	    r.nr_samples > HC_BENCH_MAX_SAMPLES)
 		return HC_ERROR;
 	terminate(r.name, sizeof(r.name));
 	terminate(r.skip_reason, sizeof(r.skip_reason));
@@ -88,19 +88,8 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	if (copied)
 		stats_compute(bench_samples, r.nr_samples, &st);
 	spin_unlock(&bench_samples_lock);
-	if (!copied)
+	if (!copied || !vm->harness->bench_result(vm->harness_ctx, &r, &st))
 		return HC_ERROR;
-	row = results_bench_row(vm->results);
-	if (!row)
-		return HC_ERROR;
-	fmt_snprintf(row->suite, sizeof(row->suite), "%s", vm->suite);
-	fmt_snprintf(row->name, sizeof(row->name), "%s", r.name);
-	fmt_snprintf(row->column, sizeof(row->column), "%s", vm->config->name);
-	fmt_snprintf(row->cpu_tag, sizeof(row->cpu_tag), "%s", vm->results->cpu_tag);
-	fmt_snprintf(row->skip_reason, sizeof(row->skip_reason), "%s", r.skip_reason);
-	row->iterations = r.iterations;
-	row->batches = r.nr_samples;
-	row->st = st;
 	return 0;
 }
 
@@ -113,13 +102,13 @@ static u64 hc_exit(struct vcpu *vcpu, u64 code, u64 a1)
 
 static u64 hc_test_wanted(struct vcpu *vcpu, u64 name_gpa, u64 a1)
 {
+	struct vm *vm = vcpu->vm;
 	char name[HC_NAME_LEN];
 
-	if (!copy_from_guest(vcpu->vm, name, name_gpa, sizeof(name)))
+	if (!vm->harness || !copy_from_guest(vm, name, name_gpa, sizeof(name)))
 		return HC_ERROR;
 	terminate(name, sizeof(name));
-	return config_test_wanted(vcpu->vm->results->cfg, name) &&
-	       vm_config_wants(vcpu->vm->config, name);
+	return vm->harness->test_wanted(vm->harness_ctx, name);
 }
 
 static u64 hc_exit_count(struct vcpu *vcpu, u64 kind, u64 a1)
@@ -131,18 +120,17 @@ static u64 hc_exit_count(struct vcpu *vcpu, u64 kind, u64 a1)
  * tests/fuzz/fuzz_hypercall.c), so it is built here and copied out. */
 static u64 hc_params(struct vcpu *vcpu, u64 gpa, u64 variant)
 {
-	const struct mhv_config *cfg = vcpu->vm->results->cfg;
-	void *dst = gpa_to_hva(vcpu->vm, gpa, sizeof(struct hc_params));
-	struct hc_params p = {
-		.iterations = cfg->iterations,
-		.batches =
-		    cfg->batches > HC_BENCH_MAX_SAMPLES ? HC_BENCH_MAX_SAMPLES : cfg->batches,
-		.warmup = cfg->warmup,
-		.variant = 0,
-	};
+	struct vm *vm = vcpu->vm;
+	void *dst = gpa_to_hva(vm, gpa, sizeof(struct hc_params));
+	struct hc_params p = { 0 };
 
-	if (!dst)
+	if (!vm->harness || !dst)
 		return HC_ERROR;
+	vm->harness->params(vm->harness_ctx, &p);
+	/* the samples of one result must fit hc_bench_result's buffer */
+	if (p.batches > HC_BENCH_MAX_SAMPLES)
+		p.batches = HC_BENCH_MAX_SAMPLES;
+	p.variant = 0;
 	__builtin_memcpy(dst, &p, sizeof(p));
 	return 0;
 }

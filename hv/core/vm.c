@@ -3,7 +3,7 @@
  * A VM's life: guest RAM and its nested mapping, the page tables and GDT
  * that let the guest start in 64-bit mode, the run loop, and teardown.
  */
-#include "lab/vm_run.h"
+#include "vm.h"
 #include "backend.h"
 #include "platform/console.h"
 #include "exit_dispatch.h"
@@ -105,10 +105,23 @@ static int build_guest_tables(struct vm *vm)
 	return 0;
 }
 
-int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_results *results)
+const char *vm_create_error_str(enum vm_create_error err)
 {
+	switch (err) {
+	case VM_CREATED:
+		return "created";
+	case VM_NO_MEMORY:
+		return "out of memory";
+	case VM_IMAGE_TOO_LARGE:
+		return "guest image too large";
+	}
+	return "unknown error";
+}
+
+void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
+{
+	const struct vm_config *config = spec->config;
 	enum pmu_mode mode = PMU_OFF;
-	void *ram;
 	u32 i;
 
 	__builtin_memset(vm, 0, sizeof(*vm));
@@ -116,25 +129,36 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 	page_alloc_get_mark(vm->arena, &vm->mark);
 	fmt_snprintf(vm->name, sizeof(vm->name), "%s", spec->name);
 	vm->id = id;
-	vm->results = results;
-	vm->suite = spec->suite;
-	vm->config = spec->config;
-	vm->time_limit_ms =
-	    spec->time_limit_ms ? spec->time_limit_ms : (u64)results->cfg->time_limit * 1000;
-	vm->ram_size = GUEST_RAM_SIZE;
-	vm->nr_vcpus = spec->nr_vcpus > 1 ? spec->nr_vcpus : 1;
-	pmu_mode_parse(spec->config->pmu, &mode);
+	vm->config = config;
+	vm->harness = spec->harness;
+	vm->harness_ctx = spec->harness_ctx;
+	vm->time_limit_ms = spec->time_limit_ms;
+	vm->nr_vcpus = spec->nr_vcpus > 1 && spec->nr_vcpus <= VM_MAX_VCPUS ? spec->nr_vcpus : 1;
+	pmu_mode_parse(config->pmu, &mode);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];
 
 		v->vm = vm;
 		v->index = i;
-		v->timed = spec->timed;
+		xstate_vcpu_reset(v, !spec->xstate_cache || config->xstate_uncached);
+		pmu_vcpu_init(v, mode, config->no_accounting ? 0 : spec->pmu_account,
+			      config->guest_counts_insn);
 		v->cpuid_view = guest_cpuid_view(mode != PMU_OFF);
+	}
+}
+
+enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id)
+{
+	void *ram;
+	u32 i;
+
+	vm_init(vm, spec, id);
+	vm->ram_size = GUEST_RAM_SIZE;
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct vcpu *v = &vm->vcpus[i];
+
+		v->timed = spec->timed;
 		apic_reset(&v->apic, i == 0, true); /* mhv's guests use the x2APIC MSRs */
-		xstate_vcpu_reset(v, !results->cfg->xstate_cache || spec->config->xstate_uncached);
-		pmu_vcpu_init(v, mode, spec->config->no_accounting ? 0 : results->cfg->pmu_account,
-			      spec->config->guest_counts_insn);
 		/* every vCPU enters the same image; RDI says which one it is */
 		v->regs.rip = GUEST_LOAD;
 		v->regs.gpr[GPR_RSP] = GUEST_STACK_TOP - i * GUEST_VCPU_STACK;
@@ -143,16 +167,16 @@ int vm_create(struct vm *vm, const struct vm_spec *spec, u32 id, struct run_resu
 	}
 	ram = alloc_pages_zeroed(vm->ram_size / PAGE_SIZE);
 	if (!ram)
-		return -1;
+		return VM_NO_MEMORY;
 	vm->ram_hpa = (u64)(uintptr_t)ram;
 	if (spec->blob_size > GUEST_STACK_TOP - GUEST_LOAD - 0x10000 * VM_MAX_VCPUS)
-		return -2;
+		return VM_IMAGE_TOO_LARGE;
 	__builtin_memcpy((u8 *)ram + GUEST_LOAD, spec->blob, spec->blob_size);
 	if (build_guest_tables(vm))
-		return -1;
+		return VM_NO_MEMORY;
 	if (backend->map_ram(vm, 0, vm->ram_hpa, vm->ram_size))
-		return -1;
-	return 0;
+		return VM_NO_MEMORY;
+	return VM_CREATED;
 }
 
 /*
@@ -209,6 +233,5 @@ int vm_map_nested(struct vm *vm, struct pt_ctx *ctx, u64 gpa, u64 hpa, u64 size,
 
 void vm_destroy(struct vm *vm)
 {
-	/* guest_kernel_create takes its mark in hv_pages and leaves arena NULL */
-	page_alloc_release(vm->arena ? vm->arena : &hv_pages, &vm->mark);
+	page_alloc_release(vm->arena, &vm->mark);
 }

@@ -57,8 +57,9 @@ enum vm_stop {
 struct vm;
 struct cpu;
 struct host_timer;
-struct run_results;
 struct vm_config;
+struct vm_harness;
+struct pt_ctx;
 
 enum sipi_state {
 	SIPI_WAITING,
@@ -119,11 +120,44 @@ struct vm {
 	u32 shutdown_match;   /* bytes of "Shutdown" seen on GUEST_SHUTDOWN_PORT */
 	struct fw_cfg fw_cfg; /* the firmware-configuration ports */
 	u64 mmio_scratch;
-	/* where results go */
-	struct run_results *results;
-	const char *suite;
 	const struct vm_config *config;
+	/* who hears the guest's results and answers its questions */
+	const struct vm_harness *harness;
+	void *harness_ctx;
 };
+
+/*
+ * What a VM is made of: its name, configuration column, time limit and
+ * vCPUs, the run-wide settings its configuration may override, and who
+ * hears its results.  The blob fields are for mhv's own guest programs
+ * (vm_create); a multiboot kernel brings its image itself
+ * (loader/guest_kernel.h).
+ */
+struct vm_spec {
+	const char *name;
+	const struct vm_config *config;
+	u64 time_limit_ms; /* 0: none */
+	u32 nr_vcpus;	   /* 0 or 1: one vCPU */
+	bool xstate_cache; /* CPUID.0xD from the cache, unless config->xstate_uncached */
+	u32 pmu_account;   /* HV_PMU_ACCOUNT_* events, unless config->no_accounting */
+	const struct vm_harness *harness;
+	void *harness_ctx;
+	/* a program of mhv's own */
+	const u8 *blob;
+	size_t blob_size;
+	u32 variant; /* which of the blob's programs: the guest's RDI */
+	bool timed;  /* the entry code stamps the TSC around each entry and exit */
+};
+
+/* Why vm_create could not make a VM. */
+enum vm_create_error {
+	VM_CREATED,
+	VM_NO_MEMORY,
+	VM_IMAGE_TOO_LARGE, /* the blob does not fit below the vCPUs' stacks */
+};
+
+/* "out of memory", "guest image too large": for the line that refuses the VM. */
+const char *vm_create_error_str(enum vm_create_error err);
 
 /* Host pointer to [gpa, gpa + len) in guest RAM, or NULL if any byte is outside. */
 static inline void *gpa_to_hva(struct vm *vm, u64 gpa, u64 len)
@@ -135,5 +169,24 @@ static inline void *gpa_to_hva(struct vm *vm, u64 gpa, u64 len)
 
 void vm_stop(struct vm *vm, enum vm_stop why, const char *fmt, ...) __printf(3, 4);
 const char *vm_stop_name(enum vm_stop why);
+
+/*
+ * What every VM starts from: @vm zeroed and named, its spec's settings,
+ * each vCPU's XSTATE and PMU state reset, its memory mark taken (from the
+ * running CPU's arena).  The caller adds RAM and the vCPUs' entry state.
+ */
+void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id);
+/* Guest RAM with @spec's blob, its tables and the vCPUs' initial state.
+ * No CPU state yet: that is made by vm_vcpu_run on the CPU that runs the
+ * vCPU.  vm_destroy even when it fails. */
+enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id);
+/* On the CPU that runs it: the vCPU's VMCB/VMCS, its run until the VM
+ * stops (vm->stop says why), and its teardown. */
+void vm_vcpu_run(struct vcpu *vcpu);
+/* Give back the VM's memory: all taken since vm_init's mark. */
+void vm_destroy(struct vm *vm);
+/* Map guest RAM in the VM's nested table (NPT or EPT: the ctx and leaf
+ * flags say which), creating its root on first use. */
+int vm_map_nested(struct vm *vm, struct pt_ctx *ctx, u64 gpa, u64 hpa, u64 size, u64 leaf_flags);
 
 #endif

@@ -23,9 +23,4 @@ struct vm_config {
 	bool no_accounting;
 };
 
-bool vm_config_wants(const struct vm_config *config, const char *test);
-
-extern const struct vm_config vm_configs[];
-extern const unsigned nr_vm_configs;
-
 #endif

@@ -2,7 +2,7 @@
 #ifndef MHV_REPORT_H
 #define MHV_REPORT_H
 
-#include "runner.h"
+#include "results.h"
 
 #define REPORT_JSON_PREFIX "MHV-JSON "
 

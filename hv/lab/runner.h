@@ -3,50 +3,12 @@
 #define MHV_RUNNER_H
 
 #include "config.h"
-#include "lib/guest_abi.h"
-#include "lib/stats.h"
 #include "host/finish.h"
-
-#define MAX_BENCH_ROWS 256 /* tests x columns on a host that runs every PMU mode */
-
-struct bench_row {
-	char suite[16];
-	char name[HC_NAME_LEN];
-	char column[24]; /* the VM configuration the row was measured in */
-	char cpu_tag[8]; /* "@cpuN" when the run measures several CPUs, else "" */
-	u32 iterations, batches;
-	struct sample_stats st;
-	char skip_reason[HC_REASON_LEN];
-};
-
-#define MAX_REFUSED_COLUMNS 16
-
-/* A matrix column this host could not run, and why. */
-struct refused_column {
-	const char *column, *why;
-};
-
-struct run_results {
-	const struct mhv_config *cfg;
-	char cpu_tag[8]; /* copied into each bench row */
-	u32 passed, failed, skipped;
-	u32 nr_bench;
-	struct bench_row bench[MAX_BENCH_ROWS];
-	u32 nr_refused;
-	struct refused_column refused[MAX_REFUSED_COLUMNS];
-};
 
 struct boot_info;
 
 /* Run every suite the config selects, then the guests it names; the
  * status to finish with. */
 enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_info *bi);
-/* Record and print one test outcome ("mhv: PASS smoke/cpuid_signature"). */
-void results_test(struct run_results *r, const char *suite, const char *name, enum test_status st,
-		  const char *reason);
-struct bench_row *results_bench_row(struct run_results *r);
-/* A matrix column the host cannot run: said now and in the tables. */
-void results_refuse_column(struct run_results *r, const char *suite, const char *column,
-			   const char *why);
 
 #endif

@@ -7,7 +7,6 @@
 #include "platform/console.h"
 #include "lib/fmt.h"
 #include "host/page_alloc.h"
-#include "pmu/pmu_caps.h"
 
 /* ---- the plan on several CPUs at once ("cpus_at_once = on") ---- */
 
@@ -22,18 +21,17 @@ struct at_once_state {
 	struct vm vm;
 };
 
-/* On each CPU: its lines tagged "[cpuN] ", which run_suite_vm says for one. */
+/* On each CPU: its lines tagged "[cpuN] ", what run_suite_vm does for one. */
 static void at_once_job(void *arg)
 {
-	const struct vm_job *j = arg;
-	const char *why_not = vm_left_out(j->sv, j->cr->results->cfg);
+	struct vm_life *l = arg;
+	struct why_not w = suite_vm_why_not(l->sv, l->cr->run->cfg);
 
 	console_tag_cpu_lines(true);
-	if (!why_not)
-		vm_job_run(arg);
+	if (w.verdict == VERDICT_RUN)
+		runner_vm_life(l);
 	else
-		results_test(j->cr->results, j->s->name, j->sv->test ? j->sv->test : j->sv->name,
-			     TEST_SKIP, why_not);
+		results_test(l->cr->results, l->suite, suite_vm_test(l->sv), TEST_SKIP, w.reason);
 	console_tag_cpu_lines(false);
 }
 
@@ -45,40 +43,32 @@ static void at_once_job(void *arg)
 static void run_vm_at_once(struct cpu_run *runs, unsigned n, const struct suite *s,
 			   const struct suite_vm *sv, const struct vm_config *config)
 {
-	u64 limit_ms = vm_limit_ms(sv, runs[0].results->cfg);
-	const char *test = sv->test ? sv->test : sv->name;
-	struct vm_job jobs[MAX_CPUS];
+	/* only the BSP runs this, one VM at a time: too big for its stack */
+	static struct vm_life lives[MAX_CPUS];
+	u64 limit_ms = suite_vm_limit_ms(sv, runs[0].run->cfg);
 	struct cpu *on[MAX_CPUS];
 	void *args[MAX_CPUS];
 	bool done[MAX_CPUS], lost[MAX_CPUS];
-	char why[96];
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
-		jobs[i] = (struct vm_job){ &runs[i], s, sv, config, next_vm_id++ };
+		runner_suite_vm(&lives[i], &runs[i], s, sv, config);
 		on[i] = runs[i].cpu;
-		args[i] = &jobs[i];
+		args[i] = &lives[i];
 		/* a CPU lost at an earlier VM stays out (it cannot start), as in
-		 * run_plan_on, and is not reported again */
+		 * runner_run_plan_on, and is not reported again */
 		lost[i] = on[i]->state == CPU_FAILED;
 	}
-	run_together(on, n, at_once_job, args, limit_ms + CPU_GRACE_MS, done);
-	for (i = 0; i < n; i++) {
-		struct cpu *c = on[i];
-
-		if (lost[i] || done[i])
-			continue;
-		fmt_snprintf(why, sizeof(why), "cpu %u did not run VM %s to its end: %s", c->index,
-			     sv->name, c->why);
-		results_test(runs[i].results, s->name, test, TEST_FAIL, why);
-	}
+	runner_run_together(on, n, at_once_job, args, limit_ms + CPU_GRACE_MS, done);
+	for (i = 0; i < n; i++)
+		if (!lost[i] && !done[i])
+			runner_vm_lost(&lives[i], on[i]);
 }
 
-/* The CPUs of a run at once, and the config their VMs are filtered by. */
+/* The CPUs of a run at once. */
 struct plan_at_once {
 	struct cpu_run *runs;
 	unsigned n;
-	const struct mhv_config *cfg;
 };
 
 /* Said once, in every CPU's tables. */
@@ -90,7 +80,7 @@ static void refuse_at_once(void *arg, const struct suite *s, const struct vm_con
 
 	results_refuse_column(p->runs[0].results, s->name, c->name, why);
 	for (k = 1; k < p->n; k++)
-		record_refused(p->runs[k].results, c->name, why);
+		results_add_refused(p->runs[k].results, c->name, why);
 }
 
 static void run_at_once(void *arg, const struct suite *s, const struct vm_config *c)
@@ -100,20 +90,12 @@ static void run_at_once(void *arg, const struct suite *s, const struct vm_config
 
 	for (j = 0; j < s->nr_vms; j++) {
 		const struct suite_vm *sv = &s->vms[j];
-		const char *why_not = vm_left_out(sv, p->cfg);
+		struct why_not w = suite_vm_why_not(sv, p->runs[0].run->cfg);
 
-		/* skipped ones are said on each CPU; filtered ones nowhere */
-		if (plan_takes(PLAN_ONE_VCPU, sv) && !(why_not && !why_not[0]))
+		/* skipped ones are said on each CPU; left-out ones nowhere */
+		if (runner_plan_takes(PLAN_ONE_VCPU, sv) && w.verdict != VERDICT_LEFT_OUT)
 			run_vm_at_once(p->runs, p->n, s, sv, c);
 	}
-}
-
-static void run_plan_at_once(struct cpu_run *runs, unsigned n, const struct mhv_config *cfg)
-{
-	struct plan_at_once p = { runs, n, cfg };
-	const struct plan_walk w = { refuse_at_once, run_at_once, &p };
-
-	walk_plan(cfg, PLAN_ONE_VCPU, &w);
 }
 
 /*
@@ -121,12 +103,16 @@ static void run_plan_at_once(struct cpu_run *runs, unsigned n, const struct mhv_
  * all of them together, one VM at a time, so each CPU measures its exits
  * while the others take theirs (shared caches, uncore, memory).  Then,
  * CPU by CPU, the VMs with two vCPUs (they need a second CPU of their
- * own, so they run alone) and that CPU's tables.  false when the memory
- * for it is not there: the caller then runs the CPUs one after another.
+ * own, so they run alone) and that CPU's tables.  Refused when the
+ * memory for it is not there: the caller then runs the CPUs one after
+ * another.
  */
-bool run_cpus_at_once(struct cpu *chosen[], unsigned n, const struct mhv_config *cfg)
+struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsigned n)
 {
 	static struct cpu_run runs[MAX_CPUS];
+	const struct mhv_config *cfg = run->cfg;
+	struct plan_at_once p = { runs, n };
+	const struct plan_walk w = { refuse_at_once, run_at_once, &p };
 	u64 state_pages = (n * sizeof(struct at_once_state) + PAGE_SIZE - 1) / PAGE_SIZE;
 	u64 arena_pages = (n * sizeof(struct page_alloc) + PAGE_SIZE - 1) / PAGE_SIZE, pages;
 	struct page_alloc_mark before, arenas;
@@ -145,23 +131,24 @@ bool run_cpus_at_once(struct cpu *chosen[], unsigned n, const struct mhv_config 
 	if (!st || !arena || pages < ARENA_MIN_PAGES ||
 	    !page_alloc_carve(&hv_pages, arena, n, pages)) {
 		page_alloc_release(&hv_pages, &before);
-		return false;
+		return verdict_cannot(
+		    "no memory for an arena per CPU: the CPUs run one after another");
 	}
 	for (i = 0; i < n; i++) {
-		runs[i] = (struct cpu_run){ .cpu = chosen[i],
-					    .results = &st[i].results,
-					    .vm = &st[i].vm };
+		runs[i] = (struct cpu_run){
+			.run = run, .cpu = chosen[i], .results = &st[i].results, .vm = &st[i].vm
+		};
 		st[i].results.cfg = cfg;
 		fmt_snprintf(st[i].results.cpu_tag, sizeof(st[i].results.cpu_tag), "@cpu%u",
 			     chosen[i]->index);
 		chosen[i]->arena = &arena[i];
 	}
-	format_cpu_list(list, sizeof(list), chosen, n);
+	runner_format_cpu_list(list, sizeof(list), chosen, n);
 	console_printf("mhv: ==== suites on cpus %s at once (each CPU its own VMs and a %llu MiB "
 		       "arena; their lines marked [cpuN]) ====\n",
 		       list, pages >> 8);
 	console_lines_per_cpu(true);
-	run_plan_at_once(runs, n, cfg);
+	runner_walk_plan(cfg, PLAN_ONE_VCPU, &w);
 	console_lines_per_cpu(false);
 	for (i = 0; i < n; i++)
 		chosen[i]->arena = NULL;
@@ -172,13 +159,14 @@ bool run_cpus_at_once(struct cpu *chosen[], unsigned n, const struct mhv_config 
 		    "mhv: ==== cpu %u (APIC ID %u%s), %u of %u run at once: %sits tables "
 		    "====\n",
 		    chosen[i]->index, chosen[i]->apic_id, chosen[i]->index ? "" : ", the BSP",
-		    i + 1, n, plan_has(cfg, PLAN_TWO_VCPUS) ? "its VMs with two vCPUs, then " : "");
-		run_plan_on(&runs[i], cfg, PLAN_TWO_VCPUS);
-		finish_cpu_run(&runs[i]);
-		results.passed += st[i].results.passed;
-		results.failed += st[i].results.failed;
-		results.skipped += st[i].results.skipped;
+		    i + 1, n,
+		    runner_plan_has(cfg, PLAN_TWO_VCPUS) ? "its VMs with two vCPUs, then " : "");
+		runner_run_plan_on(&runs[i], PLAN_TWO_VCPUS);
+		runner_finish_cpu_run(&runs[i]);
+		run->results.passed += st[i].results.passed;
+		run->results.failed += st[i].results.failed;
+		run->results.skipped += st[i].results.skipped;
 	}
 	page_alloc_release(&hv_pages, &before);
-	return true;
+	return verdict_run();
 }

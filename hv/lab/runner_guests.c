@@ -7,78 +7,138 @@
 #include "lib/boot_info.h"
 #include "platform/console.h"
 #include "lib/fmt.h"
-#include "vdev/guest_console.h"
 #include "loader/guest_kernel.h"
 #include "pmu/pmu_caps.h"
 #include "platform/tsc.h"
-#include "vm_run.h"
+
+static bool guest_create(struct vm_life *l)
+{
+	const struct mhv_guest *g = l->g;
+	const struct boot_info *bi = l->cr->run->bi;
+	u64 limit_s = g->time_limit ? g->time_limit : l->cr->run->cfg->time_limit;
+	struct vm_spec spec = runner_vm_spec(l, g->path, limit_s * 1000, g->nr_cpus);
+	const struct guest_kernel gk = {
+		.path = g->path,
+		.kernel = &bi->guest_files[l->g_index],
+		.module_path = g->module,
+		.module = &bi->module_files[l->g_index],
+		.cmdline = g->cmdline,
+		.mem_mib = g->mem_mib,
+	};
+	char why[160];
+
+	if (!guest_kernel_create(l->cr->vm, &spec, &gk, l->id, why, sizeof(why)))
+		return true;
+	console_printf("mhv: guest %s refused: %s\n", g->path, why);
+	results_test(l->cr->results, l->suite, g->path, TEST_FAIL, why);
+	return false;
+}
+
+static void guest_say_start(const struct vm_life *l)
+{
+	const struct mhv_guest *g = l->g;
+	const struct vm *vm = l->cr->vm;
+	char where[32];
+
+	runner_format_cpu_list(where, sizeof(where), l->on, vm->nr_vcpus);
+	console_printf("mhv: guest %s: start (%s, %u MiB, %u vCPU%s on cpu%s %s, cmdline "
+		       "\"%s\"%s%s)\n",
+		       vm->name, backend->name, g->mem_mib, vm->nr_vcpus,
+		       vm->nr_vcpus > 1 ? "s" : "", vm->nr_vcpus > 1 ? "s" : "", where, g->cmdline,
+		       g->module[0] ? ", module " : "", g->module);
+}
+
+/* A guest passes when it exits with code 0. */
+static void guest_judge(struct vm_life *l, bool ended, u64 ticks)
+{
+	struct vm *vm = l->cr->vm;
+	char why[160], took[32];
+
+	if (!ended)
+		vm_stop(vm, VM_STOP_TIME_LIMIT, "a CPU running it did not return");
+	if (host_tsc.hz)
+		fmt_snprintf(took, sizeof(took), "%llu ms", ticks / (host_tsc.hz / 1000));
+	else
+		fmt_snprintf(took, sizeof(took), "%llu TSC ticks", ticks);
+	runner_print_exit_counts(vm);
+	if (vm->stop == VM_STOP_EXIT) {
+		console_printf("mhv: guest %s: exit code %lld (%s), %s\n", vm->name,
+			       (long long)vm->exit_code, vm->stop_reason, took);
+		fmt_snprintf(why, sizeof(why), "exit code %lld", (long long)vm->exit_code);
+		results_test(l->cr->results, l->suite, vm->name,
+			     vm->exit_code ? TEST_FAIL : TEST_PASS, why);
+	} else {
+		console_printf("mhv: guest %s: stopped: %s: %s, %s\n", vm->name,
+			       vm_stop_name(vm->stop), vm->stop_reason, took);
+		results_test(l->cr->results, l->suite, vm->name, TEST_FAIL, vm->stop_reason);
+	}
+}
+
+static const struct vm_life_ops guest_ops = {
+	.create = guest_create,
+	.say_start = guest_say_start,
+	.judge = guest_judge,
+};
+
+/* Whether this machine has the PMU mode guest @g asks for. */
+static struct why_not guest_pmu_why_not(const struct mhv_guest *g, char *why, size_t size)
+{
+	const char *pmu = pmu_mode_unsupported(guest_kernel_config(g->pmu_mode)->pmu);
+
+	if (!pmu)
+		return verdict_run();
+	fmt_snprintf(why, size, "its PMU mode cannot run here: %s", pmu);
+	return verdict_cannot(why);
+}
+
+/* Whether this machine has a CPU for each vCPU of @g, @cpu first: in @on. */
+static struct why_not guest_cpus_why_not(const struct mhv_guest *g, struct cpu *cpu,
+					 struct cpu *on[VM_MAX_VCPUS], char *why, size_t size)
+{
+	if (runner_pick_cpus(cpu, g->nr_cpus, on) >= g->nr_cpus)
+		return verdict_run();
+	fmt_snprintf(why, size, "cpus = %u needs %u CPUs free to run guests, this machine has %u",
+		     g->nr_cpus, g->nr_cpus, runner_pick_cpus(cpu, VM_MAX_VCPUS, on));
+	return verdict_cannot(why);
+}
 
 /*
  * The "guest =" kernels, one after another, on the first chosen CPU: each
  * ends as one line with its exit code, its exits by kind and its time.  A
- * guest that cannot be read or loaded is refused with the reason.
+ * guest that cannot be read or loaded is refused with the reason.  One
+ * whose PMU mode this machine lacks is skipped, as a column would be;
+ * one that asks for more CPUs than the machine has fails: it cannot run
+ * as the config says anywhere here.
  */
-void run_guests(const struct mhv_config *cfg, const struct boot_info *bi, struct cpu *cpu)
+void runner_run_guests(struct runner *run, struct cpu *cpu)
 {
-	static u32 id = 1000;
-	struct cpu *on[VM_MAX_VCPUS];
-	char why[160], where[32];
+	struct cpu_run cr = { .run = run, .cpu = cpu, .results = &run->results, .vm = &run->vm };
+	char why[160];
 	unsigned i;
 
-	for (i = 0; i < cfg->nr_guests; i++) {
-		const struct mhv_guest *g = &cfg->guests[i];
-		const char *refused = pmu_mode_unsupported(guest_kernel_config(g)->pmu);
-		char took[32];
-		u64 t0, ticks;
+	for (i = 0; i < run->cfg->nr_guests; i++) {
+		const struct mhv_guest *g = &run->cfg->guests[i];
+		struct vm_life life = {
+			.ops = &guest_ops,
+			.cr = &cr,
+			.suite = "guests",
+			.config = guest_kernel_config(g->pmu_mode),
+			.g = g,
+			.g_index = i,
+		};
+		struct why_not w = guest_pmu_why_not(g, why, sizeof(why));
 
-		if (refused) {
-			fmt_snprintf(why, sizeof(why), "its PMU mode cannot run here: %s", refused);
-			results_test(&results, "guests", g->path, TEST_SKIP, why);
+		if (w.verdict != VERDICT_RUN) {
+			results_test(&run->results, life.suite, g->path, TEST_SKIP, w.reason);
 			continue;
 		}
-		if (pick_cpus(cpu, g->nr_cpus, on) < g->nr_cpus) {
-			fmt_snprintf(
-			    why, sizeof(why),
-			    "cpus = %u needs %u CPUs free to run guests, this machine has %u",
-			    g->nr_cpus, g->nr_cpus, pick_cpus(cpu, VM_MAX_VCPUS, on));
-			console_printf("mhv: guest %s refused: %s\n", g->path, why);
-			results_test(&results, "guests", g->path, TEST_FAIL, why);
+		w = guest_cpus_why_not(g, cpu, life.on, why, sizeof(why));
+		if (w.verdict != VERDICT_RUN) {
+			console_printf("mhv: guest %s refused: %s\n", g->path, w.reason);
+			results_test(&run->results, life.suite, g->path, TEST_FAIL, w.reason);
 			continue;
 		}
-		if (guest_kernel_create(&vm, g, &bi->guest_files[i], &bi->module_files[i], id++,
-					&results, why, sizeof(why))) {
-			console_printf("mhv: guest %s refused: %s\n", g->path, why);
-			results_test(&results, "guests", g->path, TEST_FAIL, why);
-			vm_destroy(&vm);
-			continue;
-		}
-		format_cpu_list(where, sizeof(where), on, vm.nr_vcpus);
-		console_printf("mhv: guest %s: start (%s, %u MiB, %u vCPU%s on cpu%s %s, cmdline "
-			       "\"%s\"%s%s)\n",
-			       vm.name, backend->name, g->mem_mib, vm.nr_vcpus,
-			       vm.nr_vcpus > 1 ? "s" : "", vm.nr_vcpus > 1 ? "s" : "", where,
-			       g->cmdline, g->module[0] ? ", module " : "", g->module);
-		t0 = rdtsc();
-		if (!run_vcpus(&vm, on, vm.time_limit_ms))
-			vm_stop(&vm, VM_STOP_TIME_LIMIT, "a CPU running it did not return");
-		ticks = rdtsc() - t0;
-		if (host_tsc.hz)
-			fmt_snprintf(took, sizeof(took), "%llu ms", ticks / (host_tsc.hz / 1000));
-		else
-			fmt_snprintf(took, sizeof(took), "%llu TSC ticks", ticks);
-		guest_console_flush(&vm);
-		print_exit_counts(&vm);
-		if (vm.stop == VM_STOP_EXIT) {
-			console_printf("mhv: guest %s: exit code %lld (%s), %s\n", vm.name,
-				       (long long)vm.exit_code, vm.stop_reason, took);
-			fmt_snprintf(why, sizeof(why), "exit code %lld", (long long)vm.exit_code);
-			results_test(&results, "guests", vm.name,
-				     vm.exit_code ? TEST_FAIL : TEST_PASS, why);
-		} else {
-			console_printf("mhv: guest %s: stopped: %s: %s, %s\n", vm.name,
-				       vm_stop_name(vm.stop), vm.stop_reason, took);
-			results_test(&results, "guests", vm.name, TEST_FAIL, vm.stop_reason);
-		}
-		vm_destroy(&vm);
+		life.id = run->next_guest_id++;
+		runner_vm_life(&life);
 	}
 }

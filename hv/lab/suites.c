@@ -8,6 +8,7 @@
 #include "core/backend.h"
 #include "platform/host_timer.h"
 #include "platform/machine.h"
+#include "pmu/pmu_caps.h"
 #include "pmu/pmu_vcpu.h"
 
 extern const u8 guest_blob_smoke_start[], guest_blob_smoke_end[];
@@ -21,11 +22,11 @@ extern const u8 guest_blob_hostile_start[], guest_blob_hostile_end[];
  * taking the SHUTDOWN intercept (seen with reset_on_triple_fault=1; with 0
  * it panics), so the VM would take mhv down with it there.
  */
-static const char *triple_fault_unsupported(void)
+static struct why_not triple_fault_runs_here(void)
 {
 	if (__builtin_strcmp(platform_env(), "bochs") || __builtin_strcmp(backend->name, "svm"))
-		return NULL;
-	return "Bochs 2.7 resets the machine instead of the SVM shutdown intercept";
+		return verdict_run();
+	return verdict_cannot("Bochs 2.7 resets the machine instead of the SVM shutdown intercept");
 }
 
 /*
@@ -34,26 +35,27 @@ static const char *triple_fault_unsupported(void)
  * set (seen: the same spin with STI is stopped), unlike V_INTR_MASKING on
  * hardware (APM Vol 2 §15.21.1) and in QEMU.
  */
-static const char *spin_unsupported(void)
+static struct why_not spin_runs_here(void)
 {
 	const char *why;
 
 	if (!host_timer_available(&why))
-		return why;
+		return verdict_cannot(why);
 	if (!__builtin_strcmp(platform_env(), "bochs") && !__builtin_strcmp(backend->name, "svm"))
-		return "Bochs 2.7 SVM takes the INTR intercept only while the guest's IF is set";
-	return NULL;
+		return verdict_cannot(
+		    "Bochs 2.7 SVM takes the INTR intercept only while the guest's IF is set");
+	return verdict_run();
 }
 
 static const struct suite_vm smoke_vms[] = {
 	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING, 1 },
-	{ "smoke-triple", 1, VM_STOP_TRIPLE_FAULT, "triple_fault_contained",
-	  triple_fault_unsupported, false, 0, VM_RUNNING, 1 },
+	{ "smoke-triple", 1, VM_STOP_TRIPLE_FAULT, "triple_fault_contained", triple_fault_runs_here,
+	  false, 0, VM_RUNNING, 1 },
 	{ "smoke-badgpa", 2, VM_STOP_BAD_ACCESS, "unbacked_gpa_stops_vm", NULL, false, 0,
 	  VM_RUNNING, 1 },
 	/* a spin without exits, interrupts off: only the host timer ends it */
-	{ "smoke-spin", 3, VM_STOP_TIME_LIMIT, "exitless_spin_stopped", spin_unsupported, false,
-	  200, VM_RUNNING, 1 },
+	{ "smoke-spin", 3, VM_STOP_TIME_LIMIT, "exitless_spin_stopped", spin_runs_here, false, 200,
+	  VM_RUNNING, 1 },
 };
 
 static const struct suite_vm vmexit_vms[] = {
@@ -95,9 +97,9 @@ static const struct suite_vm hostile_vms[] = {
 	  VM_RUNNING, 1 },
 	{ "idt_outside", 15, VM_STOP_BAD_ACCESS, "idt_outside_ram", NULL, false, 0, VM_RUNNING, 1 },
 	{ "gdt_outside", 16, VM_STOP_BAD_ACCESS, "gdt_outside_ram", NULL, false, 0, VM_RUNNING, 1 },
-	{ "triple", 17, VM_STOP_TRIPLE_FAULT, "triple_fault", triple_fault_unsupported, false, 0,
+	{ "triple", 17, VM_STOP_TRIPLE_FAULT, "triple_fault", triple_fault_runs_here, false, 0,
 	  VM_RUNNING, 1 },
-	{ "spin", 18, VM_STOP_TIME_LIMIT, "exitless_spin", spin_unsupported, false, 200, VM_RUNNING,
+	{ "spin", 18, VM_STOP_TIME_LIMIT, "exitless_spin", spin_runs_here, false, 200, VM_RUNNING,
 	  1 },
 };
 
@@ -154,28 +156,38 @@ bool vm_config_wants(const struct vm_config *config, const char *test)
 }
 const unsigned nr_vm_configs = ARRAY_SIZE(vm_configs);
 
-/* NULL: the VM runs; "": the tests filter leaves it out; else why it is skipped. */
-const char *vm_left_out(const struct suite_vm *sv, const struct mhv_config *cfg)
+struct why_not suite_vm_why_not(const struct suite_vm *sv, const struct mhv_config *cfg)
 {
 	/* The suite's main VM filters its own tests; host-judged ones here. */
 	if (sv->test && !config_test_wanted(cfg, sv->test))
-		return "";
-	return sv->unsupported ? sv->unsupported() : NULL;
+		return verdict_left_out();
+	return sv->runs_here ? sv->runs_here() : verdict_run();
 }
 
-u64 vm_limit_ms(const struct suite_vm *sv, const struct mhv_config *cfg)
+const char *suite_vm_test(const struct suite_vm *sv)
+{
+	return sv->test ? sv->test : sv->name;
+}
+
+u64 suite_vm_limit_ms(const struct suite_vm *sv, const struct mhv_config *cfg)
 {
 	return sv->time_limit_ms ? sv->time_limit_ms : cfg->time_limit * 1000ull;
 }
 
-bool suite_runs_in(const struct suite *s, const struct vm_config *c, const struct mhv_config *cfg)
+struct why_not suite_column_why_not(const struct suite *s, const struct vm_config *c,
+				    const struct mhv_config *cfg)
 {
 	enum pmu_mode mode = PMU_OFF;
 
-	if (s->columns == COLUMN_DEFAULT)
-		return c == &vm_configs[0];
-	if (s->columns == COLUMNS_PMU && c->xstate_uncached)
-		return false;
-	pmu_mode_parse(c->pmu, &mode);
-	return cfg->pmu_modes & BIT(mode); /* config "pmu =" may leave this mode out */
+	if (s->columns == COLUMN_DEFAULT) {
+		if (c != &vm_configs[0])
+			return verdict_left_out();
+	} else {
+		if (s->columns == COLUMNS_PMU && c->xstate_uncached)
+			return verdict_left_out();
+		pmu_mode_parse(c->pmu, &mode);
+		if (!(cfg->pmu_modes & BIT(mode))) /* config "pmu =" may leave this mode out */
+			return verdict_left_out();
+	}
+	return verdict_unless(pmu_mode_unsupported(c->pmu));
 }

@@ -3,6 +3,7 @@
 #define MHV_SUITES_H
 
 #include "config.h"
+#include "verdict.h"
 #include "core/vm.h"
 #include "core/vm_config.h"
 
@@ -12,8 +13,8 @@ struct suite_vm {
 	u32 variant;
 	enum vm_stop expect;
 	const char *test; /* host-side test judging an expected stop, or NULL */
-	/* Why this machine cannot run the VM, or NULL when it can. */
-	const char *(*unsupported)(void);
+	/* Whether this machine can run the VM, or NULL when every one can. */
+	struct why_not (*runs_here)(void);
 	bool timed;	   /* the entry code stamps the TSC around VMRUN / VM entry */
 	u32 time_limit_ms; /* 0: the config's time_limit */
 	/* Another acceptable end (VM_RUNNING: none): where the hardware may
@@ -43,11 +44,24 @@ struct suite {
 extern const struct suite suites[];
 extern const unsigned nr_suites;
 
-/* Whether @sv runs under @cfg: NULL, "" when filtered out, or why it is skipped. */
-const char *vm_left_out(const struct suite_vm *sv, const struct mhv_config *cfg);
+/* The columns of the VM configuration matrix, in the order they run. */
+extern const struct vm_config vm_configs[];
+extern const unsigned nr_vm_configs;
+
+/* Whether column @config is for the guest's test @test. */
+bool vm_config_wants(const struct vm_config *config, const char *test);
+
+/* Whether @sv runs here under @cfg: left out by the tests filter, or
+ * skipped because this machine cannot run it. */
+struct why_not suite_vm_why_not(const struct suite_vm *sv, const struct mhv_config *cfg);
+/* The test @sv's end is judged as: its own name when it has none. */
+const char *suite_vm_test(const struct suite_vm *sv);
 /* How long @sv may run: its own time limit, else the config's. */
-u64 vm_limit_ms(const struct suite_vm *sv, const struct mhv_config *cfg);
-/* Whether suite @s runs in column @c of the matrix under @cfg. */
-bool suite_runs_in(const struct suite *s, const struct vm_config *c, const struct mhv_config *cfg);
+u64 suite_vm_limit_ms(const struct suite_vm *sv, const struct mhv_config *cfg);
+/* Whether suite @s runs in column @c here under @cfg: left out when it is
+ * not among the suite's columns or the config's PMU modes, refused when
+ * this machine cannot run its PMU mode. */
+struct why_not suite_column_why_not(const struct suite *s, const struct vm_config *c,
+				    const struct mhv_config *cfg);
 
 #endif

@@ -12,11 +12,8 @@
 #include "vdev/guest_acpi.h"
 #include "multiboot.h"
 #include "host/page_alloc.h"
-#include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 #include "core/vm_config.h"
-#include "lab/vm_run.h"
-#include "xstate/xstate_guest.h"
 
 static const struct vm_config guest_configs[] = {
 	{ "guest", "a multiboot kernel, PMU off", false, NULL, "off", false, false },
@@ -30,9 +27,9 @@ static const struct vm_config guest_configs[] = {
 	  false },
 };
 
-const struct vm_config *guest_kernel_config(const struct mhv_guest *g)
+const struct vm_config *guest_kernel_config(u32 pmu_mode)
 {
-	return &guest_configs[g->pmu_mode < ARRAY_SIZE(guest_configs) ? g->pmu_mode : 0];
+	return &guest_configs[pmu_mode < ARRAY_SIZE(guest_configs) ? pmu_mode : 0];
 }
 
 /* "\\dir\\vmexit.flat" -> "vmexit.flat": the VM's name and console prefix. */
@@ -46,34 +43,27 @@ static const char *base_name(const char *path)
 	return b;
 }
 
-int guest_kernel_create(struct vm *vm, const struct mhv_guest *g, const struct boot_file *kernel,
-			const struct boot_file *module, u32 id, struct run_results *results,
-			char *why, size_t why_size)
+int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct guest_kernel *gk,
+			u32 id, char *why, size_t why_size)
 {
-	const struct vm_config *config = guest_kernel_config(g);
+	const struct boot_file *kernel = gk->kernel, *module = gk->module;
 	struct mb_module_file mod = { module ? module->data : NULL, module ? (u32)module->size : 0,
-				      base_name(g->module) };
-	enum pmu_mode mode = (enum pmu_mode)g->pmu_mode;
+				      base_name(gk->module_path) };
+	struct vm_spec named = *spec;
 	struct mb_kernel k;
 	void *ram;
 	u32 i;
 
-	__builtin_memset(vm, 0, sizeof(*vm));
-	page_alloc_get_mark(&hv_pages, &vm->mark);
-	fmt_snprintf(vm->name, sizeof(vm->name), "%s", base_name(g->path));
-	vm->id = id;
-	vm->results = results;
-	vm->suite = "guests";
-	vm->config = config;
-	vm->time_limit_ms = (u64)(g->time_limit ? g->time_limit : results->cfg->time_limit) * 1000;
-	vm->ram_size = (u64)g->mem_mib << 20;
-	vm->nr_vcpus = g->nr_cpus > 1 && g->nr_cpus <= VM_MAX_VCPUS ? g->nr_cpus : 1;
+	named.name = base_name(gk->path);
+	vm_init(vm, &named, id);
+	vm->ram_size = (u64)gk->mem_mib << 20;
 	if (!kernel->data) {
-		fmt_snprintf(why, why_size, "cannot read %s: %s", g->path, kernel->error);
+		fmt_snprintf(why, why_size, "cannot read %s: %s", gk->path, kernel->error);
 		return -1;
 	}
-	if (g->module[0] && !module->data) {
-		fmt_snprintf(why, why_size, "cannot read module %s: %s", g->module, module->error);
+	if (gk->module_path[0] && !module->data) {
+		fmt_snprintf(why, why_size, "cannot read module %s: %s", gk->module_path,
+			     module->error);
 		return -1;
 	}
 	/* refuse a bad kernel for what it is before looking for memory */
@@ -83,13 +73,13 @@ int guest_kernel_create(struct vm *vm, const struct mhv_guest *g, const struct b
 	if (!ram) {
 		fmt_snprintf(why, why_size,
 			     "no %u MiB of contiguous host memory for its RAM (try a smaller mem)",
-			     g->mem_mib);
+			     gk->mem_mib);
 		return -1;
 	}
 	vm->ram_hpa = (u64)(uintptr_t)ram;
 	if (multiboot_load(kernel->data, kernel->size, ram, vm->ram_size, &k, why, why_size) ||
-	    multiboot_write_info(ram, vm->ram_size, &k, g->cmdline, &mod, g->module[0] ? 1 : 0, why,
-				 why_size))
+	    multiboot_write_info(ram, vm->ram_size, &k, gk->cmdline, &mod,
+				 gk->module_path[0] ? 1 : 0, why, why_size))
 		return -1;
 	guest_acpi_build(ram, vm->nr_vcpus);
 	vm->fw_cfg.ram_size = vm->ram_size;
@@ -103,14 +93,9 @@ int guest_kernel_create(struct vm *vm, const struct mhv_guest *g, const struct b
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];
 
-		v->vm = vm;
-		v->index = i;
 		v->boot32 = true;
 		v->wait_sipi = i > 0;
-		v->cpuid_view = guest_cpuid_view(mode != PMU_OFF);
 		apic_reset(&v->apic, i == 0, false); /* xAPIC mode, as after power-up */
-		xstate_vcpu_reset(v, !results->cfg->xstate_cache);
-		pmu_vcpu_init(v, mode, results->cfg->pmu_account, false);
 	}
 	vm->vcpus[0].regs.rip = k.entry;
 	vm->vcpus[0].regs.gpr[GPR_RAX] = MULTIBOOT_BOOT_MAGIC;

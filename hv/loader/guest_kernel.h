@@ -2,20 +2,30 @@
 #ifndef MHV_GUEST_KERNEL_H
 #define MHV_GUEST_KERNEL_H
 
-#include "lab/config.h"
 #include "core/vm.h"
 
 struct boot_file;
 
+/* A multiboot kernel from the boot volume, and what it is started with. */
+struct guest_kernel {
+	const char *path; /* the VM is named after its last component */
+	const struct boot_file *kernel;
+	const char *module_path; /* "" when none */
+	const struct boot_file *module;
+	const char *cmdline;
+	u32 mem_mib;
+};
+
 /*
- * A VM for one "guest =" section: its RAM, the multiboot kernel and module
- * loaded, the entry state set.  0, or -1 with a one-line reason (a file
- * that could not be read, is not multiboot, is malformed or too large).
+ * A VM for one multiboot kernel: @spec's settings, named after the
+ * kernel's file; its RAM, the kernel and module loaded, the entry state
+ * set.  0, or -1 with a one-line reason (a file that could not be read,
+ * is not multiboot, is malformed or too large).  vm_destroy even when it
+ * fails.
  */
-int guest_kernel_create(struct vm *vm, const struct mhv_guest *g, const struct boot_file *kernel,
-			const struct boot_file *module, u32 id, struct run_results *results,
-			char *why, size_t why_size);
-/* The configuration column a guest runs in (its PMU mode). */
-const struct vm_config *guest_kernel_config(const struct mhv_guest *g);
+int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct guest_kernel *gk,
+			u32 id, char *why, size_t why_size);
+/* The configuration column a guest runs in: the one of its PMU mode (HV_PMU_*). */
+const struct vm_config *guest_kernel_config(u32 pmu_mode);
 
 #endif

@@ -12,7 +12,6 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 #include "core/vm.h"
-#include "lab/vm_run.h"
 #include "arch/msr.h"
 #include "arch/regs.h"
 #include "arch/x86.h"

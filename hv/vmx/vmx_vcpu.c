@@ -11,7 +11,7 @@
 #include "arch/pagetable.h"
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
-#include "lab/vm_run.h"
+#include "core/vm.h"
 #include "vmcs.h"
 #include "vmx_controls.h"
 #include "vmx_exit.h"

@@ -4,40 +4,60 @@
  * whose RAM is exactly the rest of the input, allocated to its size so
  * that AddressSanitizer catches any access outside it.  Input: number
  * (1 byte), RDI and RSI (8 bytes each), then guest RAM.  The rest of mhv
- * is stubbed: only where the arguments lead is under test.
+ * is stubbed, the lab by a harness that checks what reaches it: only
+ * where the arguments lead is under test.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vdev/guest_console.h"
-#include "lab/runner.h"
 #include "core/vcpu.h"
 #include "core/vm_config.h"
+#include "core/vm_harness.h"
 
-static struct run_results results;
-static struct mhv_config cfg;
 static const struct vm_config config = { "default", "fuzz", false, NULL, "off", false, false };
 
-bool vm_config_wants(const struct vm_config *c, const char *test)
+/* Strings from the guest arrive terminated. */
+static void check_terminated(const char *s, size_t size)
 {
+	if (strnlen(s, size) == size)
+		__builtin_trap();
+}
+
+static void fuzz_test_result(void *ctx, const char *name, enum test_status st, const char *reason)
+{
+	check_terminated(name, HC_NAME_LEN);
+	check_terminated(reason, HC_REASON_LEN);
+}
+
+static bool fuzz_bench_result(void *ctx, const struct hc_bench_result *r,
+			      const struct sample_stats *st)
+{
+	check_terminated(r->name, sizeof(r->name));
+	check_terminated(r->skip_reason, sizeof(r->skip_reason));
 	return true;
 }
 
-void results_test(struct run_results *r, const char *suite, const char *name, enum test_status st,
-		  const char *reason)
+static bool fuzz_test_wanted(void *ctx, const char *name)
 {
-	if (strnlen(name, HC_NAME_LEN) == HC_NAME_LEN ||
-	    strnlen(reason, HC_REASON_LEN) == HC_REASON_LEN)
-		__builtin_trap(); /* strings from the guest arrive terminated */
+	check_terminated(name, HC_NAME_LEN);
+	return true;
 }
 
-struct bench_row *results_bench_row(struct run_results *r)
+static void fuzz_params(void *ctx, struct hc_params *p)
 {
-	static struct bench_row row;
-
-	return &row;
+	p->iterations = 1000;
+	p->batches = 20;
+	p->warmup = 1000;
 }
+
+static const struct vm_harness harness = {
+	.test_result = fuzz_test_result,
+	.bench_result = fuzz_bench_result,
+	.test_wanted = fuzz_test_wanted,
+	.params = fuzz_params,
+};
 
 void guest_console_putc(struct vm *vm, char c)
 {
@@ -67,11 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 17 + 1 || size > 17 + 65536)
 		return 0;
 	memset(&vm, 0, sizeof(vm));
-	config_defaults(&cfg);
-	results.cfg = &cfg;
-	vm.results = &results;
 	vm.config = &config;
-	vm.suite = "fuzz";
+	vm.harness = &harness;
 	vm.nr_vcpus = 1;
 	vm.vcpus[0].vm = &vm;
 	vm.ram_size = size - 17;
