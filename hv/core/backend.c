@@ -4,10 +4,23 @@
 #include "host/cpu_features.h"
 #include "exit_dispatch.h"
 #include "host/finish.h"
+#include "lib/fmt.h"
 #include "svm/svm.h"
 #include "vmx/vmx.h"
 
 const struct backend_ops *backend;
+
+enum backend_err backend_fail(struct backend_error *err, enum backend_err code, const char *fmt,
+			      ...)
+{
+	va_list ap;
+
+	err->code = code;
+	va_start(ap, fmt);
+	fmt_vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
+	va_end(ap);
+	return code;
+}
 
 void backend_select(void)
 {

@@ -162,8 +162,9 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define RFLAGS_IF BIT(9)
 #define EVENT_TYPE_INTR (0ull << 8)
 
-/* EVENTINJ / EXITINTINFO (APM Vol 2 §15.20) */
+/* EVENTINJ / EXITINTINFO (APM Vol 2 §15.20); TYPE 1, 5, 6 and 7 are reserved */
 #define EVENT_VECTOR_MASK 0xffull
+#define EVENT_TYPE_MASK (7ull << 8)
 #define EVENT_TYPE_EXCEPTION (3ull << 8)
 #define EVENT_ERROR_VALID BIT(11)
 #define EVENT_VALID BIT(31)
@@ -193,8 +194,17 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define SVM_EXIT_XSETBV 0x08d
 #define SVM_EXIT_NPF 0x400
 #define SVM_EXIT_INVALID 0xffffffffu /* QEMU reports only the low 32 bits of -1 */
+#define SVM_EXIT_BUSY 0xfffffffeu    /* -2 .. -4: compared on the low 32 bits too */
+#define SVM_EXIT_IDLE_REQUIRED 0xfffffffdu
+#define SVM_EXIT_INVALID_PMC 0xfffffffcu
 
-/* Segment attributes in the VMCB's packed form */
+/* Permission map sizes: MSRPM 8 KiB (APM Vol 2 §15.11), IOPM 12 KiB (§15.10.1) */
+#define SVM_MSRPM_SIZE 0x2000
+#define SVM_IOPM_SIZE 0x3000
+
+/* Segment attributes in the VMCB's packed form: bit 9 is L, bit 10 D/B */
+#define SEG_ATTR_L BIT(9)
+#define SEG_ATTR_DB BIT(10)
 #define SEG_ATTR_CODE64 0x029b /* P, DPL0, S, type 0xb, L */
 #define SEG_ATTR_DATA 0x0c93   /* P, DPL0, S, type 0x3, D/B, G */
 #define SEG_ATTR_TSS64 0x008b  /* P, busy 64-bit TSS */

@@ -15,7 +15,7 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 
-bool vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x)
+enum backend_err vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x, struct backend_error *err)
 {
 	u32 msrs[PMU_PASSTHROUGH_MAX];
 	unsigned i, n = pmu_vcpu_passthrough_list(vcpu, msrs);
@@ -25,11 +25,16 @@ bool vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x)
 	if (pmu_vcpu_rdpmc_passthrough(vcpu))
 		x->proc &= ~PROC_RDPMC_EXITING;
 	x->guest_perf_global_ctrl = vcpu->pmu.vmcs_global_ctrl;
-	return vmwrite_checked(VMCS_PROC_CONTROLS, x->proc) &&
-	       vmwrite_checked(VMCS_EXIT_CONTROLS, vmx_caps.exit | EXIT_LOAD_PERF_GLOBAL_CTRL) &&
-	       vmwrite_checked(VMCS_ENTRY_CONTROLS, vmx_caps.entry | ENTRY_LOAD_PERF_GLOBAL_CTRL) &&
-	       vmwrite_checked(VMCS_HOST_PERF_GLOBAL_CTRL, 0) &&
-	       vmwrite_checked(VMCS_GUEST_PERF_GLOBAL_CTRL, x->guest_perf_global_ctrl);
+
+	const struct vmcs_init fields[] = {
+		VMCS_INIT(VMCS_PROC_CONTROLS, x->proc),
+		VMCS_INIT(VMCS_EXIT_CONTROLS, vmx_caps.exit | EXIT_LOAD_PERF_GLOBAL_CTRL),
+		VMCS_INIT(VMCS_ENTRY_CONTROLS, vmx_caps.entry | ENTRY_LOAD_PERF_GLOBAL_CTRL),
+		VMCS_INIT(VMCS_HOST_PERF_GLOBAL_CTRL, 0),
+		VMCS_INIT(VMCS_GUEST_PERF_GLOBAL_CTRL, x->guest_perf_global_ctrl),
+	};
+
+	return vmx_write_fields(fields, ARRAY_SIZE(fields), BACKEND_ERR_VMWRITE, err);
 }
 
 /* The guest's GLOBAL_CTRL, for the next VM entry to load. */
