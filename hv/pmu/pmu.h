@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Vendor-neutral guest PMU: the software world switch (pmu-virt.md §3.1),
- * its WRMSR elision (§3.2), a lazy variant, AMD PerfCtrVirt (§2.3-2.7) and
- * emulated-instruction accounting (§5).  Hardware is reached only through
- * struct pmu_hw so host tests can run this code against a PMU model.
+ * Vendor-neutral guest PMU: the software world switch (in the order of
+ * Linux KVM's mediated PMU), its WRMSR elision, a lazy variant, AMD PMC
+ * virtualization (APM Vol 2 §15.39) and emulated-instruction accounting.
+ * Hardware is reached only through struct pmu_hw so host tests can run this
+ * code against a PMU model.
  */
 #ifndef MHV_PMU_H
 #define MHV_PMU_H
@@ -13,9 +14,9 @@
 enum pmu_mode {
 	PMU_OFF,	/* guest sees no PMU; every hook is a no-op */
 	PMU_SW,		/* put at every exit, load at every entry, counter WRMSRs elided */
-	PMU_SW_NOELIDE, /* as PMU_SW, every counter written on load (§3.1 before §3.2) */
+	PMU_SW_NOELIDE, /* as PMU_SW, every counter written on load: no elision */
 	PMU_SW_LAZY,	/* loaded across exits, put only when the host needs the PMU */
-	PMU_HW,		/* AMD PerfCtrVirt: VMRUN/#VMEXIT switch, state in VMCB (§2.4) */
+	PMU_HW,		/* AMD PerfCtrVirt: VMRUN/#VMEXIT switch, state in VMCB (APM §15.39) */
 	PMU_MODE_COUNT,
 };
 
@@ -26,10 +27,12 @@ enum pmu_vendor {
 
 #define PMU_MAX_GP 8
 #define PMU_MAX_FIXED 4
-#define PMU_AMD_MAX_GP 6     /* F15h PERF_CTL/CTR pairs and VMCB slots (pmu-virt.md §1.2, §2.3) */
-#define PMU_DEFAULT_WIDTH 48 /* pmu-virt.md §1.5 */
+#define PMU_AMD_MAX_GP 6 /* extended PERF_CTL/CTR pairs (APM Vol 2 §13.2.1), VMCB Table B-2 slots */
+/* AMD's PERF_CTR is 48 bits (the PPRs; APM Vol 2 §13.2.1 leaves the width to
+ * the implementation); Intel's comes from CPUID.0AH EAX[23:16] */
+#define PMU_DEFAULT_WIDTH 48
 
-/* AMD MSRs (pmu-virt.md §1.2). */
+/* AMD MSRs (APM Vol 2 §13.2.1, addresses in Appendix A.6). */
 #define MSR_AMD_PERF_CTL(i) (0xc0010200u + 2 * (i))
 #define MSR_AMD_PERF_CTR(i) (0xc0010201u + 2 * (i))
 #define MSR_AMD_GLOBAL_STATUS 0xc0000300u
@@ -37,7 +40,8 @@ enum pmu_vendor {
 #define MSR_AMD_GLOBAL_STATUS_CLR 0xc0000302u
 #define MSR_AMD_GLOBAL_STATUS_SET 0xc0000303u
 
-/* Intel MSRs (pmu-virt.md §3.3); counters via the full-width A_PMC alias (§0.1). */
+/* Intel MSRs (SDM Vol 4 Table 2-2); counters through the full-width IA32_A_PMCi
+ * alias, as plain IA32_PMCi writes keep only 32 bits (SDM Vol 3 §21.2.6). */
 #define MSR_INTEL_PERFEVTSEL(i) (0x186u + (i))
 #define MSR_INTEL_A_PMC(i) (0x4c1u + (i))
 #define MSR_INTEL_FIXED_CTR(i) (0x309u + (i))
@@ -47,10 +51,10 @@ enum pmu_vendor {
 #define MSR_INTEL_GLOBAL_OVF_CTRL 0x390u
 #define MSR_INTEL_GLOBAL_STATUS_SET 0x391u
 
-/* RDPMC ECX for Intel fixed counters: bit 30 | i (pmu-virt.md §3.3). */
+/* RDPMC ECX for Intel fixed counters: bit 30 | i (SDM Vol 2B, RDPMC). */
 #define PMU_RDPMC_FIXED BIT(30)
 
-/* Event select bits, both vendors (pmu-virt.md §1.3, §3.3). */
+/* Event select bits, both vendors (APM Vol 2 §13.2.1; SDM Vol 3 §21.2.1). */
 #define PMU_EVTSEL_EVENT 0xffull
 #define PMU_EVTSEL_UMASK 0xff00ull
 #define PMU_EVTSEL_USR BIT(16)
@@ -61,15 +65,18 @@ enum pmu_vendor {
 #define PMU_AMD_GUESTONLY BIT(40)
 #define PMU_AMD_HOSTONLY BIT(41)
 
-/* IA32_FIXED_CTR_CTRL: 4 bits per counter at 4*i (pmu-virt.md §3.3). */
+/* IA32_FIXED_CTR_CTRL: 4 bits per counter at 4*i (SDM Vol 3 §21.2.2). */
 #define PMU_FIXED_OS(i) BIT(4 * (i))
 #define PMU_FIXED_USR(i) BIT(4 * (i) + 1)
 #define PMU_FIXED_PMI(i) BIT(4 * (i) + 3)
 
-/* GLOBAL_CTRL/STATUS layout: GP i at bit i, Intel fixed i at 32 + i (§3.3). */
+/* GLOBAL_CTRL/STATUS layout: GP i at bit i, Intel fixed i at 32 + i
+ * (SDM Vol 3 §21.2.2; APM Vol 2 §13.2.1). */
 #define PMU_GLOBAL_FIXED(i) BIT(32 + (i))
 
-/* Event encodings used for emulated-instruction accounting (pmu-virt.md §0.2, §5.1). */
+/* Event encodings for emulated-instruction accounting: instructions retired
+ * is C0h on both vendors, branches retired C4h on Intel (SDM Vol 3 §21.2.1.2,
+ * architectural events) and C2h on AMD (the PPRs' core PMC events). */
 #define PMU_EVENT_INSTRUCTIONS 0xc0
 #define PMU_AMD_EVENT_BRANCHES 0xc2
 #define PMU_INTEL_EVENT_BRANCHES 0xc4
@@ -107,9 +114,9 @@ struct pmu_state {
 	u64 fixed_ctr_ctrl, fixed_ctr_ctrl_hw;
 	u64 fixed[PMU_MAX_FIXED];
 	u64 global_ctrl, global_status;
-	/* VMCS GUEST_IA32_PERF_GLOBAL_CTRL (0x2808), loaded at VM-entry (§3.3). */
+	/* VMCS GUEST_IA32_PERF_GLOBAL_CTRL (0x2808), loaded at VM-entry (SDM Vol 3 §25.8.1). */
 	u64 vmcs_global_ctrl;
-	/* VMCB save-area slots of PerfCtrVirt (pmu-virt.md §2.3). */
+	/* VMCB save-area slots of PMC virtualization (APM Vol 2 Table B-2). */
 	u64 vmcb_ctl[PMU_AMD_MAX_GP], vmcb_ctr[PMU_AMD_MAX_GP];
 	u64 vmcb_global_ctl, vmcb_global_status;
 	/* Counters that count emulated instructions / branches, GLOBAL_CTRL layout. */
@@ -135,7 +142,7 @@ static inline u64 pmu_mask(const struct pmu_state *s)
 	return s->width >= 64 ? ~0ull : BIT(s->width) - 1;
 }
 
-/* World switch, pmu-virt.md §3.1; see pmu_switch.c for where each sits. */
+/* World switch; see pmu_switch.c for where each hook sits. */
 void pmu_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs);
@@ -154,7 +161,9 @@ void pmu_set_global_ctrl(struct pmu_state *s, u64 guest_value);
 bool pmu_get_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32 msr, u64 *v);
 bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32 msr, u64 v);
 
-/* Emulated-instruction accounting (pmu-virt.md §5); returns true if a PMI is due. */
+/* Emulated-instruction accounting: the instructions mhv completes for the
+ * guest never retire in hardware, so counters counting them are bumped here
+ * (as KVM's kvm_pmu_instruction_retired); returns true if a PMI is due. */
 bool pmu_account_emulated(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode,
 			  unsigned events, unsigned cpl);
 void pmu_recalc_accounting(struct pmu_state *s);

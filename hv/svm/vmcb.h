@@ -61,7 +61,7 @@ struct vmcb_save_area {
 	u32 reserved_4cc;
 	u64 efer; /* 0x4d0 */
 	u64 reserved_4d8;
-	/* PerfCtrVirt slots: guest PERF_CTL/CTR 0-5 (pmu-virt.md §2.3, APM Table B-2) */
+	/* PMC virtualization slots: guest PERF_CTL/CTR 0-5 (APM Vol 2 Table B-2) */
 	struct vmcb_pmc {
 		u64 ctl, ctr;
 	} pmc[6];	  /* 0x4e0 */
@@ -75,7 +75,7 @@ struct vmcb_save_area {
 	u64 rip;	  /* 0x578 */
 	u8 reserved_580[0x5c8 - 0x580];
 	u64 perf_global_status; /* 0x5c8: PerfCntrGlobalStatus */
-	u32 perf_global_ctl;	/* 0x5d0: PerfCntrGlobalCtl, a dword (pmu-virt.md §2.3) */
+	u32 perf_global_ctl;	/* 0x5d0: PerfCntrGlobalCtl, a dword (APM Table B-2) */
 	u32 reserved_5d4;
 	u64 rsp;				     /* 0x5d8 */
 	u64 s_cet, ssp, isst_addr;		     /* 0x5e0 */
@@ -113,11 +113,11 @@ _Static_assert(VMCB_OFF(save.es) == 0x400, "APM B-2");
 _Static_assert(VMCB_OFF(save.tr) == 0x490, "APM B-2");
 _Static_assert(VMCB_OFF(save.cpl) == 0x4cb, "APM B-2");
 _Static_assert(VMCB_OFF(save.efer) == 0x4d0, "APM B-2");
-_Static_assert(VMCB_OFF(save.pmc[0].ctl) == 0x4e0, "pmu-virt.md §2.3");
-_Static_assert(VMCB_OFF(save.pmc[5].ctr) == 0x538, "pmu-virt.md §2.3");
+_Static_assert(VMCB_OFF(save.pmc[0].ctl) == 0x4e0, "APM B-2");
+_Static_assert(VMCB_OFF(save.pmc[5].ctr) == 0x538, "APM B-2");
 _Static_assert(VMCB_OFF(save.cr4) == 0x548, "APM B-2");
-_Static_assert(VMCB_OFF(save.perf_global_status) == 0x5c8, "pmu-virt.md §2.3");
-_Static_assert(VMCB_OFF(save.perf_global_ctl) == 0x5d0, "pmu-virt.md §2.3");
+_Static_assert(VMCB_OFF(save.perf_global_status) == 0x5c8, "APM B-2");
+_Static_assert(VMCB_OFF(save.perf_global_ctl) == 0x5d0, "APM B-2");
 _Static_assert(VMCB_OFF(save.rip) == 0x578, "APM B-2");
 _Static_assert(VMCB_OFF(save.rsp) == 0x5d8, "APM B-2");
 _Static_assert(VMCB_OFF(save.rax) == 0x5f8, "APM B-2");

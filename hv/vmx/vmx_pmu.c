@@ -2,7 +2,7 @@
 /*
  * The guest PMU on VMX: which PMU MSRs and RDPMC skip the exit, the
  * VM-entry/VM-exit loads of IA32_PERF_GLOBAL_CTRL (guest value from VMCS
- * 0x2808 at entry, 0 at exit: pmu-virt.md §3.3), and the exit handler of
+ * 0x2808 at entry, 0 at exit: SDM Vol 3 §25.7.1, §25.8.1), and the exit handler of
  * the PMU run loops, which wraps vmx_handle_exit in the world switch.
  *
  * The guest's GLOBAL_CTRL writes are intercepted (pmu_vcpu.c), so the
