@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * pmu: the guest PMU as each mode promises it, after kvm-unit-tests'
- * x86/pmu.c checks (pmu-virt.md §6).  mhv tells the guest its mode and
+ * x86/pmu.c checks.  mhv tells the guest its mode and
  * accounting in CPUID 0x40000001 ECX/EDX.  With the PMU off the guest must
  * see a CPU without a PMU, consistently in CPUID, MSRs and RDPMC; with a
  * PMU it checks written values, counting, overflow with its PMI, writes to
@@ -14,7 +14,7 @@
 #define MSR_X2APIC_LVTPC 0x834 /* x2APIC 0x800 + (0x340 >> 4) */
 #define LVT_MASKED BIT(16)
 
-/* pmu-virt.md §1.2, §3.3 */
+/* APM Vol 2 §13.2.1; SDM Vol 3 §21.2.1 */
 #define EVTSEL_INSTRUCTIONS 0xc0
 #define EVTSEL_USR BIT(16)
 #define EVTSEL_OS BIT(17)
@@ -59,7 +59,7 @@ static void read_geometry(void)
 		cpuid_count(0x80000000, 0, &max);
 		if (max.eax >= 0x80000022)
 			cpuid_count(0x80000022, 0, &e22);
-		/* PerfMonV2: its count; else PerfCtrExtCore: 6 (pmu-virt.md §1.1) */
+		/* PerfMonV2: its count; else PerfCtrExtCore: 6 (APM Vol 2 §13.2.2) */
 		pmu.nr_gp = e22.eax & 1 ? e22.ebx & 0xf : e1.ecx & BIT(23) ? 6 : 0;
 		pmu.width = 48;
 		pmu.ctl0 = 0xc0010200;
@@ -188,7 +188,7 @@ static u64 count_instructions(void (*fn)(u64), u64 n, u64 preset, u64 extra_sel)
 	return rdmsr(ctr_msr(0));
 }
 
-/* The loop is two instructions per iteration (pmu-virt.md §6: a window). */
+/* The loop is two instructions per iteration (a window, as kvm-unit-tests checks). */
 static void t_counting(const char *name)
 {
 	u64 got;
@@ -271,7 +271,8 @@ static void five_nops(u64 n)
 /*
  * The intercepted CPUIDs never retire in hardware: with accounting mhv
  * adds one each, so they count as the NOPs do; without, five fewer.  AMD
- * may count the VMRUN of each exit too (pmu-virt.md §6): up to 5 more.
+ * may count the VMRUN of each exit too (a comment in kvm-unit-tests'
+ * x86/pmu.c): up to 5 more.
  */
 static void t_emulated_count(const char *name)
 {

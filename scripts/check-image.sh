@@ -1,6 +1,7 @@
 #!/bin/sh
 # Refuse an image OVMF would refuse: nothing but .hash may be placed below
-# 0x1000, where the PE headers go (ref/uefi-build.md).
+# 0x1000, where the PE headers go (ld.lld places orphan sections there; OVMF
+# then refuses the image as "Unsupported").
 so=$1
 bad=""
 for sec in $(readelf -SW "$so" | sed -n 's/^ *\[ *[0-9]*\] \(\.[^ ]*\) *[A-Z_]* *\([0-9a-f]*\) .*/\1:\2/p'); do

@@ -27,7 +27,7 @@ else
 	printf '%s\n' "$out" | sed 's/^/        /'
 	bad "style/one-definition" "$(printf '%s\n' "$out" | wc -l | tr -d ' ') names defined in more than one file under hv/, first: $(printf '%s\n' "$out" | head -n 1) (x86 facts belong in hv/arch/)"
 fi
-# dependencies point down (DESIGN §1): the checker's own tests, then hv/ and boot/
+# dependencies point down (README: Layout): the checker's own tests, then hv/ and boot/
 if ! out=$(python3 -m unittest discover -s tests/layers 2>&1); then
 	printf '%s\n' "$out" >"$LOGS/layers.txt"
 	bad "style/layers" "tests/layers: $(printf '%s\n' "$out" | tail -n 1); log $LOGS/layers.txt"

@@ -15,6 +15,7 @@
 #define CR0_ET BIT(4)
 #define CR0_NE BIT(5)
 #define CR0_WP BIT(16)
+#define CR0_NW BIT(29)
 #define CR0_CD BIT(30)
 #define CR0_PG BIT(31)
 

@@ -14,11 +14,35 @@ struct cpuid_cache;
 struct vcpu;
 struct vm;
 
+/* Why a backend could not set a vCPU up: a kind for code to test. */
+enum backend_err {
+	BACKEND_OK,
+	BACKEND_ERR_NO_MEMORY,	 /* no page for the VMCB/VMCS or a permission map */
+	BACKEND_ERR_VMCLEAR,	 /* VMCLEAR of the new VMCS failed */
+	BACKEND_ERR_VMPTRLD,	 /* VMPTRLD of the new VMCS failed */
+	BACKEND_ERR_VMWRITE,	 /* the CPU refused a VMCS field */
+	BACKEND_ERR_VPID,	 /* the CPU refused the VM's VPID */
+	BACKEND_ERR_UNSUPPORTED, /* the guest needs what this CPU lacks */
+	BACKEND_ERR_GUEST_STATE, /* VM entry's checks would refuse the state */
+};
+
+/* The kind, and one line for the user naming what failed. */
+struct backend_error {
+	enum backend_err code;
+	char reason[128];
+};
+
+/* Fill err (printf format) and return its code. */
+enum backend_err backend_fail(struct backend_error *err, enum backend_err code, const char *fmt,
+			      ...) __printf(3, 4);
+
 struct backend_ops {
 	const char *name;
 	/* Prepare the VM's nested page table and the vCPU's control state;
-	 * the guest starts in 64-bit mode at regs.rip with the given CR3. */
-	int (*vcpu_create)(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit);
+	 * the guest starts in 64-bit mode at regs.rip with the given CR3.
+	 * BACKEND_OK, or the error with err filled. */
+	enum backend_err (*vcpu_create)(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt,
+					u16 gdt_limit, struct backend_error *err);
 	/* Run the guest until an exit handler stops the VM.  The backend
 	 * loops in its own entry code and hands each decoded exit to
 	 * vcpu_dispatch_exit(). */
@@ -46,6 +70,9 @@ struct backend_ops {
 	void (*set_guest_efer)(struct vcpu *vcpu, u64 efer);
 	/* The vendor's name of a raw exit code, for messages. */
 	const char *(*exit_name)(u64 vendor_code);
+	/* The CPU refused to enter the guest (EXIT_INVALID): the cause in why
+	 * when the backend can tell it, else why left empty (optional). */
+	void (*explain_invalid)(struct vcpu *vcpu, u64 vendor_code, char *why, size_t size);
 	/* Let a pending host interrupt or NMI be taken (it caused an exit). */
 	void (*host_interrupt_window)(void);
 	/* Hide from the guest's CPUID what this backend cannot give it (optional). */

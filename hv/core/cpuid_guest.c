@@ -39,7 +39,7 @@ static const struct cpuid_edit cpuid_edits[] = {
 	{ 0x1, R_ECX, BIT(5) | CPUID1_ECX_OSXSAVE, BIT(31) | BIT(21) | BIT(24), false },
 	{ 0x1, R_EBX, 0xff000000u, 0, false },	 /* initial APIC ID 0 */
 	{ 0x80000001, R_ECX, BIT(2), 0, false }, /* no SVM */
-	/* PMU off (pmu-virt.md §7.1): no PDCM (IA32_PERF_CAPABILITIES), no
+	/* PMU off, as a CPU without one: no PDCM (IA32_PERF_CAPABILITIES), no
 	 * architectural PMU leaf, no PerfCtrExtCore, no PerfMonV2 */
 	{ 0x1, R_ECX, BIT(15), 0, true },
 	{ 0xa, R_EAX, 0xffffffffu, 0, true },
@@ -50,7 +50,7 @@ static const struct cpuid_edit cpuid_edits[] = {
 	{ 0x80000022, R_EAX, 0xffffffffu, 0, true },
 	{ 0x80000022, R_EBX, 0xffffffffu, 0, true },
 	{ 0x80000022, R_ECX, 0xffffffffu, 0, true },
-	/* no SVM features, so no PerfCtrVirt either: no nested PMC virtualization (§2.6) */
+	/* no SVM features, so no PerfCtrVirt either: no nested PMC virtualization */
 	{ 0x8000000a, R_EAX, 0xffffffffu, 0, false },
 	{ 0x8000000a, R_EBX, 0xffffffffu, 0, false },
 	{ 0x8000000a, R_ECX, 0xffffffffu, 0, false },

@@ -122,9 +122,19 @@ static void handle_shutdown(struct vcpu *vcpu, const struct vm_exit *exit)
 
 static void handle_invalid(struct vcpu *vcpu, const struct vm_exit *exit)
 {
-	vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED,
-		"the CPU refused the guest state: exit code 0x%llx (%s), qualification 0x%llx",
-		exit->vendor_code, backend->exit_name(exit->vendor_code), exit->info1);
+	char why[96] = "";
+
+	if (backend->explain_invalid)
+		backend->explain_invalid(vcpu, exit->vendor_code, why, sizeof(why));
+	if (why[0])
+		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED,
+			"the CPU refused the guest state: exit code 0x%llx (%s): %s",
+			exit->vendor_code, backend->exit_name(exit->vendor_code), why);
+	else
+		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED,
+			"the CPU refused the guest state: exit code 0x%llx (%s), qualification "
+			"0x%llx",
+			exit->vendor_code, backend->exit_name(exit->vendor_code), exit->info1);
 }
 
 static void handle_unhandled(struct vcpu *vcpu, const struct vm_exit *exit)

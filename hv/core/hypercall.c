@@ -157,7 +157,7 @@ void handle_hypercall(struct vcpu *vcpu, const struct vm_exit *exit)
 	u64 *regs = vcpu->regs.gpr;
 	u64 nr = regs[GPR_RAX];
 
-	/* HC_NULL is the benchmark floor (DESIGN §8): it only returns and skips
+	/* HC_NULL is the benchmark floor: it only returns and skips
 	 * the instruction, without the table's indirect call. */
 	if (nr == HC_NULL)
 		regs[GPR_RAX] = 0;

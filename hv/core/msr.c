@@ -103,7 +103,7 @@ static const struct msr_handler msr_handlers[] = {
 	{ MSR_IA32_XSS, 1, xstate_xss_read, xstate_xss_write },
 	{ X2APIC_MSR_BASE, X2APIC_MSR_LAST - X2APIC_MSR_BASE + 1, x2apic_read, x2apic_write },
 	{ MSR_IA32_TSC_DEADLINE, 1, apic_tsc_deadline_read, apic_tsc_deadline_write },
-	/* PMU (pmu-virt.md §1.2, §3.3); pmu_vcpu.c answers #GP for MSRs the
+	/* PMU (SDM Vol 4 Table 2-2; APM Vol 2 Appendix A.6); pmu_vcpu.c answers #GP for MSRs the
 	 * VM's PMU does not have */
 	{ MSR_INTEL_PMC(0), 8, pmu_read, pmu_write },
 	{ MSR_INTEL_PERFEVTSEL(0), 8, pmu_read, pmu_write },

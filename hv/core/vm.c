@@ -200,15 +200,16 @@ static void arm_time_limit(struct vcpu *vcpu, u64 limit_ms)
 
 void vm_vcpu_run(struct vcpu *vcpu)
 {
+	struct backend_error err = { 0 };
+
 	vcpu->cpu = this_cpu();
 	vcpu->timer = &vcpu->cpu->timer;
 	arm_time_limit(vcpu, vcpu->vm->time_limit_ms);
 	/* an AP of an external guest runs from the SIPI its BSP sends, if any */
 	if (vcpu->wait_sipi && !apic_wait_for_sipi(vcpu))
 		goto out;
-	if (backend->vcpu_create(vcpu, GUEST_PML4, GUEST_GDT, GUEST_GDT_LIMIT)) {
-		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED, "vCPU %u: no memory for its state",
-			vcpu->index);
+	if (backend->vcpu_create(vcpu, GUEST_PML4, GUEST_GDT, GUEST_GDT_LIMIT, &err)) {
+		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED, "vCPU %u: %s", vcpu->index, err.reason);
 		goto out;
 	}
 	if (vcpu->vm->stop == VM_RUNNING)

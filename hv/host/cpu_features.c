@@ -92,7 +92,7 @@ static void fill_cache(void)
 	if (c->max_std >= 7)
 		cpuid_raw(7, 1, &c->leaf7_1);
 	/* Check the maximum extended leaf first: QEMU answers leaves above it
-	 * with other leaves' contents (ref/emulators.md). */
+	 * with other leaves' contents (QEMU 7.2 gives leaf 0xD's). */
 	cpuid_raw(CPUID_EXT_BASE, 0, &r);
 	c->max_ext = (r.eax & 0xffff0000) == CPUID_EXT_BASE ? r.eax : 0;
 	for (i = 0; i < CPUID_EXT_CACHED && CPUID_EXT_BASE + i <= c->max_ext; i++)

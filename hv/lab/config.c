@@ -47,7 +47,7 @@ static const struct name_value pmu_mode_names[] = {
 	{ "hw", CONFIG_PMU_HW },
 };
 
-/* "none" is the empty list (pmu-virt.md §5.3: the per-VM switch). */
+/* "none" is the empty list: no emulated instruction is accounted. */
 static const struct name_value pmu_account_names[] = {
 	{ "insn", CONFIG_ACCOUNT_INSN },
 	{ "branch", CONFIG_ACCOUNT_BRANCH },

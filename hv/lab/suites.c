@@ -121,11 +121,11 @@ const unsigned nr_suites = ARRAY_SIZE(suites);
 static const char *const xstate_tests[] = { "cpuid_0xd_0", "cpuid_0xd_1", "cpuid_0xd_2", "xsetbv",
 					    NULL };
 
-/* One column per PMU mode (DESIGN §5), and accounting on/off with a guest
+/* One column per PMU mode (README, "PMU modes"), and accounting on/off with a guest
  * that counts instructions: refused, with the reason, where the host
  * cannot run them (pmu_caps). */
 const struct vm_config vm_configs[] = {
-	{ "default", "every intercept of DESIGN §4, PMU off, CPUID.0xD from the cache", false, NULL,
+	{ "default", "every hot-path intercept, PMU off, CPUID.0xD from the cache", false, NULL,
 	  "off", false, false },
 	{ "xstate-nocache", "CPUID.0xD re-executed on the host at every exit", true, xstate_tests,
 	  "off", false, false },

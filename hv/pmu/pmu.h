@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Vendor-neutral guest PMU: the software world switch (pmu-virt.md §3.1),
- * its WRMSR elision (§3.2), a lazy variant, AMD PerfCtrVirt (§2.3-2.7) and
- * emulated-instruction accounting (§5).  Hardware is reached only through
- * struct pmu_hw so host tests can run this code against a PMU model.
+ * Vendor-neutral guest PMU: the software world switch (in the order of
+ * Linux KVM's mediated PMU), its WRMSR elision, a lazy variant, AMD PMC
+ * virtualization (APM Vol 2 §15.39) and emulated-instruction accounting.
+ * Hardware is reached only through struct pmu_hw so host tests can run this
+ * code against a PMU model.
  */
 #ifndef MHV_PMU_H
 #define MHV_PMU_H
@@ -14,9 +15,9 @@
 enum pmu_mode {
 	PMU_OFF,	/* guest sees no PMU; every hook is a no-op */
 	PMU_SW,		/* put at every exit, load at every entry, counter WRMSRs elided */
-	PMU_SW_NOELIDE, /* as PMU_SW, every counter written on load (§3.1 before §3.2) */
+	PMU_SW_NOELIDE, /* as PMU_SW, every counter written on load: no elision */
 	PMU_SW_LAZY,	/* loaded across exits, put only when the host needs the PMU */
-	PMU_HW,		/* AMD PerfCtrVirt: VMRUN/#VMEXIT switch, state in VMCB (§2.4) */
+	PMU_HW,		/* AMD PerfCtrVirt: VMRUN/#VMEXIT switch, state in VMCB (APM §15.39) */
 	PMU_MODE_COUNT,
 };
 
@@ -27,8 +28,10 @@ enum pmu_vendor {
 
 #define PMU_MAX_GP 8
 #define PMU_MAX_FIXED 4
-#define PMU_AMD_MAX_GP 6     /* F15h PERF_CTL/CTR pairs and VMCB slots (pmu-virt.md §1.2, §2.3) */
-#define PMU_DEFAULT_WIDTH 48 /* pmu-virt.md §1.5 */
+#define PMU_AMD_MAX_GP 6 /* extended PERF_CTL/CTR pairs (APM Vol 2 §13.2.1), VMCB Table B-2 slots */
+/* AMD's PERF_CTR is 48 bits (the PPRs; APM Vol 2 §13.2.1 leaves the width to
+ * the implementation); Intel's comes from CPUID.0AH EAX[23:16] */
+#define PMU_DEFAULT_WIDTH 48
 
 /* Events for pmu_account_emulated(). */
 #define PMU_EV_INSTRUCTIONS BIT(0)
@@ -63,9 +66,9 @@ struct pmu_state {
 	u64 fixed_ctr_ctrl, fixed_ctr_ctrl_hw;
 	u64 fixed[PMU_MAX_FIXED];
 	u64 global_ctrl, global_status;
-	/* VMCS GUEST_IA32_PERF_GLOBAL_CTRL (0x2808), loaded at VM-entry (§3.3). */
+	/* VMCS GUEST_IA32_PERF_GLOBAL_CTRL (0x2808), loaded at VM-entry (SDM Vol 3 §25.8.1). */
 	u64 vmcs_global_ctrl;
-	/* VMCB save-area slots of PerfCtrVirt (pmu-virt.md §2.3). */
+	/* VMCB save-area slots of PMC virtualization (APM Vol 2 Table B-2). */
 	u64 vmcb_ctl[PMU_AMD_MAX_GP], vmcb_ctr[PMU_AMD_MAX_GP];
 	u64 vmcb_global_ctl, vmcb_global_status;
 	/* Counters that count emulated instructions / branches, GLOBAL_CTRL layout. */
@@ -91,7 +94,7 @@ static inline u64 pmu_mask(const struct pmu_state *s)
 	return s->width >= 64 ? ~0ull : BIT(s->width) - 1;
 }
 
-/* World switch, pmu-virt.md §3.1; see pmu_switch.c for where each sits. */
+/* World switch; see pmu_switch.c for where each hook sits. */
 void pmu_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs);
@@ -110,7 +113,9 @@ void pmu_set_global_ctrl(struct pmu_state *s, u64 guest_value);
 bool pmu_get_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32 msr, u64 *v);
 bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32 msr, u64 v);
 
-/* Emulated-instruction accounting (pmu-virt.md §5); returns true if a PMI is due. */
+/* Emulated-instruction accounting: the instructions mhv completes for the
+ * guest never retire in hardware, so counters counting them are bumped here
+ * (as KVM's kvm_pmu_instruction_retired); returns true if a PMI is due. */
 bool pmu_account_emulated(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode,
 			  unsigned events, unsigned cpl);
 void pmu_recalc_accounting(struct pmu_state *s);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Guest PMU register access for the intercept handlers and the accounting
- * of instructions mhv emulates or skips (pmu-virt.md §5).  Both must reach
- * the guest state where it currently lives: the software copy (put), the
- * PMU registers (loaded, PMU_SW_LAZY) or the VMCB slots (PMU_HW, §2.5).
+ * of instructions mhv emulates or skips, which never retire in hardware.
+ * Both must reach the guest state where it currently lives: the software
+ * copy (put), the PMU registers (loaded, PMU_SW_LAZY) or the VMCB slots
+ * (PMU_HW, APM Vol 2 §15.39).
  */
 #include "pmu.h"
 
@@ -36,7 +37,7 @@ static u64 global_valid(const struct pmu_state *s)
 static enum pmu_reg decode(const struct pmu_state *s, u32 msr, unsigned *idx)
 {
 	if (s->vendor == PMU_AMD) {
-		/* CTL at even, CTR at odd addresses (pmu-virt.md §1.2). */
+		/* CTL at even, CTR at odd addresses (APM Vol 2 Appendix A.6). */
 		if (msr >= MSR_AMD_PERF_CTL(0) && msr < MSR_AMD_PERF_CTL(s->nr_gp)) {
 			*idx = (msr - MSR_AMD_PERF_CTL(0)) / 2;
 			return (msr - MSR_AMD_PERF_CTL(0)) & 1 ? REG_CTR : REG_CTL;
@@ -82,13 +83,13 @@ static enum pmu_reg decode(const struct pmu_state *s, u32 msr, unsigned *idx)
 
 static bool counts_event(const struct pmu_state *s, u64 sel, u64 event)
 {
-	/* Perf-generic encodings: event code with umask 0 (pmu-virt.md §5.1, §5.3). */
+	/* The event code with unit mask 0, as KVM matches them (pmu.h). */
 	if (!(sel & PMU_EVTSEL_EN) || (sel & (PMU_EVTSEL_EVENT | PMU_EVTSEL_UMASK)) != event)
 		return false;
 	return s->vendor != PMU_AMD || !(sel & PMU_AMD_EVTSEL_EVENT_HI);
 }
 
-/* The per-event masks, ANDed with GLOBAL_CTRL so the hot path tests one bool (§5.3). */
+/* The per-event masks, ANDed with GLOBAL_CTRL so the hot path tests one bool. */
 void pmu_recalc_accounting(struct pmu_state *s)
 {
 	u64 branches = s->vendor == PMU_AMD ? PMU_AMD_EVENT_BRANCHES : PMU_INTEL_EVENT_BRANCHES;
@@ -101,14 +102,14 @@ void pmu_recalc_accounting(struct pmu_state *s)
 		else if (counts_event(s, s->eventsel[i], branches))
 			s->acct_branch |= BIT(i);
 	}
-	/* Intel fixed counter 0 is instructions retired (pmu-virt.md §5.3). */
+	/* Intel fixed counter 0 is instructions retired (SDM Vol 3 §21.2.2). */
 	if (s->nr_fixed && (s->fixed_ctr_ctrl & (PMU_FIXED_OS(0) | PMU_FIXED_USR(0))))
 		s->acct_insn |= PMU_GLOBAL_FIXED(0);
 	s->acct_insn &= s->global_ctrl;
 	s->acct_branch &= s->global_ctrl;
 	s->acct_needed = (s->acct_insn | s->acct_branch) != 0;
 
-	/* Counters whose overflow interrupts: INT (GP) or PMI (fixed) set (§1.3, §3.3). */
+	/* Counters whose overflow interrupts: INT (GP) or PMI (fixed) set (pmu.h). */
 	s->pmi_mask = 0;
 	for (i = 0; i < s->nr_gp; i++)
 		if ((s->eventsel[i] & (PMU_EVTSEL_EN | PMU_EVTSEL_INT)) ==
@@ -129,9 +130,9 @@ void pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value)
 	/*
 	 * AMD has no atomic GLOBAL_CTL switch at VMRUN/#VMEXIT, so guest
 	 * counters are made GuestOnly: they freeze when the CPU leaves guest
-	 * mode (pmu-virt.md §1.4).  Intel relies on the VMCS GLOBAL_CTRL loads.
-	 * A zero select stays zero: EN = 0 counts in no mode, and put skips
-	 * the selector WRMSR for it (§3.1 PUT step 2).
+	 * mode (APM Vol 2 §13.2.1, Host/Guest Only bits).  Intel relies on the
+	 * VMCS GLOBAL_CTRL loads.  A zero select stays zero: EN = 0 counts in
+	 * no mode, and put skips the selector WRMSR for it (sw_put).
 	 */
 	if (s->vendor == PMU_AMD && guest_value)
 		hw = (guest_value & ~PMU_AMD_HOSTONLY) | PMU_AMD_GUESTONLY;
@@ -276,17 +277,17 @@ bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 	case REG_CTRL:
 		pmu_set_global_ctrl(s, v);
 		if (in_vmcb(s, mode)) {
-			/* A dword slot (pmu-virt.md §2.3). */
+			/* A dword slot (APM Vol 2 Table B-2). */
 			s->vmcb_global_ctl = s->global_ctrl & 0xffffffffull;
 		} else if (s->vendor == PMU_INTEL) {
-			/* Host GLOBAL_CTRL stays 0; VM-entry loads VMCS 0x2808 (§3.3). */
+			/* Host GLOBAL_CTRL stays 0; VM-entry loads VMCS 0x2808 (SDM Vol 3 §25.8.1). */
 			s->vmcs_global_ctrl = s->global_ctrl;
 		} else if (s->loaded) {
 			hw->ops->wrmsr(hw->ctx, msr, s->global_ctrl);
 		}
 		return true;
 	case REG_STATUS:
-		return false; /* read-only (pmu-virt.md §1.2) */
+		return false; /* read-only (APM Vol 2 §13.2.1; SDM Vol 4 Table 2-2) */
 	case REG_STATUS_CLR:
 	case REG_STATUS_SET:
 		change_status(s, hw, mode, r, v);
@@ -299,7 +300,8 @@ bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 
 /*
  * One emulated event on counter i (GP) or fixed counter i; the increment
- * wraps at the width and an overflow sets the GLOBAL_STATUS bit (§5.1).
+ * wraps at the width and an overflow sets the GLOBAL_STATUS bit, as a
+ * hardware overflow would (SDM Vol 3 §21.2.2; APM Vol 2 §13.2.1).
  */
 static bool bump(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, unsigned fixed,
 		 unsigned i)
@@ -327,7 +329,7 @@ bool pmu_account_emulated(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode 
 	if (events & PMU_EV_BRANCHES)
 		m |= s->acct_branch;
 
-	/* OS counts at CPL 0, USR at CPL > 0 (pmu-virt.md §1.3, §3.3; SDM Vol 3 §21.2.1). */
+	/* OS counts at CPL 0, USR at CPL > 0 (APM Vol 2 §13.2.1; SDM Vol 3 §21.2.1). */
 	for (i = 0; i < s->nr_gp; i++) {
 		u64 sel = s->eventsel[i];
 

@@ -29,8 +29,8 @@ void pmu_caps_probe(void)
 		/* Fn8000_0001_ECX[23] PerfCtrExtCore: 6 counters at C001_0200 */
 		c->perfctr_core = host_cpu.has.perfctr_core;
 		c->amd_counters = c->perfctr_core ? 6 : 4;
-		/* Fn8000_0022: above the maximum extended leaf QEMU answers with
-		 * another leaf, so check the maximum first (ref/emulators.md) */
+		/* Fn8000_0022: above the maximum extended leaf QEMU 7.2 answers
+		 * with leaf 0xD's contents, so check the maximum first */
 		if (cpuid_cached(CPUID_AMD_PERFMON, 0, &r)) {
 			c->perfmon_v2 = r.eax & BIT(0);
 			if (c->perfmon_v2)
@@ -65,7 +65,7 @@ static const char *sw_unsupported(void)
 
 	if (c->amd && !c->perfmon_v2)
 		return "needs PerfMonV2 (CPUID 8000_0022 EAX[0]) to restore guest overflow "
-		       "status (pmu-virt.md §1.5)";
+		       "status (APM Vol 2 §13.2.1, PerfCntGlobalStatusSet)";
 	if (c->intel && c->version < 4)
 		return "needs architectural PMU version 4 (CPUID 0AH EAX[7:0]) for "
 		       "GLOBAL_STATUS_SET";
@@ -73,7 +73,7 @@ static const char *sw_unsupported(void)
 		return "needs IA32_PERF_CAPABILITIES (CPUID 1 ECX[15]) with full-width writes";
 	if (c->intel && !c->vm_global_ctrl_switch)
 		return "needs the VM-entry/VM-exit controls that load IA32_PERF_GLOBAL_CTRL "
-		       "(pmu-virt.md §3.3)";
+		       "(SDM Vol 3 §25.7.1, §25.8.1)";
 	if (!c->amd && !c->intel)
 		return "unknown CPU vendor";
 	return c->not_counting;
@@ -88,7 +88,8 @@ const char *pmu_mode_unsupported(const char *mode)
 			return "hardware PMC switching is AMD's (PerfCtrVirt)";
 		if (!pmu_caps.perfctr_virt)
 			return "needs PerfCtrVirt (CPUID 8000_000A EDX[8], Zen 5 and later)";
-		/* mhv has no AVIC, so guest PMIs need VNMI (pmu-virt.md §2.2) */
+		/* PMC virtualization delivers overflows through AVIC or VNMI
+		 * (APM Vol 2 §15.39); mhv has no AVIC */
 		if (!pmu_caps.vnmi)
 			return "needs VNMI (CPUID 8000_000A EDX[25]) for guest PMIs";
 	}
@@ -98,8 +99,8 @@ const char *pmu_mode_unsupported(const char *mode)
 #define PROBE_LOOPS 1000
 
 /*
- * CPUID can promise a PMU that does not count (Bochs advertises an
- * architectural PMU and implements none, ref/emulators.md), so before any
+ * CPUID can promise a PMU that does not count (Bochs 2.7 advertises an
+ * architectural PMU and implements none), so before any
  * mode relies on it, counter 0 counts instructions over a known loop.  The
  * accesses are #GP-safe: a missing MSR also means "does not count".
  */

@@ -7,14 +7,14 @@
 /*
  * What the host PMU offers, decided from CPUID alone: emulators answer PMU
  * MSRs with 0 instead of #GP, so probing MSRs would give wrong answers
- * (ref/emulators.md).
+ * (seen under QEMU 7.2 TCG: every MSR it lacks reads 0).
  */
 struct pmu_caps {
 	bool amd, intel;
-	/* AMD (pmu-virt.md §1.1, §2.1) */
+	/* AMD (APM Vol 2 §13.2.2, §15.39) */
 	bool perfctr_core, perfmon_v2, perfctr_virt, vnmi, avic;
 	u32 amd_counters;
-	/* Intel CPUID.0AH (pmu-virt.md §3.3) */
+	/* Intel CPUID.0AH (SDM Vol 3 §21.2.1-21.2.2) */
 	u32 version, nr_gp, gp_width, nr_fixed, fixed_width;
 	bool pdcm;
 	/* VMX: VM entry and exit can load IA32_PERF_GLOBAL_CTRL (set by the

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * The guest PMU world switch (pmu-virt.md §3.1, §3.2, §2.4).
+ * The guest PMU world switch, in the order of Linux KVM's mediated PMU
+ * (arch/x86/kvm/pmu.c, kvm_mediated_pmu_load/put), with its RDPMC-compare
+ * WRMSR elision; and AMD PMC virtualization (APM Vol 2 §15.39).
  *
  * Where the hooks sit, per mode:
  *   #VMEXIT -> pmu_vm_exit -> pmu_put (PMU_SW*) or pmu_put_if_needed (PMU_SW_LAZY)
  *   handler (may call pmu_account_emulated, pmu_get_msr, pmu_set_msr)
  *   pmu_load -> pmu_vm_entry -> VMRUN/VMLAUNCH/VMRESUME
- * with IRQs off from pmu_load to VMRUN (§3.1: KVM loads with IRQs disabled).
- * mhv runs no host perf events, so §3.1 steps 1 and 3 (perf context, LVTPC)
- * are not here; the LVTPC switch belongs to the APIC code.
+ * with IRQs off from pmu_load to VMRUN (KVM loads with IRQs disabled too).
+ * mhv runs no host perf events, so KVM's perf-context and LVTPC steps are
+ * not here; the LVTPC switch belongs to the APIC code.
  */
 #include "pmu.h"
 
@@ -24,7 +26,7 @@ const char *pmu_mode_name(enum pmu_mode mode)
 
 bool pmu_mode_supported(enum pmu_vendor vendor, enum pmu_mode mode)
 {
-	/* Only AMD has a hardware-switched PMU (PerfCtrVirt, pmu-virt.md §2.1). */
+	/* Only AMD has a hardware-switched PMU (PMC virtualization, APM Vol 2 §15.39). */
 	if (mode == PMU_HW)
 		return vendor == PMU_AMD;
 	return (unsigned)mode < PMU_MODE_COUNT;
@@ -78,33 +80,35 @@ void pmu_init(struct pmu_state *s, enum pmu_vendor vendor, unsigned nr_gp, unsig
 	*s = (struct pmu_state){ 0 };
 	s->vendor = vendor;
 	s->nr_gp = nr_gp < max_gp ? nr_gp : max_gp;
-	/* AMD has no fixed counters (pmu-virt.md §1.2). */
+	/* AMD has no fixed counters, only PERF_CTL/PERF_CTR pairs (APM Vol 2 §13.2.1). */
 	s->nr_fixed = vendor == PMU_AMD ? 0 : (nr_fixed < PMU_MAX_FIXED ? nr_fixed : PMU_MAX_FIXED);
 	s->width = PMU_DEFAULT_WIDTH;
 	/*
 	 * RESET sets the GP enable bits of GLOBAL_CTRL so v1-style software
-	 * that only writes event selects still counts (pmu-virt.md §2.7 [I]).
+	 * that only writes event selects still counts (SDM Vol 3 Table 10-1;
+	 * KVM gives AMD's PerfCntrGlobalCtl the same RESET value).
 	 */
 	s->global_ctrl = s->nr_gp ? BIT(s->nr_gp) - 1 : 0;
 	s->vmcs_global_ctrl = s->global_ctrl;
-	/* GLOBAL_CTL is a dword in the VMCB (pmu-virt.md §2.3). */
+	/* GLOBAL_CTL is a dword in the VMCB (APM Vol 2 Table B-2). */
 	s->vmcb_global_ctl = s->global_ctrl & 0xffffffffull;
 	if (mode == PMU_OFF)
 		s->global_ctrl = s->vmcs_global_ctrl = s->vmcb_global_ctl = 0;
 	pmu_recalc_accounting(s);
 }
 
-/* §3.1 LOAD steps 2, 4 and 5, with the §3.2 elision unless PMU_SW_NOELIDE. */
+/* LOAD: PMU off, counters and selects, then status and the global enable;
+ * a counter's WRMSR is elided where RDPMC reads its value, unless NOELIDE. */
 static void sw_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 {
 	bool elide = mode != PMU_SW_NOELIDE;
 	u64 hw_status;
 	unsigned i;
 
-	/* Step 2: selectors and counters are written with the PMU globally off. */
+	/* Selectors and counters are written with the PMU globally off. */
 	wrmsr(hw, global_ctrl_msr(s), 0);
 
-	/* Step 4: RDPMC returns exactly width bits, counter[] is masked: exact compare (§3.2). */
+	/* RDPMC returns exactly width bits and counter[] is masked: an exact compare. */
 	for (i = 0; i < s->nr_gp; i++) {
 		if (!elide || s->counter[i] != rdpmc(hw, i))
 			wrmsr(hw, ctr_msr(s, i), s->counter[i]);
@@ -115,7 +119,7 @@ static void sw_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 			wrmsr(hw, MSR_INTEL_FIXED_CTR(i), s->fixed[i]);
 	}
 
-	/* Step 5, vendor load. */
+	/* The vendor's status and global enable. */
 	hw_status = rdmsr(hw, global_status_msr(s));
 	if (s->vendor == PMU_INTEL) {
 		u64 toggle = s->global_status ^ hw_status;
@@ -125,31 +129,31 @@ static void sw_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 		if (s->global_status & toggle)
 			wrmsr(hw, MSR_INTEL_GLOBAL_STATUS_SET, s->global_status & toggle);
 		wrmsr(hw, MSR_INTEL_FIXED_CTR_CTRL, s->fixed_ctr_ctrl_hw);
-		/* GLOBAL_CTRL itself is loaded by VM-entry from VMCS 0x2808 (§3.3). */
+		/* GLOBAL_CTRL itself is loaded by VM-entry from VMCS 0x2808 (SDM Vol 3 §25.8.1). */
 		s->vmcs_global_ctrl = s->global_ctrl;
 	} else {
 		if (hw_status)
 			wrmsr(hw, MSR_AMD_GLOBAL_STATUS_CLR, hw_status);
 		wrmsr(hw, MSR_AMD_GLOBAL_STATUS_SET, s->global_status);
-		/* Safe to enable now: eventsel_hw has GuestOnly set (§1.4). */
+		/* Safe to enable now: eventsel_hw has GuestOnly set (APM Vol 2 §13.2.1). */
 		wrmsr(hw, MSR_AMD_GLOBAL_CTL, s->global_ctrl);
 	}
 }
 
-/* §3.1 PUT: controls and status first, then counters. */
+/* PUT, LOAD's reverse: controls and status first, then counters. */
 static void sw_put(struct pmu_state *s, struct pmu_hw *hw)
 {
 	u64 mask = pmu_mask(s);
 	unsigned i;
 
 	if (s->vendor == PMU_AMD) {
-		/* No VM-exit load of GLOBAL_CTL on AMD (§1.4); s->global_ctrl was read at exit. */
+		/* #VMEXIT does not load GLOBAL_CTL on AMD; s->global_ctrl was read at exit. */
 		wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
 		s->global_status = rdmsr(hw, MSR_AMD_GLOBAL_STATUS);
 		if (s->global_status)
 			wrmsr(hw, MSR_AMD_GLOBAL_STATUS_CLR, s->global_status);
 	} else {
-		/* GLOBAL_CTRL is already 0: the VM-exit loaded it from HOST 0x2C04 (§3.3). */
+		/* GLOBAL_CTRL is already 0: the VM-exit loaded it from 0x2C04 (SDM Vol 3 §25.7.1). */
 		s->global_status = rdmsr(hw, MSR_INTEL_GLOBAL_STATUS);
 		if (s->global_status)
 			wrmsr(hw, MSR_INTEL_GLOBAL_OVF_CTRL, s->global_status);
@@ -191,8 +195,8 @@ void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 /*
  * PMU_SW_LAZY keeps the guest PMU loaded across exits handled in mhv.  That
  * is safe because no guest counter counts in host mode: on AMD every
- * eventsel_hw has GuestOnly=1/HostOnly=0 (pmu-virt.md §1.4), on Intel the
- * VM-exit loads GLOBAL_CTRL = 0 (§3.3).  Only a host user of the PMU (or a
+ * eventsel_hw has GuestOnly=1/HostOnly=0 (APM Vol 2 §13.2.1), on Intel the
+ * VM-exit loads GLOBAL_CTRL = 0 (SDM Vol 3 §25.7.1).  Only a host user of the PMU (or a
  * vCPU migrating away) needs the registers back.
  */
 void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs)
@@ -206,8 +210,9 @@ void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mod
 void pmu_vm_entry(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 {
 	/*
-	 * The host GLOBAL_CTL must be 0 or VMRUN fails with VMEXIT_INVALID_PMC;
-	 * #VMEXIT resets it to all-enabled, so every VMRUN needs it (§2.4).
+	 * The host GLOBAL_CTL must be 0 or VMRUN fails with VMEXIT_INVALID_PMC
+	 * (APM Vol 2 §15.39); #VMEXIT leaves it at its reset value, every
+	 * counter enabled (AMD's KVM patches for it), so every VMRUN needs it.
 	 */
 	if (mode == PMU_HW && s->vendor == PMU_AMD)
 		wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
@@ -219,14 +224,14 @@ void pmu_vm_exit(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 	u64 global_ctrl = s->global_ctrl;
 
 	if (mode == PMU_HW && s->vendor == PMU_AMD) {
-		/* #VMEXIT saved the guest state into the VMCB (§2.4): a memory read. */
+		/* #VMEXIT saved the guest state into the VMCB (APM Vol 2 §15.39): a memory read. */
 		global_ctrl = s->vmcb_global_ctl;
 	} else if (is_sw(mode) && s->loaded) {
 		if (s->vendor == PMU_INTEL) {
-			/* VM-exit "save GLOBAL_CTRL" stored it into VMCS 0x2808 (§3.3). */
+			/* VMCS 0x2808 holds it (the guest's writes are intercepted). */
 			global_ctrl = s->vmcs_global_ctrl;
 		} else {
-			/* GLOBAL_CTL is not intercepted, so read it back (§3.1). */
+			/* GLOBAL_CTL is not intercepted, so read it back (as KVM does). */
 			global_ctrl = rdmsr(hw, MSR_AMD_GLOBAL_CTL);
 		}
 	}

@@ -114,7 +114,7 @@ void pmu_vcpu_before_entry(struct vcpu *vcpu, u64 exit_rip)
 {
 	struct pmu_state *s = &vcpu->pmu;
 
-	/* Counted only when a guest counter counts such events (pmu-virt.md §5.3);
+	/* Counted only when a guest counter counts such events;
 	 * none of the instructions mhv emulates is a branch. */
 	if (unlikely(s->acct_needed) && vcpu->regs.rip != exit_rip &&
 	    pmu_account_emulated(s, &host_pmu, vcpu->pmu_mode,
@@ -154,7 +154,7 @@ bool pmu_vcpu_msr_read(struct vcpu *vcpu, u32 msr, u64 *v)
 		return pmu_caps.amd && msr - MSR_K7_PERF_CTL(0) < 2 * K7_COUNTERS;
 	}
 	if (s->vendor == PMU_INTEL && msr == MSR_INTEL_PERF_CAPABILITIES) {
-		*v = PERF_CAP_FW_WRITE; /* full-width writes through A_PMC (§3.3) */
+		*v = PERF_CAP_FW_WRITE; /* full-width writes through A_PMC (SDM Vol 3 §21.2.6) */
 		return true;
 	}
 	return pmu_get_msr(s, &host_pmu, vcpu->pmu_mode, canonical_msr(s, msr), v);
@@ -169,7 +169,7 @@ bool pmu_vcpu_msr_write(struct vcpu *vcpu, u32 msr, u64 v)
 	/* Legacy IA32_PMCi takes 32 bits, sign-extended (SDM Vol 3 §21.2.6). */
 	if (s->vendor == PMU_INTEL && msr - MSR_INTEL_PMC(0) < PMU_MAX_GP)
 		v = (u64)(s64)(s32)v;
-	/* Counters beyond the width: #GP through A_PMC (pmu-virt.md §6). */
+	/* Bits beyond the width: #GP through A_PMC (SDM Vol 3 §21.2.6). */
 	if (canonical_msr(s, msr) == msr && s->vendor == PMU_INTEL &&
 	    msr - MSR_INTEL_A_PMC(0) < s->nr_gp && (v & ~pmu_mask(s)))
 		return false;
@@ -181,7 +181,7 @@ bool pmu_vcpu_msr_write(struct vcpu *vcpu, u32 msr, u64 v)
  * when it has the host's geometry, which mhv always gives it; event
  * selects and FIXED_CTR_CTRL stay intercepted for filtering, and so does
  * Intel's GLOBAL_CTRL, whose guest value VM-entry loads from the VMCS
- * (pmu-virt.md §3.3: no VM-exit "save" control or MSR-store list needed).
+ * (so neither the VM-exit "save" control nor an MSR-store list is needed).
  */
 unsigned pmu_vcpu_passthrough_list(const struct vcpu *vcpu, u32 msrs[PMU_PASSTHROUGH_MAX])
 {
@@ -220,7 +220,7 @@ void pmu_vcpu_rdpmc(struct vcpu *vcpu, const struct vm_exit *exit)
 	u32 msr = 0;
 
 	/* ECX: GP index, or bit 30 | fixed index on Intel; "fast" bit 31 is
-	 * #GP as on KVM (pmu-virt.md §3.3).  Anything else is #GP (SDM RDPMC). */
+	 * #GP as on KVM.  Anything else is #GP (SDM Vol 2B, RDPMC). */
 	if (vcpu->pmu_mode != PMU_OFF) {
 		if (!(ecx & ~0xffu) && ecx < s->nr_gp)
 			msr = s->vendor == PMU_AMD ? MSR_AMD_PERF_CTR(ecx) : MSR_INTEL_A_PMC(ecx);

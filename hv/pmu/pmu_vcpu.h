@@ -6,7 +6,7 @@
  * and overflow interrupts through the virtual LVTPC.
  *
  * The backends call the hooks only from their PMU run loop, so a VM with
- * the PMU off runs the plain loop and pays nothing (DESIGN §4).
+ * the PMU off runs the plain loop and pays nothing.
  */
 #ifndef MHV_PMU_VCPU_H
 #define MHV_PMU_VCPU_H
@@ -24,7 +24,7 @@ bool pmu_mode_parse(const char *name, enum pmu_mode *mode);
  * RESET state for a new vCPU.  account: HV_PMU_ACCOUNT_* events added
  * for each emulated instruction.  guest_counts_insn: start with counter 0
  * counting instructions at all CPLs, as a guest running perf or an NMI
- * watchdog would (the seed-003 scenario).
+ * watchdog would.
  */
 void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool guest_counts_insn);
 

@@ -126,5 +126,15 @@ const char *svm_exit_name(u64 code)
 	for (i = 0; i < ARRAY_SIZE(exit_names); i++)
 		if (exit_names[i].code == (u32)code)
 			return exit_names[i].name;
+	/* VMRUN's other failures (APM Vol 2 Table C-1): SEV-ES's, and PMC
+	 * virtualization's when the host PerfCntrGlobalCtl is not 0 (§15.39) */
+	switch ((u32)code) {
+	case SVM_EXIT_BUSY:
+		return "VMEXIT_BUSY";
+	case SVM_EXIT_IDLE_REQUIRED:
+		return "VMEXIT_IDLE_REQUIRED";
+	case SVM_EXIT_INVALID_PMC:
+		return "VMEXIT_INVALID_PMC";
+	}
 	return "see APM Vol 2 Appendix C";
 }

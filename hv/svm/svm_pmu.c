@@ -8,8 +8,8 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 
-#define VIRT_EXT_PMC BIT(3)	     /* PMC virtualization enable (pmu-virt.md §2.1) */
-#define INT_CTL_V_NMI_ENABLE BIT(26) /* VNMI (pmu-virt.md §2.2, APM Table B-1) */
+#define VIRT_EXT_PMC BIT(3)	     /* PMC virtualization enable (APM Vol 2 Table B-1, 0B8h) */
+#define INT_CTL_V_NMI_ENABLE BIT(26) /* VNMI (APM Vol 2 §15.21.10, Table B-1) */
 
 void svm_pmu_setup(struct vcpu *vcpu, struct svm_vcpu *s)
 {
@@ -22,7 +22,7 @@ void svm_pmu_setup(struct vcpu *vcpu, struct svm_vcpu *s)
 	if (pmu_vcpu_rdpmc_passthrough(vcpu))
 		c->intercept_misc1 &= ~INTERCEPT_RDPMC;
 	/* The CPU swaps the counters itself and delivers the guest's
-	 * overflows as virtual NMIs (§2.2: mhv does not use AVIC). */
+	 * overflows as virtual NMIs (APM Vol 2 §15.39: mhv does not use AVIC). */
 	if (vcpu->pmu_mode == PMU_HW) {
 		c->virt_ext |= VIRT_EXT_PMC;
 		c->int_ctl |= INT_CTL_V_NMI_ENABLE;

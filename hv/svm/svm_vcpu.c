@@ -2,6 +2,7 @@
 /* SVM vCPUs: VMCB set-up, nested page table, permission maps, VMRUN. */
 #include "svm.h"
 #include "svm_exit.h"
+#include "svm_vmcb_check.h"
 #include "platform/console.h"
 #include "lib/guest_abi.h"
 #include "host/paging.h"
@@ -16,8 +17,8 @@
 #include "arch/regs.h"
 #include "arch/x86.h"
 
-#define MSRPM_PAGES 2 /* 8 KiB, APM Vol 2 §15.11 */
-#define IOPM_PAGES 3  /* 12 KiB, APM Vol 2 §15.10.1 */
+#define MSRPM_PAGES (SVM_MSRPM_SIZE / PAGE_SIZE)
+#define IOPM_PAGES (SVM_IOPM_SIZE / PAGE_SIZE)
 
 /* NPT walks are user accesses: every level needs U/S (APM Vol 2 §15.25.5). */
 static struct pt_ctx npt_ctx = {
@@ -102,22 +103,26 @@ static void svm_boot_real(struct vmcb_save_area *g, u8 vector)
 	g->cpl = 0;
 }
 
-static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit)
+static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt,
+					u16 gdt_limit, struct backend_error *err)
 {
 	struct svm_vcpu *s = alloc_page_zeroed();
 	struct vmcb *vmcb = alloc_page_zeroed();
 	struct vmcb_control_area *c;
 	struct vmcb_save_area *g;
+	char why[96];
 	unsigned i;
 
 	if (!s || !vmcb)
-		return -1;
+		return backend_fail(err, BACKEND_ERR_NO_MEMORY, "no memory for the VMCB");
 	s->vmcb = vmcb;
 	s->vmcb_pa = (u64)(uintptr_t)vmcb;
 	s->msrpm = alloc_pages_zeroed(MSRPM_PAGES);
 	s->iopm = alloc_pages_zeroed(IOPM_PAGES);
 	if (!s->msrpm || !s->iopm)
-		return -1;
+		return backend_fail(err, BACKEND_ERR_NO_MEMORY,
+				    "no memory for the MSR and I/O permission maps (%llu pages)",
+				    MSRPM_PAGES + IOPM_PAGES);
 	__builtin_memset(s->msrpm, 0xff, MSRPM_PAGES * PAGE_SIZE);
 	__builtin_memset(s->iopm, 0xff, IOPM_PAGES * PAGE_SIZE);
 	for (i = 0; i < msr_passthrough_count; i++)
@@ -174,7 +179,16 @@ static int svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 	}
 	if (vcpu->pmu_mode)
 		svm_pmu_setup(vcpu, s);
-	return 0;
+	if (svm_vmcb_check(vmcb, host_cpu.phys_bits, why, sizeof(why)))
+		return backend_fail(err, BACKEND_ERR_GUEST_STATE, "VMRUN would refuse the VMCB: %s",
+				    why);
+	return BACKEND_OK;
+}
+
+/* VMEXIT_INVALID says only that a check failed: name the first one. */
+static void svm_explain_invalid(struct vcpu *vcpu, u64 code, char *why, size_t size)
+{
+	svm_vmcb_check(((struct svm_vcpu *)vcpu->vendor)->vmcb, host_cpu.phys_bits, why, size);
 }
 
 static void svm_vcpu_destroy(struct vcpu *vcpu)
@@ -356,6 +370,7 @@ const struct backend_ops svm_backend = {
 	.guest_code_bits = svm_guest_code_bits,
 	.set_guest_efer = svm_set_guest_efer,
 	.exit_name = svm_exit_name,
+	.explain_invalid = svm_explain_invalid,
 	.host_interrupt_window = svm_host_interrupt_window,
 	.cpu_enable = svm_cpu_enable,
 	.idle_wait = svm_idle_wait,

@@ -61,7 +61,7 @@ struct vmcb_save_area {
 	u32 reserved_4cc;
 	u64 efer; /* 0x4d0 */
 	u64 reserved_4d8;
-	/* PerfCtrVirt slots: guest PERF_CTL/CTR 0-5 (pmu-virt.md §2.3, APM Table B-2) */
+	/* PMC virtualization slots: guest PERF_CTL/CTR 0-5 (APM Vol 2 Table B-2) */
 	struct vmcb_pmc {
 		u64 ctl, ctr;
 	} pmc[6];	  /* 0x4e0 */
@@ -75,7 +75,7 @@ struct vmcb_save_area {
 	u64 rip;	  /* 0x578 */
 	u8 reserved_580[0x5c8 - 0x580];
 	u64 perf_global_status; /* 0x5c8: PerfCntrGlobalStatus */
-	u32 perf_global_ctl;	/* 0x5d0: PerfCntrGlobalCtl, a dword (pmu-virt.md §2.3) */
+	u32 perf_global_ctl;	/* 0x5d0: PerfCntrGlobalCtl, a dword (APM Table B-2) */
 	u32 reserved_5d4;
 	u64 rsp;				     /* 0x5d8 */
 	u64 s_cet, ssp, isst_addr;		     /* 0x5e0 */
@@ -113,11 +113,11 @@ _Static_assert(VMCB_OFF(save.es) == 0x400, "APM B-2");
 _Static_assert(VMCB_OFF(save.tr) == 0x490, "APM B-2");
 _Static_assert(VMCB_OFF(save.cpl) == 0x4cb, "APM B-2");
 _Static_assert(VMCB_OFF(save.efer) == 0x4d0, "APM B-2");
-_Static_assert(VMCB_OFF(save.pmc[0].ctl) == 0x4e0, "pmu-virt.md §2.3");
-_Static_assert(VMCB_OFF(save.pmc[5].ctr) == 0x538, "pmu-virt.md §2.3");
+_Static_assert(VMCB_OFF(save.pmc[0].ctl) == 0x4e0, "APM B-2");
+_Static_assert(VMCB_OFF(save.pmc[5].ctr) == 0x538, "APM B-2");
 _Static_assert(VMCB_OFF(save.cr4) == 0x548, "APM B-2");
-_Static_assert(VMCB_OFF(save.perf_global_status) == 0x5c8, "pmu-virt.md §2.3");
-_Static_assert(VMCB_OFF(save.perf_global_ctl) == 0x5d0, "pmu-virt.md §2.3");
+_Static_assert(VMCB_OFF(save.perf_global_status) == 0x5c8, "APM B-2");
+_Static_assert(VMCB_OFF(save.perf_global_ctl) == 0x5d0, "APM B-2");
 _Static_assert(VMCB_OFF(save.rip) == 0x578, "APM B-2");
 _Static_assert(VMCB_OFF(save.rsp) == 0x5d8, "APM B-2");
 _Static_assert(VMCB_OFF(save.rax) == 0x5f8, "APM B-2");
@@ -161,8 +161,9 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define INT_SHADOW_MASK BIT(0)
 #define EVENT_TYPE_INTR (0ull << 8)
 
-/* EVENTINJ / EXITINTINFO (APM Vol 2 §15.20) */
+/* EVENTINJ / EXITINTINFO (APM Vol 2 §15.20); TYPE 1, 5, 6 and 7 are reserved */
 #define EVENT_VECTOR_MASK 0xffull
+#define EVENT_TYPE_MASK (7ull << 8)
 #define EVENT_TYPE_EXCEPTION (3ull << 8)
 #define EVENT_ERROR_VALID BIT(11)
 #define EVENT_VALID BIT(31)
@@ -192,8 +193,17 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define SVM_EXIT_XSETBV 0x08d
 #define SVM_EXIT_NPF 0x400
 #define SVM_EXIT_INVALID 0xffffffffu /* QEMU reports only the low 32 bits of -1 */
+#define SVM_EXIT_BUSY 0xfffffffeu    /* -2 .. -4: compared on the low 32 bits too */
+#define SVM_EXIT_IDLE_REQUIRED 0xfffffffdu
+#define SVM_EXIT_INVALID_PMC 0xfffffffcu
 
-/* Segment attributes in the VMCB's packed form */
+/* Permission map sizes: MSRPM 8 KiB (APM Vol 2 §15.11), IOPM 12 KiB (§15.10.1) */
+#define SVM_MSRPM_SIZE 0x2000
+#define SVM_IOPM_SIZE 0x3000
+
+/* Segment attributes in the VMCB's packed form: bit 9 is L, bit 10 D/B */
+#define SEG_ATTR_L BIT(9)
+#define SEG_ATTR_DB BIT(10)
 #define SEG_ATTR_CODE64 0x029b /* P, DPL0, S, type 0xb, L */
 #define SEG_ATTR_DATA 0x0c93   /* P, DPL0, S, type 0x3, D/B, G */
 #define SEG_ATTR_TSS64 0x008b  /* P, busy 64-bit TSS */

@@ -378,7 +378,8 @@ bool apic_mmio_write(struct vcpu *vcpu, u32 offset, u32 val)
 /*
  * A counter overflow with its interrupt enabled: the LVTPC's vector, and
  * the LVTPC masks itself as on hardware, so the guest's handler unmasks
- * it (pmu-virt.md §3.3; SDM Vol 3 ch. 21, PMI on overflow).  Only fixed delivery is
+ * it (SDM Vol 3 ch. 21, PMI on overflow; KVM's virtual LVTPC does the
+ * same, and kvm-unit-tests' handler unmasks it).  Only fixed delivery is
  * offered: NMI delivery mode is taken as masked.
  */
 bool apic_raise_pmi(struct vcpu *vcpu)

@@ -36,7 +36,7 @@ enum vmcs_field {
 	VMCS_LINK_POINTER = 0x2800,
 	VMCS_GUEST_PAT = 0x2804,
 	VMCS_GUEST_EFER = 0x2806,
-	VMCS_GUEST_PERF_GLOBAL_CTRL = 0x2808, /* pmu-virt.md §3.3 */
+	VMCS_GUEST_PERF_GLOBAL_CTRL = 0x2808, /* Appendix B */
 	VMCS_HOST_PAT = 0x2c00,
 	VMCS_HOST_EFER = 0x2c02,
 	VMCS_HOST_PERF_GLOBAL_CTRL = 0x2c04,
@@ -169,14 +169,14 @@ enum vmcs_field {
 #define PROC2_UNRESTRICTED_GUEST BIT(7)
 /* VM-exit controls (§25.7.1) */
 #define EXIT_HOST_ADDRESS_SPACE_SIZE BIT(9)
-#define EXIT_LOAD_PERF_GLOBAL_CTRL BIT(12) /* pmu-virt.md §3.3 */
+#define EXIT_LOAD_PERF_GLOBAL_CTRL BIT(12)
 #define EXIT_SAVE_PAT BIT(18)
 #define EXIT_LOAD_PAT BIT(19)
 #define EXIT_SAVE_EFER BIT(20)
 #define EXIT_LOAD_EFER BIT(21)
 /* VM-entry controls (§25.8.1) */
 #define ENTRY_IA32E_MODE_GUEST BIT(9)
-#define ENTRY_LOAD_PERF_GLOBAL_CTRL BIT(13) /* pmu-virt.md §3.3 */
+#define ENTRY_LOAD_PERF_GLOBAL_CTRL BIT(13)
 #define ENTRY_LOAD_PAT BIT(14)
 #define ENTRY_LOAD_EFER BIT(15)
 

@@ -128,8 +128,22 @@ int vmx_cpu_enable(const char **why)
 		return MHV_FATAL;
 	}
 	*(u32 *)vmxon_region = vmx_caps.revision;
-	if (!vmxon((u64)(uintptr_t)vmxon_region)) {
-		*why = "VMXON failed (CR0/CR4 fixed bits, FEATURE_CONTROL or the VMXON region)";
+	/* CR0/CR4 and FEATURE_CONTROL are right by now (VMXON would #GP, not
+	 * fail, on them): a failure is the region or VMX already on (SDM Vol 3
+	 * §31.3, VMXON). */
+	switch (vmxon((u64)(uintptr_t)vmxon_region)) {
+	case VMX_SUCCEED:
+		break;
+	case VMX_FAIL_VALID:
+		*why = "VMXON failed: VM-instruction error 15 (VMXON executed in VMX root "
+		       "operation): something left VMX on";
+		return MHV_FATAL;
+	case VMX_FAIL_INVALID:
+		fmt_snprintf(why_buf, sizeof(why_buf),
+			     "VMXON failed (VMfailInvalid): the VMXON region at 0x%llx or its "
+			     "revision identifier 0x%x was refused",
+			     (u64)(uintptr_t)vmxon_region, vmx_caps.revision);
+		*why = why_buf;
 		return MHV_FATAL;
 	}
 	if (vmx_caps.ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)

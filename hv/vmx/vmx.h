@@ -42,9 +42,26 @@ void vmx_run_loop_pmu_timed(struct vcpu *vcpu);
 int vmx_handle_exit(struct vcpu *vcpu);
 int vmx_handle_exit_pmu(struct vcpu *vcpu);
 
-/* The guest PMU (vmx_pmu.c): intercepts and controls at vCPU creation
- * (false if a VMWRITE failed), the first load before VMLAUNCH. */
-bool vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x);
+/* A VMCS field, its name for messages and the value to write. */
+struct vmcs_init {
+	u32 field;
+	const char *name;
+	u64 value;
+};
+
+#define VMCS_INIT(field, value)      \
+	{                            \
+		field, #field, value \
+	}
+
+/* VMWRITE each field to the current VMCS; on a refusal err names the field
+ * and the VM-instruction error. */
+enum backend_err vmx_write_fields(const struct vmcs_init *fields, unsigned n, enum backend_err code,
+				  struct backend_error *err);
+
+/* The guest PMU (vmx_pmu.c): intercepts and controls at vCPU creation,
+ * the first load before VMLAUNCH. */
+enum backend_err vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x, struct backend_error *err);
 void vmx_pmu_first_entry(struct vcpu *vcpu);
 void vmx_msr_bitmap_allow(u8 *bitmap, u32 msr, bool read, bool write);
 void vmx_entry_failed(struct vcpu *vcpu);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "vmx_controls.h"
+#include "lib/fmt.h"
+#include "vmcs.h"
 
 int vmx_adjust_controls(u64 cap, u32 required, u32 optional, u32 *out, u32 *missing)
 {
@@ -119,4 +121,42 @@ const char *vmx_exit_reason_name(u32 reason)
 	reason &= 0xffff;
 	s = reason < ARRAY_SIZE(exit_reasons) ? exit_reasons[reason] : NULL;
 	return s ? s : "unknown exit reason";
+}
+
+const char *vmx_failure_text(u32 error, char *buf, size_t size)
+{
+	if (!error)
+		fmt_snprintf(buf, size, "VMfailInvalid (no current VMCS to hold an error number)");
+	else
+		fmt_snprintf(buf, size, "VM-instruction error %u (%s)", error,
+			     vmx_instruction_error_name(error));
+	return buf;
+}
+
+/* Exit qualifications of a failed guest-state load (§27.8) */
+#define ENTRY_FAIL_PDPTE 2
+#define ENTRY_FAIL_NMI 3
+#define ENTRY_FAIL_VMCS_LINK 4
+
+const char *vmx_entry_failure_text(u32 reason, u64 qual, char *buf, size_t size)
+{
+	switch (reason & 0xffff) {
+	case EXIT_REASON_INVALID_GUEST_STATE:
+		if (qual == ENTRY_FAIL_PDPTE)
+			fmt_snprintf(buf, size, "loading the guest's PAE PDPTEs failed");
+		else if (qual == ENTRY_FAIL_NMI)
+			fmt_snprintf(buf, size, "NMI injected while STI blocks events");
+		else if (qual == ENTRY_FAIL_VMCS_LINK)
+			fmt_snprintf(buf, size, "invalid VMCS link pointer");
+		else
+			return NULL;
+		return buf;
+	case EXIT_REASON_MSR_LOADING:
+		fmt_snprintf(buf, size, "VM-entry MSR-load entry %llu failed", qual);
+		return buf;
+	case EXIT_REASON_MACHINE_CHECK:
+		fmt_snprintf(buf, size, "a machine check during VM entry");
+		return buf;
+	}
+	return NULL;
 }

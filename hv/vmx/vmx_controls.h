@@ -24,4 +24,19 @@ static inline u64 vmx_fix_cr(u64 value, u64 fixed0, u64 fixed1)
 const char *vmx_instruction_error_name(u32 error);
 const char *vmx_exit_reason_name(u32 reason);
 
+/*
+ * Why a VMX instruction failed, for messages: "VM-instruction error 12
+ * (VMREAD/VMWRITE from/to unsupported VMCS component)", or for error 0,
+ * which stands for VMfailInvalid, that there was no current VMCS to hold a
+ * number (§31.2).  Returns buf.
+ */
+const char *vmx_failure_text(u32 error, char *buf, size_t size);
+
+/*
+ * What the qualification of a VM-entry failure exit (reason bit 31) says
+ * (§27.8): buf, or NULL when it says nothing beyond the reason (invalid
+ * guest state with qualification 0: a guest-state check failed).
+ */
+const char *vmx_entry_failure_text(u32 reason, u64 qual, char *buf, size_t size);
+
 #endif

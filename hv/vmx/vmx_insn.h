@@ -5,13 +5,34 @@
 
 #include "lib/types.h"
 
-/* VMfailInvalid sets CF, VMfailValid sets ZF (§31.2): "na" catches both. */
-static inline bool vmxon(u64 pa)
-{
-	bool fail;
+/* How a VMX instruction ended (§31.2): VMfailInvalid sets CF and leaves no
+ * error number (no current VMCS to hold it), VMfailValid sets ZF and the
+ * VM-instruction error field.  The bool wrappers below test both with "na". */
+enum vmx_status {
+	VMX_SUCCEED,
+	VMX_FAIL_INVALID,
+	VMX_FAIL_VALID,
+};
 
-	asm volatile("vmxon %1; setna %0" : "=qm"(fail) : "m"(pa) : "cc", "memory");
-	return !fail;
+/* VMXON: outside VMX operation there is no VMCS to ask, so the flags tell. */
+static inline enum vmx_status vmxon(u64 pa)
+{
+	bool cf, zf;
+
+	asm volatile("vmxon %2; setc %0; setz %1"
+		     : "=qm"(cf), "=qm"(zf)
+		     : "m"(pa)
+		     : "cc", "memory");
+	return cf ? VMX_FAIL_INVALID : zf ? VMX_FAIL_VALID : VMX_SUCCEED;
+}
+
+/* The current-VMCS pointer, all ones when there is none (VMPTRST, §31.3). */
+static inline u64 vmptrst(void)
+{
+	u64 pa;
+
+	asm volatile("vmptrst %0" : "=m"(pa) : : "memory");
+	return pa;
 }
 
 static inline bool vmclear(u64 pa)

@@ -2,7 +2,7 @@
 /*
  * The guest PMU on VMX: which PMU MSRs and RDPMC skip the exit, the
  * VM-entry/VM-exit loads of IA32_PERF_GLOBAL_CTRL (guest value from VMCS
- * 0x2808 at entry, 0 at exit: pmu-virt.md §3.3), and the exit handler of
+ * 0x2808 at entry, 0 at exit: SDM Vol 3 §25.7.1, §25.8.1), and the exit handler of
  * the PMU run loops, which wraps vmx_handle_exit in the world switch.
  *
  * The guest's GLOBAL_CTRL writes are intercepted (pmu_vcpu.c), so the
@@ -15,7 +15,7 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 
-bool vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x)
+enum backend_err vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x, struct backend_error *err)
 {
 	u32 msrs[PMU_PASSTHROUGH_MAX];
 	unsigned i, n = pmu_vcpu_passthrough_list(vcpu, msrs);
@@ -25,11 +25,16 @@ bool vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x)
 	if (pmu_vcpu_rdpmc_passthrough(vcpu))
 		x->proc &= ~PROC_RDPMC_EXITING;
 	x->guest_perf_global_ctrl = vcpu->pmu.vmcs_global_ctrl;
-	return vmwrite_checked(VMCS_PROC_CONTROLS, x->proc) &&
-	       vmwrite_checked(VMCS_EXIT_CONTROLS, vmx_caps.exit | EXIT_LOAD_PERF_GLOBAL_CTRL) &&
-	       vmwrite_checked(VMCS_ENTRY_CONTROLS, vmx_caps.entry | ENTRY_LOAD_PERF_GLOBAL_CTRL) &&
-	       vmwrite_checked(VMCS_HOST_PERF_GLOBAL_CTRL, 0) &&
-	       vmwrite_checked(VMCS_GUEST_PERF_GLOBAL_CTRL, x->guest_perf_global_ctrl);
+
+	const struct vmcs_init fields[] = {
+		VMCS_INIT(VMCS_PROC_CONTROLS, x->proc),
+		VMCS_INIT(VMCS_EXIT_CONTROLS, vmx_caps.exit | EXIT_LOAD_PERF_GLOBAL_CTRL),
+		VMCS_INIT(VMCS_ENTRY_CONTROLS, vmx_caps.entry | ENTRY_LOAD_PERF_GLOBAL_CTRL),
+		VMCS_INIT(VMCS_HOST_PERF_GLOBAL_CTRL, 0),
+		VMCS_INIT(VMCS_GUEST_PERF_GLOBAL_CTRL, x->guest_perf_global_ctrl),
+	};
+
+	return vmx_write_fields(fields, ARRAY_SIZE(fields), BACKEND_ERR_VMWRITE, err);
 }
 
 /* The guest's GLOBAL_CTRL, for the next VM entry to load. */

@@ -63,14 +63,12 @@ void vmx_msr_bitmap_allow(u8 *bitmap, u32 msr, bool read, bool write)
 #define AR_CODE32 0xc09b
 #define AR_TSS32_BUSY 0x8b
 
-static bool vmx_boot32(struct vm *vm, u64 cr0)
+static enum backend_err vmx_boot32(u64 cr0, struct backend_error *err)
 {
-	if (!vmx_caps.unrestricted_guest) {
-		vm_stop(vm, VM_STOP_ENTRY_FAILED,
-			"a multiboot guest starts with paging off: this VMX has no unrestricted "
-			"guest (secondary control bit 7)");
-		return false;
-	}
+	if (!vmx_caps.unrestricted_guest)
+		return backend_fail(err, BACKEND_ERR_UNSUPPORTED,
+				    "a multiboot guest starts with paging off: this VMX has no "
+				    "unrestricted guest (secondary control bit 7)");
 	/* keep PAUSE-loop exiting if it was set for a multi-vCPU VM */
 	vmwrite(VMCS_PROC_CONTROLS2, vmread(VMCS_PROC_CONTROLS2) | PROC2_UNRESTRICTED_GUEST);
 	vmwrite(VMCS_ENTRY_CONTROLS, vmx_caps.entry & ~ENTRY_IA32E_MODE_GUEST);
@@ -83,7 +81,7 @@ static bool vmx_boot32(struct vm *vm, u64 cr0)
 	vmwrite(VMCS_GUEST_TR_AR, AR_TSS32_BUSY);
 	vmwrite(VMCS_GUEST_GDTR_BASE, 0);
 	vmwrite(VMCS_GUEST_GDTR_LIMIT, 0);
-	return true;
+	return BACKEND_OK;
 }
 
 /*
@@ -127,19 +125,31 @@ static void vmx_boot_real(u8 vector)
 	vmwrite(VMCS_GUEST_TR_LIMIT, 0xffff);
 }
 
-struct vmcs_init {
-	u32 field;
-	const char *name;
-	u64 value;
-};
+#define F VMCS_INIT
 
-#define F(field, value)              \
-	{                            \
-		field, #field, value \
-	}
+/* The VM-instruction error of the VMX instruction that just failed, or 0
+ * when no current VMCS holds one (VMfailInvalid, SDM Vol 3 §31.2). */
+static u32 vmx_last_error(void)
+{
+	return vmptrst() == ~0ull ? 0 : (u32)vmread(VMCS_INSTRUCTION_ERROR);
+}
 
-/* Read back what VM entry will check, and name the field if it is wrong. */
-static void check_guest_state(struct vm *vm)
+enum backend_err vmx_write_fields(const struct vmcs_init *fields, unsigned n, enum backend_err code,
+				  struct backend_error *err)
+{
+	char text[96];
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (!vmwrite_checked(fields[i].field, fields[i].value))
+			return backend_fail(err, code, "VMWRITE of %s (0x%x) failed: %s",
+					    fields[i].name, fields[i].field,
+					    vmx_failure_text(vmx_last_error(), text, sizeof(text)));
+	return BACKEND_OK;
+}
+
+/* Read back what VM entry will check: NULL, or why with the field named. */
+static const char *guest_state_problem(char *why, size_t size)
 {
 	const struct vmx_guest_state g = {
 		.cr0 = vmread(VMCS_GUEST_CR0),
@@ -158,27 +168,39 @@ static void check_guest_state(struct vm *vm)
 		.cr4_fixed1 = vmx_caps.cr4_fixed1,
 		.unrestricted = vmread(VMCS_PROC_CONTROLS2) & PROC2_UNRESTRICTED_GUEST,
 	};
-	char why[160];
 
-	if (vmx_check_guest_state(&g, why, sizeof(why)))
-		vm_stop(vm, VM_STOP_ENTRY_FAILED, "invalid guest state before VMLAUNCH: %s", why);
+	return vmx_check_guest_state(&g, why, size);
 }
 
-static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 gdt_limit)
+static void vmx_vcpu_destroy(struct vcpu *vcpu)
+{
+	struct vmx_vcpu *x = vcpu->vendor;
+
+	/* Flush the VMCS out of the CPU before its page is reused. */
+	if (x)
+		vmclear(x->vmcs_pa);
+	vcpu->vendor = NULL;
+}
+
+static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt,
+				       u16 gdt_limit, struct backend_error *err)
 {
 	struct vmx_vcpu *x = alloc_page_zeroed();
 	void *vmcs = alloc_page_zeroed();
 	struct vm *vm = vcpu->vm;
+	enum backend_err e;
+	char text[96];
 	u64 cr0, cr4;
 	unsigned i;
 
 	if (!x || !vmcs)
-		return -1;
+		return backend_fail(err, BACKEND_ERR_NO_MEMORY, "no memory for the VMCS");
 	x->msr_bitmap = alloc_page_zeroed();
 	x->io_bitmaps = alloc_pages_zeroed(2);
 	x->virtual_apic = alloc_page_zeroed();
 	if (!x->msr_bitmap || !x->io_bitmaps || !x->virtual_apic)
-		return -1;
+		return backend_fail(err, BACKEND_ERR_NO_MEMORY,
+				    "no memory for the MSR and I/O bitmaps and virtual-APIC page");
 	__builtin_memset(x->msr_bitmap, 0xff, PAGE_SIZE);
 	__builtin_memset(x->io_bitmaps, 0xff, 2 * PAGE_SIZE);
 	for (i = 0; i < msr_passthrough_count; i++)
@@ -187,9 +209,15 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 					     msr_passthrough[i].read, msr_passthrough[i].write);
 	*(u32 *)vmcs = vmx_caps.revision;
 	x->vmcs_pa = (u64)(uintptr_t)vmcs;
-	vcpu->vendor = x;
-	if (!vmclear(x->vmcs_pa) || !vmptrld(x->vmcs_pa))
-		return -1;
+	if (!vmclear(x->vmcs_pa))
+		return backend_fail(err, BACKEND_ERR_VMCLEAR,
+				    "VMCLEAR of the VMCS at 0x%llx failed: %s", x->vmcs_pa,
+				    vmx_failure_text(vmx_last_error(), text, sizeof(text)));
+	if (!vmptrld(x->vmcs_pa))
+		return backend_fail(err, BACKEND_ERR_VMPTRLD,
+				    "VMPTRLD of the VMCS at 0x%llx failed: %s", x->vmcs_pa,
+				    vmx_failure_text(vmx_last_error(), text, sizeof(text)));
+	vcpu->vendor = x; /* the VMCS is current: vmx_vcpu_destroy clears it */
 
 	cr0 = vmx_fix_cr(CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG, vmx_caps.cr0_fixed0,
 			 vmx_caps.cr0_fixed1);
@@ -292,45 +320,52 @@ static int vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt, u16 
 		F(VMCS_LINK_POINTER, ~0ull),
 	};
 
-	for (i = 0; i < ARRAY_SIZE(fields); i++) {
-		if (!vmwrite_checked(fields[i].field, fields[i].value)) {
-			vm_stop(vm, VM_STOP_ENTRY_FAILED, "VMWRITE of %s (0x%x) failed: %s",
-				fields[i].name, fields[i].field,
-				vmx_instruction_error_name(vmread(VMCS_INSTRUCTION_ERROR)));
-			return 0;
-		}
-	}
-	if (vmx_caps.vpid && !vmwrite_checked(VMCS_VPID, 1 + vm->id % 0xfffe))
-		return -1;
+	/* One VPID per VM, never 0: that one is the host's (SDM Vol 3 §29.1). */
+	const struct vmcs_init vpid[] = { F(VMCS_VPID, 1 + vm->id % 0xfffe) };
 	/* PAUSE-loop exiting where vCPUs can wait on each other (SDM Vol 3,
 	 * "Controls for PAUSE-Loop Exiting"); KVM's defaults: gap 128, window
 	 * 4096 cycles */
-	if (vm->nr_vcpus > 1 && vmx_caps.ple &&
-	    !(vmwrite_checked(VMCS_PROC_CONTROLS2, vmx_caps.proc2 | PROC2_PAUSE_LOOP_EXITING) &&
-	      vmwrite_checked(VMCS_PLE_GAP, 128) && vmwrite_checked(VMCS_PLE_WINDOW, 4096)))
-		return -1;
-	if (vcpu->boot32 && !vmx_boot32(vm, cr0))
-		return 0; /* the VM was stopped with the reason */
+	const struct vmcs_init ple[] = {
+		F(VMCS_PROC_CONTROLS2, vmx_caps.proc2 | PROC2_PAUSE_LOOP_EXITING),
+		F(VMCS_PLE_GAP, 128),
+		F(VMCS_PLE_WINDOW, 4096),
+	};
+
+	e = vmx_write_fields(fields, ARRAY_SIZE(fields), BACKEND_ERR_VMWRITE, err);
+	if (!e && vmx_caps.vpid)
+		e = vmx_write_fields(vpid, ARRAY_SIZE(vpid), BACKEND_ERR_VPID, err);
+	if (!e && vm->nr_vcpus > 1 && vmx_caps.ple)
+		e = vmx_write_fields(ple, ARRAY_SIZE(ple), BACKEND_ERR_VMWRITE, err);
+	if (!e && vcpu->boot32)
+		e = vmx_boot32(cr0, err);
+	if (e)
+		return e;
 	if (vcpu->wait_sipi)
 		vmx_boot_real(vcpu->sipi_vector);
-	if (vcpu->pmu_mode && !vmx_pmu_setup(vcpu, x))
-		return -1;
-	check_guest_state(vm);
+	if (vcpu->pmu_mode) {
+		e = vmx_pmu_setup(vcpu, x, err);
+		if (e)
+			return e;
+	}
+	if (guest_state_problem(text, sizeof(text)))
+		return backend_fail(err, BACKEND_ERR_GUEST_STATE,
+				    "invalid guest state before VMLAUNCH: %s", text);
 	if (vmx_caps.ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)
 		invept_global(); /* the EPT pages may have served an earlier VM */
 	if (vmx_caps.vpid && (vmx_caps.ept_vpid_cap & VPID_CAP_INVVPID_ALL))
 		invvpid_all();
-	return 0;
+	return BACKEND_OK;
 }
 
-static void vmx_vcpu_destroy(struct vcpu *vcpu)
+/* On failure the VMCS, if current, is cleared: its page goes back with the VM's. */
+static enum backend_err vmx_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt,
+					u16 gdt_limit, struct backend_error *err)
 {
-	struct vmx_vcpu *x = vcpu->vendor;
+	enum backend_err e = vmx_vcpu_setup(vcpu, guest_cr3, guest_gdt, gdt_limit, err);
 
-	/* Flush the VMCS out of the CPU before its page is reused. */
-	if (x)
-		vmclear(x->vmcs_pa);
-	vcpu->vendor = NULL;
+	if (e)
+		vmx_vcpu_destroy(vcpu);
+	return e;
 }
 
 static void sync_regs_to_vmcs(struct vcpu *vcpu)
@@ -389,19 +424,29 @@ int vmx_handle_exit(struct vcpu *vcpu)
 /* VMLAUNCH/VMRESUME did not even start the guest (VMfailValid/Invalid). */
 void vmx_entry_failed(struct vcpu *vcpu)
 {
-	u32 err = vmread(VMCS_INSTRUCTION_ERROR);
+	char text[96];
 
-	vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED,
-		"VMLAUNCH/VMRESUME failed: VM-instruction error %u (%s)", err,
-		vmx_instruction_error_name(err));
+	vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED, "VMLAUNCH/VMRESUME failed: %s",
+		vmx_failure_text(vmx_last_error(), text, sizeof(text)));
+}
+
+/* A VM-entry failure exit (reason bit 31): its qualification, or the guest
+ * state check that fails now. */
+static void vmx_explain_invalid(struct vcpu *vcpu, u64 reason, char *why, size_t size)
+{
+	if (!vmx_entry_failure_text(reason, vmread(VMCS_EXIT_QUALIFICATION), why, size) &&
+	    (reason & 0xffff) == EXIT_REASON_INVALID_GUEST_STATE)
+		guest_state_problem(why, size);
 }
 
 static void vmx_vcpu_run(struct vcpu *vcpu)
 {
 	struct vmx_vcpu *x = vcpu->vendor;
+	char text[96];
 
 	if (!vmptrld(x->vmcs_pa)) {
-		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED, "VMPTRLD failed");
+		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED, "VMPTRLD of the VMCS at 0x%llx failed: %s",
+			x->vmcs_pa, vmx_failure_text(vmx_last_error(), text, sizeof(text)));
 		return;
 	}
 	sync_regs_to_vmcs(vcpu);
@@ -564,6 +609,7 @@ const struct backend_ops vmx_backend = {
 	.guest_code_bits = vmx_guest_code_bits,
 	.set_guest_efer = vmx_set_guest_efer,
 	.exit_name = vmx_exit_name,
+	.explain_invalid = vmx_explain_invalid,
 	.host_interrupt_window = vmx_host_interrupt_window,
 	.cpu_enable = vmx_cpu_enable,
 	.idle_wait = vmx_idle_wait,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The PMU world switch against a PMU model (pmu-virt.md §1-§3, §5): a
+ * The PMU world switch against a PMU model (APM Vol 2 §13.2, §15.39; SDM
+ * Vol 3 ch. 21): a
  * register file per vendor with GuestOnly/HostOnly, global control and
  * status, RDPMC, the VMCS GLOBAL_CTRL loads and the PerfCtrVirt VMRUN /
  * #VMEXIT swap, plus an oracle: the guest's PMU as it would be on bare
@@ -42,7 +43,7 @@ static u64 m_rdpmc(void *ctx, u32 ecx)
 		assert_true((ecx & ~PMU_RDPMC_FIXED) < m->nr_fixed);
 		return m->fixed[ecx & ~PMU_RDPMC_FIXED];
 	}
-	assert_true(ecx < m->nr_gp); /* else #GP (pmu-virt.md §1.5) */
+	assert_true(ecx < m->nr_gp); /* else #GP (SDM Vol 2B, APM Vol 3: RDPMC) */
 	return m->ctr[ecx];
 }
 
@@ -121,7 +122,7 @@ static const struct pmu_hw_ops model_ops = {
 	.wrmsr = m_wrmsr,
 };
 
-/* Does counter i (fixed: 32 + i) count now?  EN, global enable, and H/G (§1.4, §1.5). */
+/* Does counter i (fixed: 32 + i) count now?  EN, global enable, and H/G (APM Vol 2 §13.2.1). */
 static bool m_counts(const struct model *m, unsigned bit, bool guest)
 {
 	u64 sel, hg;
@@ -164,7 +165,7 @@ static void m_tick(struct model *m, bool guest, u64 n)
 			add_wrap(&m->fixed[i], n, &m->global_status, PMU_GLOBAL_FIXED(i));
 }
 
-/* The guest's PMU on bare metal: H/G ignored with EFER.SVME = 0 (§1.4). */
+/* The guest's PMU on bare metal: H/G ignored with EFER.SVME = 0 (APM Vol 2 §13.2.1). */
 struct ref {
 	enum pmu_vendor vendor;
 	unsigned nr_gp, nr_fixed;
@@ -184,7 +185,7 @@ static void ref_tick(struct ref *r, u64 n)
 			add_wrap(&r->fixed[i], n, &r->global_status, PMU_GLOBAL_FIXED(i));
 }
 
-/* Independent restatement of §5.1 for the oracle. */
+/* Independent restatement of emulated-instruction accounting for the oracle. */
 static bool ref_account(struct ref *r, unsigned events, unsigned cpl)
 {
 	u64 br = r->vendor == PMU_AMD ? 0xc2 : 0xc4;
@@ -266,7 +267,7 @@ static bool sw_mode(enum pmu_mode mode)
 	return mode == PMU_SW || mode == PMU_SW_NOELIDE || mode == PMU_SW_LAZY;
 }
 
-/* Hardware side of VMRUN/VMLAUNCH; false is VMEXIT_INVALID_PMC (§2.4). */
+/* Hardware side of VMRUN/VMLAUNCH; false is VMEXIT_INVALID_PMC (APM Vol 2 §15.39). */
 static bool hw_vmentry(struct harness *h)
 {
 	struct model *m = &h->m;
@@ -297,7 +298,7 @@ static void hw_vmexit(struct harness *h)
 	unsigned i;
 
 	if (h->mode == PMU_HW && m->vendor == PMU_AMD) {
-		/* Guest state saved; type C reset, type A restored (§2.3, §2.4). */
+		/* Guest state saved; type C reset, type A restored (APM Vol 2 Table B-3 swap types). */
 		for (i = 0; i < m->nr_gp; i++) {
 			s->vmcb_ctl[i] = m->ctl[i];
 			s->vmcb_ctr[i] = m->ctr[i];
@@ -443,7 +444,7 @@ static u64 rnd_sel(struct harness *h)
 	if (x & (3ull << 22))
 		sel |= PMU_EVTSEL_EN;
 	if (h->r.vendor == PMU_AMD) {
-		/* The guest's own H/G bits and EventSelect[11:8] (§1.3, §1.4). */
+		/* The guest's own H/G bits and EventSelect[11:8] (APM Vol 2 §13.2.1). */
 		sel |= x & (PMU_AMD_GUESTONLY | PMU_AMD_HOSTONLY);
 		if ((x & (7ull << 33)) == 0)
 			sel |= 1ull << 32;
@@ -599,7 +600,7 @@ static void test_random_sequences(void **state)
 	}
 }
 
-/* §3.2: a counter WRMSR on load only where RDPMC differs; noelide writes all. */
+/* The elision: a counter WRMSR on load only where RDPMC differs; noelide writes all. */
 static void test_elision(void **state)
 {
 	struct harness h;
@@ -628,7 +629,7 @@ static void test_elision(void **state)
 				assert_int_equal(h.m.fixed_writes[i], elide ? i != 1 : 1);
 			assert_int_equal(h.m.n_rdpmc, elide ? h.m.nr_gp + h.m.nr_fixed : 0);
 
-			/* Idle guest: put leaves zeros, load then writes no counter (§3.1). */
+			/* Idle guest: put leaves zeros, load then writes no counter. */
 			memset(h.s.counter, 0, sizeof(h.s.counter));
 			memset(h.s.fixed, 0, sizeof(h.s.fixed));
 			for (i = 0; i < h.m.nr_gp; i++)
@@ -685,7 +686,7 @@ static void test_host_never_counts(void **state)
 	}
 }
 
-/* §2.4: GLOBAL_CTL = 0 before every VMRUN, or VMRUN fails. */
+/* GLOBAL_CTL = 0 before every VMRUN, or VMRUN fails (APM Vol 2 §15.39). */
 static void test_hw_clears_global_ctl(void **state)
 {
 	struct harness h;

@@ -164,6 +164,12 @@ static void invalid_and_unknown(void **state)
 	/* QEMU reports VMEXIT_INVALID as 0x00000000ffffffff, hardware as -1 */
 	assert_int_equal(decode(0xffffffffull, 0, 0).kind, EXIT_INVALID);
 	assert_int_equal(decode(~0ull, 0, 0).kind, EXIT_INVALID);
+	/* VMRUN's failure codes by name (Table C-1), 64-bit or QEMU's 32 */
+	assert_string_equal(svm_exit_name(~0ull), "VMEXIT_INVALID");
+	assert_string_equal(svm_exit_name(-4ull), "VMEXIT_INVALID_PMC");
+	assert_string_equal(svm_exit_name(0xfffffffeull), "VMEXIT_BUSY");
+	assert_string_equal(svm_exit_name(-3ull), "VMEXIT_IDLE_REQUIRED");
+	assert_string_equal(svm_exit_name(0x401), "see APM Vol 2 Appendix C");
 	e = decode(0x401, 7, 9); /* AVIC incomplete IPI: not handled */
 	assert_int_equal(e.kind, EXIT_UNHANDLED);
 	assert_int_equal(e.info1, 7);

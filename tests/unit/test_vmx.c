@@ -211,6 +211,49 @@ static void instruction_error_names(void **state)
 	assert_string_equal(vmx_instruction_error_name(0xffffffff), "unknown VM-instruction error");
 }
 
+/* What a message says after a failed VMWRITE, VMPTRLD or VMLAUNCH (§31.2, §31.4). */
+static void failure_texts(void **state)
+{
+	char buf[96];
+
+	(void)state;
+	assert_string_equal(vmx_failure_text(12, buf, sizeof(buf)),
+			    "VM-instruction error 12 (VMREAD/VMWRITE from/to unsupported VMCS "
+			    "component)");
+	assert_string_equal(vmx_failure_text(7, buf, sizeof(buf)),
+			    "VM-instruction error 7 (VM entry with invalid control field(s))");
+	assert_string_equal(vmx_failure_text(11, buf, sizeof(buf)),
+			    "VM-instruction error 11 (VMPTRLD with incorrect VMCS revision "
+			    "identifier)");
+	assert_string_equal(vmx_failure_text(14, buf, sizeof(buf)),
+			    "VM-instruction error 14 (unknown VM-instruction error)");
+	/* 0: VMfailInvalid, there was no VMCS to hold a number */
+	assert_string_equal(vmx_failure_text(0, buf, sizeof(buf)),
+			    "VMfailInvalid (no current VMCS to hold an error number)");
+	/* truncated, still terminated */
+	assert_string_equal(vmx_failure_text(12, buf, 10), "VM-instru");
+}
+
+/* The qualification of a VM-entry failure exit (§27.8). */
+static void entry_failure_texts(void **state)
+{
+	char buf[96];
+
+	(void)state;
+	assert_null(vmx_entry_failure_text(0x80000021, 0, buf, sizeof(buf)));
+	assert_string_equal(vmx_entry_failure_text(0x80000021, 2, buf, sizeof(buf)),
+			    "loading the guest's PAE PDPTEs failed");
+	assert_string_equal(vmx_entry_failure_text(0x80000021, 3, buf, sizeof(buf)),
+			    "NMI injected while STI blocks events");
+	assert_string_equal(vmx_entry_failure_text(0x80000021, 4, buf, sizeof(buf)),
+			    "invalid VMCS link pointer");
+	assert_string_equal(vmx_entry_failure_text(0x80000022, 3, buf, sizeof(buf)),
+			    "VM-entry MSR-load entry 3 failed");
+	assert_string_equal(vmx_entry_failure_text(0x80000029, 0, buf, sizeof(buf)),
+			    "a machine check during VM entry");
+	assert_null(vmx_entry_failure_text(EXIT_REASON_CPUID, 2, buf, sizeof(buf)));
+}
+
 static void exit_reason_names(void **state)
 {
 	(void)state;
@@ -464,6 +507,8 @@ int main(void)
 		cmocka_unit_test(fix_cr0),
 		cmocka_unit_test(fix_cr4),
 		cmocka_unit_test(instruction_error_names),
+		cmocka_unit_test(failure_texts),
+		cmocka_unit_test(entry_failure_texts),
 		cmocka_unit_test(exit_reason_names),
 		cmocka_unit_test_setup(needs_flags, setup),
 		cmocka_unit_test_setup(vmcall_and_cpuid, setup),
