@@ -29,7 +29,10 @@ enum backend_err vmx_pmu_setup(struct vcpu *vcpu, struct vmx_vcpu *x, struct bac
 	const struct vmcs_init fields[] = {
 		VMCS_INIT(VMCS_PROC_CONTROLS, x->proc),
 		VMCS_INIT(VMCS_EXIT_CONTROLS, vmx_caps.exit | EXIT_LOAD_PERF_GLOBAL_CTRL),
-		VMCS_INIT(VMCS_ENTRY_CONTROLS, vmx_caps.entry | ENTRY_LOAD_PERF_GLOBAL_CTRL),
+		/* on top of what vcpu_create chose: a 32-bit multiboot entry has
+		 * "IA-32e mode guest" cleared (SDM Vol 3 §25.8.1) */
+		VMCS_INIT(VMCS_ENTRY_CONTROLS,
+			  vmread(VMCS_ENTRY_CONTROLS) | ENTRY_LOAD_PERF_GLOBAL_CTRL),
 		VMCS_INIT(VMCS_HOST_PERF_GLOBAL_CTRL, 0),
 		VMCS_INIT(VMCS_GUEST_PERF_GLOBAL_CTRL, x->guest_perf_global_ctrl),
 	};
