@@ -36,6 +36,7 @@ enum hostile_case {
 	CASE_GDT_OUTSIDE,
 	CASE_TRIPLE_FAULT,
 	CASE_SPIN,
+	CASE_PMU_RESERVED,
 };
 
 static unsigned failures;
@@ -250,6 +251,143 @@ static void table_outside(bool idt)
 	}
 }
 
+/* The PMU MSRs (SDM Vol 4 Table 2-2; APM Vol 2 Appendix A) */
+#define INTEL_PERFEVTSEL(i) (0x186u + (i))
+#define INTEL_FIXED_CTR_CTRL 0x38du
+#define INTEL_GLOBAL_CTRL 0x38fu
+#define AMD_PERF_CTL(i) (0xc0010200u + 2 * (i))
+#define AMD_K7_PERF_CTL(i) (0xc0010000u + (i))
+/* instructions retired at CPL 0 and 3, not enabled: nothing counts */
+#define EVTSEL_QUIET 0x300c0ull
+
+static void pmu_report(u32 msr, u64 bad, int v, u64 now)
+{
+	gprintf("PMU MSR 0x%x <- 0x%llx: vector %d, reads back 0x%llx\n", msr,
+		(unsigned long long)bad, v, (unsigned long long)now);
+}
+
+/* A write the CPU refuses: #GP, and the register keeps its value. */
+static void pmu_refused(u32 msr, u64 keep, u64 bad, const char *what)
+{
+	u64 now = ~0ull;
+	int v;
+
+	wrmsr(msr, keep);
+	v = wrmsr_safe(msr, bad);
+	rdmsr_safe(msr, &now);
+	if (v != VECTOR_GP || now != keep)
+		pmu_report(msr, bad, v, now);
+	check(v == VECTOR_GP && now == keep, what, v);
+}
+
+/* Bits the CPU refuses or drops: #GP, or no fault and they do not stick. */
+static void pmu_not_kept(u32 msr, u64 keep, u64 bad_bits, const char *what)
+{
+	u64 now = ~0ull;
+	int v;
+
+	wrmsr(msr, keep);
+	v = wrmsr_safe(msr, keep | bad_bits);
+	rdmsr_safe(msr, &now);
+	if (now != keep)
+		pmu_report(msr, keep | bad_bits, v, now);
+	check((v == VECTOR_GP || v < 0) && now == keep, what, v);
+}
+
+/*
+ * Intel: reserved bits of the event selects, FIXED_CTR_CTRL and
+ * GLOBAL_CTRL are #GP (SDM Vol 3 §21.2.1-21.2.2); AnyThread, which counts
+ * the sibling hyperthread (§21.2.3), is refused, and CPUID.0AH:EDX[15]
+ * says it is deprecated.
+ */
+static void pmu_reserved_intel(void)
+{
+	struct cpuid_regs a;
+	unsigned version, nr_gp, nr_fixed;
+
+	cpuid_count(0xa, 0, &a);
+	version = a.eax & 0xff;
+	nr_gp = (a.eax >> 8) & 0xff;
+	nr_fixed = a.edx & 0x1f;
+	check(nr_gp > 0, "the guest PMU has no counters", 0);
+	if (!nr_gp)
+		return;
+	check(version < 3 || (a.edx & BIT(15)), "CPUID.0AH:EDX[15] (AnyThread deprecated) clear",
+	      (int)a.edx);
+	pmu_refused(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, EVTSEL_QUIET | BIT(21),
+		    "PERFEVTSEL0 with AnyThread was not #GP");
+	pmu_refused(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, EVTSEL_QUIET | BIT(32),
+		    "PERFEVTSEL0 with reserved bit 32 was not #GP");
+	pmu_refused(INTEL_PERFEVTSEL(nr_gp - 1), EVTSEL_QUIET, EVTSEL_QUIET | BIT(63),
+		    "the last PERFEVTSEL with reserved bit 63 was not #GP");
+	/* PC (bit 19) is reserved, not writeable, since Sandy Bridge (§21.2.1.1) */
+	pmu_not_kept(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, BIT(19), "PERFEVTSEL0 kept PC");
+	wrmsr(INTEL_PERFEVTSEL(0), 0);
+	wrmsr(INTEL_PERFEVTSEL(nr_gp - 1), 0);
+	if (nr_fixed) {
+		pmu_refused(INTEL_FIXED_CTR_CTRL, 0x1, 0x1 | BIT(2),
+			    "FIXED_CTR_CTRL with AnyThread of counter 0 was not #GP");
+		pmu_refused(INTEL_FIXED_CTR_CTRL, 0x1, 0x1 | BIT(4 * (nr_fixed - 1) + 2),
+			    "FIXED_CTR_CTRL with AnyThread of the last counter was not #GP");
+		pmu_refused(INTEL_FIXED_CTR_CTRL, 0x1, 0x1 | BIT(4 * nr_fixed),
+			    "FIXED_CTR_CTRL for a counter that does not exist was not #GP");
+		pmu_refused(INTEL_FIXED_CTR_CTRL, 0x1, 0x1 | BIT(63),
+			    "FIXED_CTR_CTRL with reserved bit 63 was not #GP");
+		wrmsr(INTEL_FIXED_CTR_CTRL, 0);
+	}
+	if (nr_gp < 32)
+		pmu_refused(INTEL_GLOBAL_CTRL, 1, 1 | BIT(nr_gp),
+			    "GLOBAL_CTRL for a counter that does not exist was not #GP");
+	pmu_refused(INTEL_GLOBAL_CTRL, 1, 1 | BIT(32 + nr_fixed),
+		    "GLOBAL_CTRL for a fixed counter that does not exist was not #GP");
+	pmu_refused(INTEL_GLOBAL_CTRL, 1, 1 | BIT(63), "GLOBAL_CTRL with bit 63 was not #GP");
+}
+
+/*
+ * AMD: PerfEvtSeln bits 19, 21, 39:36 and 63:42 are reserved (APM Vol 2
+ * §13.2.1); the legacy K7 selects are the same registers.
+ */
+static void pmu_reserved_amd(void)
+{
+	static const u64 reserved[] = { BIT(19), BIT(21), BIT(36), BIT(39), BIT(42), BIT(63) };
+	struct cpuid_regs e1;
+	unsigned i, last;
+
+	cpuid_count(0x80000001, 0, &e1);
+	last = e1.ecx & BIT(23) ? 5 : 3; /* PerfCtrExtCore: six counters (APM Vol 2 §13.2.2) */
+	for (i = 0; i < ARRAY_SIZE(reserved); i++)
+		pmu_not_kept(AMD_PERF_CTL(0), EVTSEL_QUIET, reserved[i],
+			     "PERF_CTL0 kept a reserved bit");
+	pmu_not_kept(AMD_PERF_CTL(last), EVTSEL_QUIET, BIT(21) | BIT(42),
+		     "the last PERF_CTL kept reserved bits");
+	pmu_not_kept(AMD_K7_PERF_CTL(1), EVTSEL_QUIET, BIT(19) | BIT(63),
+		     "K7 PERF_CTL1 kept reserved bits");
+	wrmsr(AMD_PERF_CTL(0), 0);
+	wrmsr(AMD_PERF_CTL(last), 0);
+	wrmsr(AMD_K7_PERF_CTL(1), 0);
+}
+
+/* A guest PMU (the VM's configuration gives it one): its reserved bits never stick. */
+static void pmu_reserved(void)
+{
+	struct cpuid_regs hv;
+
+	cpuid_count(0x40000001, 0, &hv);
+	check(hv.ecx != HV_PMU_OFF, "the VM has no guest PMU to try", (int)hv.ecx);
+	if (hv.ecx == HV_PMU_OFF)
+		return;
+	if (guest_is_amd)
+		pmu_reserved_amd();
+	else
+		pmu_reserved_intel();
+}
+
+/* The cases that must end the VM before they can report. */
+static bool must_stop(u64 variant)
+{
+	return variant >= CASE_READ8 && variant <= CASE_SPIN;
+}
+
 u64 guest_main(u64 variant)
 {
 	guest_rt_init();
@@ -292,11 +430,14 @@ u64 guest_main(u64 variant)
 		asm volatile("cli");
 		for (;;)
 			asm volatile("pause" ::: "memory");
+	case CASE_PMU_RESERVED:
+		pmu_reserved();
+		break;
 	default:
 		access_outside(variant);
 		break;
 	}
-	if (variant >= CASE_READ8) {
+	if (must_stop(variant)) {
 		gprintf("still running after case %llu: mhv did not stop this VM\n",
 			(unsigned long long)variant);
 		return 1;

@@ -48,10 +48,28 @@
 #define PMU_AMD_GUESTONLY BIT(40)
 #define PMU_AMD_HOSTONLY BIT(41)
 
-/* IA32_FIXED_CTR_CTRL: 4 bits per counter at 4*i (SDM Vol 3 §21.2.2). */
+/*
+ * Bits an event select may not hold.  Intel: bits 63:32 are reserved, and
+ * WRMSR with a reserved bit set is #GP (SDM Vol 3 §21.2.1.1, Vol 4 Table
+ * 2-2); PC (bit 19) is reserved and not writeable since Sandy Bridge
+ * (§21.2.1.1); AnyThread (bit 21, version 3) counts the events of the
+ * sibling logical processors too (§21.2.3.1).  AMD: bits 19, 21, 39:36
+ * and 63:42 are reserved (APM Vol 2 §13.2.1, PerfEvtSeln).
+ */
+#define PMU_INTEL_EVTSEL_PC BIT(19)
+#define PMU_INTEL_EVTSEL_ANYTHREAD BIT(21)
+#define PMU_INTEL_EVTSEL_RSVD (~0xffffffffull)
+#define PMU_AMD_EVTSEL_RSVD (BIT(19) | BIT(21) | (0xfull << 36) | ~(BIT(42) - 1))
+
+/* IA32_FIXED_CTR_CTRL: 4 bits per counter at 4*i (SDM Vol 3 §21.2.2), the rest
+ * reserved; AnyThread as in the event selects (§21.2.3.1). */
 #define PMU_FIXED_OS(i) BIT(4 * (i))
 #define PMU_FIXED_USR(i) BIT(4 * (i) + 1)
+#define PMU_FIXED_ANYTHREAD(i) BIT(4 * (i) + 2)
 #define PMU_FIXED_PMI(i) BIT(4 * (i) + 3)
+
+/* CPUID.0AH:EDX[15]: AnyThread is deprecated (SDM Vol 2A, CPUID leaf 0AH). */
+#define PMU_CPUID_ANYTHREAD_DEPRECATED BIT(15)
 
 /* GLOBAL_CTRL/STATUS layout: GP i at bit i, Intel fixed i at 32 + i (§21.2.2). */
 #define PMU_GLOBAL_FIXED(i) BIT(32 + (i))

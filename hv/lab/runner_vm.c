@@ -248,7 +248,7 @@ void runner_suite_vm(struct vm_life *l, struct cpu_run *cr, const struct suite *
 		.ops = &suite_vm_ops,
 		.cr = cr,
 		.suite = s->name,
-		.config = config,
+		.config = suite_vm_config(sv, config),
 		.id = cr->run->next_vm_id++,
 		.s = s,
 		.sv = sv,

@@ -47,6 +47,35 @@ static struct why_not spin_runs_here(void)
 	return verdict_run();
 }
 
+/*
+ * The hostile VMs that need a guest PMU run with the software switch,
+ * where guest values pass mhv's filter on their way into the PMU.
+ */
+static const struct vm_config hostile_pmu_config = {
+	"pmu-sw", "software PMU switch with RDPMC-compare elision", false, NULL, "sw", false, false,
+};
+
+/*
+ * Where the host has a PMU mode, the guest gets it.  Bochs 2.7 on AMD has
+ * none (no PerfMonV2), but runs the software switch harmlessly: it
+ * answers the PMU MSRs it lacks with 0 and drops writes to them (its
+ * default ignore_bad_msrs), and RDPMC of counters 0-17 with 0, so the
+ * guest's writes still pass through mhv's filter and world switch while
+ * nothing counts.  Not so its Intel models, whose RDPMC of a fixed counter
+ * (ECX bit 30) is #GP, nor QEMU TCG, whose RDPMC is #UD: the switch would
+ * fault in mhv.
+ */
+static struct why_not guest_pmu_runs_here(void)
+{
+	const char *why = pmu_mode_unsupported(hostile_pmu_config.pmu);
+
+	if (!why)
+		return verdict_run();
+	if (!__builtin_strcmp(platform_env(), "bochs") && pmu_caps.amd && pmu_caps.perfctr_core)
+		return verdict_run();
+	return verdict_cannot(why);
+}
+
 static const struct suite_vm smoke_vms[] = {
 	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING, 1 },
 	{ "smoke-triple", 1, VM_STOP_TRIPLE_FAULT, "triple_fault_contained", triple_fault_runs_here,
@@ -101,6 +130,9 @@ static const struct suite_vm hostile_vms[] = {
 	  VM_RUNNING, 1 },
 	{ "spin", 18, VM_STOP_TIME_LIMIT, "exitless_spin", spin_runs_here, false, 200, VM_RUNNING,
 	  1 },
+	/* reserved bits and AnyThread in PMU MSRs: refused or dropped as the CPU does */
+	{ "pmu_reserved", 19, VM_STOP_EXIT, "pmu_reserved_bits", guest_pmu_runs_here, false, 0,
+	  VM_RUNNING, 1 },
 };
 
 const struct suite suites[] = {
@@ -162,6 +194,11 @@ struct why_not suite_vm_why_not(const struct suite_vm *sv, const struct mhv_conf
 	if (sv->test && !config_test_wanted(cfg, sv->test))
 		return verdict_left_out();
 	return sv->runs_here ? sv->runs_here() : verdict_run();
+}
+
+const struct vm_config *suite_vm_config(const struct suite_vm *sv, const struct vm_config *column)
+{
+	return sv->runs_here == guest_pmu_runs_here ? &hostile_pmu_config : column;
 }
 
 const char *suite_vm_test(const struct suite_vm *sv)

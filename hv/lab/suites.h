@@ -54,6 +54,9 @@ bool vm_config_wants(const struct vm_config *config, const char *test);
 /* Whether @sv runs here under @cfg: left out by the tests filter, or
  * skipped because this machine cannot run it. */
 struct why_not suite_vm_why_not(const struct suite_vm *sv, const struct mhv_config *cfg);
+/* The configuration @sv runs in: the column's, or its own where its guest
+ * needs one (a guest PMU; its runs_here says whether this machine has it). */
+const struct vm_config *suite_vm_config(const struct suite_vm *sv, const struct vm_config *column);
 /* The test @sv's end is judged as: its own name when it has none. */
 const char *suite_vm_test(const struct suite_vm *sv);
 /* How long @sv may run: its own time limit, else the config's. */

@@ -80,6 +80,15 @@ struct pmu_state {
 	u64 pmi_signalled;
 	bool loaded;	  /* guest values are in the PMU registers (PMU_SW*) */
 	bool pmi_pending; /* an accounted overflow wants a PMI injected */
+	/*
+	 * What guest writes may hold, fixed by pmu_init from the geometry:
+	 * a write with a bit of a *_rsvd mask is #GP, as on the CPU; event
+	 * select bits outside eventsel_kept are dropped, as the CPU drops
+	 * them.  Only what passes reaches a PMU register (pmu_account.c).
+	 */
+	u64 eventsel_rsvd, eventsel_kept;
+	u64 fixed_ctr_ctrl_rsvd;
+	u64 global_valid; /* the counters, GLOBAL_CTRL/STATUS layout */
 };
 
 const char *pmu_mode_name(enum pmu_mode mode);
@@ -101,14 +110,15 @@ void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mod
 void pmu_vm_entry(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_vm_exit(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 
-/* Guest register writes seen by the intercept handlers. */
-void pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value);
-void pmu_set_fixed_ctr_ctrl(struct pmu_state *s, u64 guest_value);
-void pmu_set_global_ctrl(struct pmu_state *s, u64 guest_value);
+/* Guest register writes seen by the intercept handlers; false: #GP, nothing changed. */
+bool pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value);
+bool pmu_set_fixed_ctr_ctrl(struct pmu_state *s, u64 guest_value);
+bool pmu_set_global_ctrl(struct pmu_state *s, u64 guest_value);
 
 /*
  * Intercepted guest RDMSR/WRMSR of a PMU MSR, wherever its state lives.
- * Returns false if msr is not a PMU MSR of this guest (the caller raises #GP).
+ * Returns false if msr is not a PMU MSR of this guest, or the value is
+ * one the CPU refuses (the caller raises #GP).
  */
 bool pmu_get_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32 msr, u64 *v);
 bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32 msr, u64 v);

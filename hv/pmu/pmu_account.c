@@ -25,15 +25,6 @@ static bool in_vmcb(const struct pmu_state *s, enum pmu_mode mode)
 	return mode == PMU_HW && s->vendor == PMU_AMD;
 }
 
-static u64 global_valid(const struct pmu_state *s)
-{
-	u64 v = s->nr_gp ? BIT(s->nr_gp) - 1 : 0;
-
-	if (s->nr_fixed)
-		v |= (BIT(s->nr_fixed) - 1) << 32;
-	return v;
-}
-
 static enum pmu_reg decode(const struct pmu_state *s, u32 msr, unsigned *idx)
 {
 	if (s->vendor == PMU_AMD) {
@@ -121,12 +112,13 @@ void pmu_recalc_accounting(struct pmu_state *s)
 	s->pmi_mask &= s->global_ctrl;
 }
 
-void pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value)
+/* The filters (pmu_init) keep every value that reaches a PMU register one the CPU takes. */
+bool pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value)
 {
-	u64 hw = guest_value;
+	u64 v = guest_value & s->eventsel_kept, hw = v;
 
-	if (i >= s->nr_gp)
-		return;
+	if (i >= s->nr_gp || (guest_value & s->eventsel_rsvd))
+		return false;
 	/*
 	 * AMD has no atomic GLOBAL_CTL switch at VMRUN/#VMEXIT, so guest
 	 * counters are made GuestOnly: they freeze when the CPU leaves guest
@@ -134,24 +126,32 @@ void pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value)
 	 * VMCS GLOBAL_CTRL loads.  A zero select stays zero: EN = 0 counts in
 	 * no mode, and put skips the selector WRMSR for it (sw_put).
 	 */
-	if (s->vendor == PMU_AMD && guest_value)
-		hw = (guest_value & ~PMU_AMD_HOSTONLY) | PMU_AMD_GUESTONLY;
-	s->eventsel[i] = guest_value;
+	if (s->vendor == PMU_AMD && v)
+		hw = (v & ~PMU_AMD_HOSTONLY) | PMU_AMD_GUESTONLY;
+	s->eventsel[i] = v;
 	s->eventsel_hw[i] = hw;
 	pmu_recalc_accounting(s);
+	return true;
 }
 
-void pmu_set_fixed_ctr_ctrl(struct pmu_state *s, u64 guest_value)
+bool pmu_set_fixed_ctr_ctrl(struct pmu_state *s, u64 guest_value)
 {
+	if (guest_value & s->fixed_ctr_ctrl_rsvd)
+		return false;
 	s->fixed_ctr_ctrl = guest_value;
 	s->fixed_ctr_ctrl_hw = guest_value;
 	pmu_recalc_accounting(s);
+	return true;
 }
 
-void pmu_set_global_ctrl(struct pmu_state *s, u64 guest_value)
+/* Enable bits of counters the guest lacks are #GP (SDM Vol 3 §21.2.2; as KVM on AMD). */
+bool pmu_set_global_ctrl(struct pmu_state *s, u64 guest_value)
 {
-	s->global_ctrl = guest_value & global_valid(s);
+	if (guest_value & ~s->global_valid)
+		return false;
+	s->global_ctrl = guest_value;
 	pmu_recalc_accounting(s);
+	return true;
 }
 
 static u32 ctr_ecx(unsigned fixed, unsigned i)
@@ -198,13 +198,12 @@ static void write_ctr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode
 		*soft_ctr(s, mode, fixed, i) = v;
 }
 
-/* STATUS_CLR/OVF_CTRL (clear) or STATUS_SET (set) of bits in the guest status. */
+/* STATUS_CLR/OVF_CTRL (clear) or STATUS_SET (set) of counter bits in the guest status. */
 static void change_status(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode,
 			  enum pmu_reg r, u64 bits)
 {
 	u64 *status = in_vmcb(s, mode) ? &s->vmcb_global_status : &s->global_status;
 
-	bits &= global_valid(s);
 	if (s->loaded)
 		hw->ops->wrmsr(hw->ctx, status_msr(s, r), bits);
 	else if (r == REG_STATUS_SET)
@@ -259,7 +258,8 @@ bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 		return false;
 	switch (r) {
 	case REG_CTL:
-		pmu_set_eventsel(s, i, v);
+		if (!pmu_set_eventsel(s, i, v))
+			return false;
 		if (in_vmcb(s, mode))
 			s->vmcb_ctl[i] = s->eventsel_hw[i];
 		else if (s->loaded)
@@ -270,12 +270,14 @@ bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 		write_ctr(s, hw, mode, r == REG_FIXED, i, v);
 		return true;
 	case REG_FIXED_CTRL:
-		pmu_set_fixed_ctr_ctrl(s, v);
+		if (!pmu_set_fixed_ctr_ctrl(s, v))
+			return false;
 		if (s->loaded)
 			hw->ops->wrmsr(hw->ctx, msr, s->fixed_ctr_ctrl_hw);
 		return true;
 	case REG_CTRL:
-		pmu_set_global_ctrl(s, v);
+		if (!pmu_set_global_ctrl(s, v))
+			return false;
 		if (in_vmcb(s, mode)) {
 			/* A dword slot (APM Vol 2 Table B-2). */
 			s->vmcb_global_ctl = s->global_ctrl & 0xffffffffull;
@@ -290,6 +292,10 @@ bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 		return false; /* read-only (APM Vol 2 §13.2.1; SDM Vol 4 Table 2-2) */
 	case REG_STATUS_CLR:
 	case REG_STATUS_SET:
+		/* Passed through in every mode (pmu_vcpu.c): here only for the MSR
+		 * table, which refuses what it cannot hold, as KVM does. */
+		if (v & ~s->global_valid)
+			return false;
 		change_status(s, hw, mode, r, v);
 		return true;
 	case REG_NONE:

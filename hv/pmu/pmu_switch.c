@@ -72,6 +72,35 @@ static u32 global_status_msr(const struct pmu_state *s)
 	return s->vendor == PMU_AMD ? MSR_AMD_GLOBAL_STATUS : MSR_INTEL_GLOBAL_STATUS;
 }
 
+/*
+ * The guest's write filters, once per vCPU.  Intel's reserved bits are
+ * #GP; AMD CPUs raise no #GP for an event select's reserved bits (the APM
+ * leaves it open; KVM drops them for that reason), so they are dropped.
+ * AnyThread is refused, and the guest's CPUID says it is deprecated
+ * (pmu_adjust_guest_cpuid): it would count the sibling hyperthread, which
+ * another VM or mhv runs on, and dropping it silently would leave the
+ * guest believing it counts both.  PC is dropped: it is not writeable
+ * since Sandy Bridge, and mhv switches version 4 PMUs only.
+ */
+static void init_filters(struct pmu_state *s)
+{
+	unsigned i;
+
+	s->global_valid = s->nr_gp ? BIT(s->nr_gp) - 1 : 0;
+	if (s->nr_fixed)
+		s->global_valid |= (BIT(s->nr_fixed) - 1) << 32;
+	s->fixed_ctr_ctrl_rsvd = ~0ull;
+	if (s->vendor == PMU_AMD) {
+		s->eventsel_rsvd = 0;
+		s->eventsel_kept = ~PMU_AMD_EVTSEL_RSVD;
+		return;
+	}
+	s->eventsel_rsvd = PMU_INTEL_EVTSEL_RSVD | PMU_INTEL_EVTSEL_ANYTHREAD;
+	s->eventsel_kept = ~PMU_INTEL_EVTSEL_PC;
+	for (i = 0; i < s->nr_fixed; i++) /* each counter's nibble, AnyThread excepted */
+		s->fixed_ctr_ctrl_rsvd &= ~(0xfull << 4 * i) | PMU_FIXED_ANYTHREAD(i);
+}
+
 void pmu_init(struct pmu_state *s, enum pmu_vendor vendor, unsigned nr_gp, unsigned nr_fixed,
 	      enum pmu_mode mode)
 {
@@ -83,6 +112,7 @@ void pmu_init(struct pmu_state *s, enum pmu_vendor vendor, unsigned nr_gp, unsig
 	/* AMD has no fixed counters, only PERF_CTL/PERF_CTR pairs (APM Vol 2 §13.2.1). */
 	s->nr_fixed = vendor == PMU_AMD ? 0 : (nr_fixed < PMU_MAX_FIXED ? nr_fixed : PMU_MAX_FIXED);
 	s->width = PMU_DEFAULT_WIDTH;
+	init_filters(s);
 	/*
 	 * RESET sets the GP enable bits of GLOBAL_CTRL so v1-style software
 	 * that only writes event selects still counts (SDM Vol 3 Table 10-1;

@@ -247,6 +247,9 @@ void pmu_adjust_guest_cpuid(struct cpuid_cache *view)
 		a->eax = (a->eax & ~0xff00u) | PMU_MAX_GP << 8;
 	if ((a->edx & 0x1f) > PMU_MAX_FIXED)
 		a->edx = (a->edx & ~0x1fu) | PMU_MAX_FIXED;
+	/* AnyThread (version 3) is #GP in mhv (pmu_switch.c): tell the guest. */
+	if ((a->eax & 0xff) >= 3)
+		a->edx |= PMU_CPUID_ANYTHREAD_DEPRECATED;
 	if (CPUID_EXT_CACHED > 0x22 && (view->ext[0x22].ebx & 0xf) > PMU_AMD_MAX_GP)
 		view->ext[0x22].ebx = (view->ext[0x22].ebx & ~0xfu) | PMU_AMD_MAX_GP;
 }

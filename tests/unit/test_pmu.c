@@ -34,6 +34,53 @@ static u64 valid_bits(const struct model *m)
 	return (BIT(m->nr_gp) - 1) | ((BIT(m->nr_fixed) - 1) << 32);
 }
 
+/*
+ * The CPU's answer to a WRMSR mhv executes, restated here rather than
+ * taken from perfmon.h.  Intel raises #GP for a reserved bit (SDM Vol 3
+ * §21.2, Vol 4 Table 2-2): PERFEVTSELx 63:32 and PC (not writeable since
+ * Sandy Bridge), FIXED_CTR_CTRL outside the nibbles of its counters, the
+ * global registers outside the counters, counters beyond their width.
+ * AMD raises none for PerfEvtSeln, but its reserved bits 19, 21, 39:36
+ * and 63:42 (APM Vol 2 §13.2.1) must not reach it either.  AnyThread
+ * (Intel bit 21, FIXED_CTR_CTRL bit 2 + 4i) is legal but counts the
+ * sibling hyperthread: mhv must never write it.  Any of these fails the
+ * test as the host #GP would end mhv's run.
+ */
+static void m_check_ctl(const struct model *m, u32 msr, u64 v)
+{
+	u64 amd_rsvd = BIT(19) | BIT(21) | (0xfull << 36) | (~0ull << 42);
+
+	if (m->vendor == PMU_AMD) {
+		if (v & amd_rsvd)
+			fail_msg("reserved PerfEvtSel bits reach WRMSR 0x%x <- 0x%llx", msr,
+				 (unsigned long long)v);
+		return;
+	}
+	if (v & BIT(21))
+		fail_msg("AnyThread reaches WRMSR 0x%x <- 0x%llx", msr, (unsigned long long)v);
+	if (v & ((~0ull << 32) | BIT(19)))
+		fail_msg("host #GP: WRMSR 0x%x <- 0x%llx", msr, (unsigned long long)v);
+}
+
+static void m_check_fixed_ctrl(const struct model *m, u64 v)
+{
+	u64 legal = 0;
+	unsigned i;
+
+	for (i = 0; i < m->nr_fixed; i++)
+		legal |= 0xfull << (4 * i);
+	if (v & 0x4444444444444444ull & legal)
+		fail_msg("AnyThread reaches FIXED_CTR_CTRL <- 0x%llx", (unsigned long long)v);
+	if (v & ~legal)
+		fail_msg("host #GP: FIXED_CTR_CTRL <- 0x%llx", (unsigned long long)v);
+}
+
+static void m_check_bits(u32 msr, u64 v, u64 legal)
+{
+	if (v & ~legal)
+		fail_msg("host #GP: WRMSR 0x%x <- 0x%llx", msr, (unsigned long long)v);
+}
+
 static u64 m_rdpmc(void *ctx, u32 ecx)
 {
 	struct model *m = ctx;
@@ -96,22 +143,27 @@ static void m_wrmsr(void *ctx, u32 msr, u64 v)
 
 	m->n_wrmsr++;
 	if (msr == (amd ? MSR_AMD_GLOBAL_STATUS_CLR : MSR_INTEL_GLOBAL_OVF_CTRL)) {
+		m_check_bits(msr, v, valid_bits(m));
 		m->global_status &= ~v;
 		return;
 	}
 	if (msr == (amd ? MSR_AMD_GLOBAL_STATUS_SET : MSR_INTEL_GLOBAL_STATUS_SET)) {
-		m->global_status |= v & valid_bits(m);
+		m_check_bits(msr, v, valid_bits(m));
+		m->global_status |= v;
 		return;
 	}
 	assert_non_null(r); /* GLOBAL_STATUS itself is read-only */
 	if (w) {
 		(*w)++;
-		v &= MASK48;
-	}
-	if (r == &m->global_ctrl) {
-		v &= valid_bits(m);
+		m_check_bits(msr, v, MASK48);
+	} else if (r == &m->global_ctrl) {
+		m_check_bits(msr, v, valid_bits(m));
 		if (v == 0)
 			m->global_ctl_zero_writes++;
+	} else if (r == &m->fixed_ctrl) {
+		m_check_fixed_ctrl(m, v);
+	} else {
+		m_check_ctl(m, msr, v);
 	}
 	*r = v;
 }
@@ -279,13 +331,16 @@ static bool hw_vmentry(struct harness *h)
 			return false;
 		m->host_status = m->global_status;
 		for (i = 0; i < m->nr_gp; i++) {
+			m_check_ctl(m, MSR_AMD_PERF_CTL(i), s->vmcb_ctl[i]);
 			m->ctl[i] = s->vmcb_ctl[i];
 			m->ctr[i] = s->vmcb_ctr[i];
 		}
 		m->global_status = s->vmcb_global_status;
 		m->global_ctrl = s->vmcb_global_ctl;
 	} else if (m->vendor == PMU_INTEL && sw_mode(h->mode)) {
-		m->global_ctrl = s->vmcs_global_ctrl; /* entry "load GLOBAL_CTRL" */
+		/* Entry "load GLOBAL_CTRL"; a reserved bit fails the VM entry (SDM Vol 3 §27.3.1.1). */
+		m_check_bits(MSR_INTEL_GLOBAL_CTRL, s->vmcs_global_ctrl, valid_bits(m));
+		m->global_ctrl = s->vmcs_global_ctrl;
 	}
 	m->guest_mode = true;
 	return true;
@@ -862,6 +917,148 @@ static void test_pmi_mask(void **state)
 	}
 }
 
+/* The outcome the CPU gives a guest WRMSR of base | BIT(b), restated per register. */
+enum outcome {
+	KEPT,
+	DROPPED,
+	REFUSED
+};
+
+static enum outcome sel_outcome(enum pmu_vendor v, unsigned b)
+{
+	if (v == PMU_AMD)
+		return b == 19 || b == 21 || (b >= 36 && b <= 39) || b >= 42 ? DROPPED : KEPT;
+	if (b == 19)
+		return DROPPED; /* PC: not writeable */
+	return b >= 32 || b == 21 ? REFUSED : KEPT;
+}
+
+static enum outcome counter_bit_outcome(const struct harness *h, unsigned b)
+{
+	return b < h->m.nr_gp || (b >= 32 && b < 32 + h->m.nr_fixed) ? KEPT : REFUSED;
+}
+
+/* One guest write: false (#GP) leaves the register as it was. */
+static void try_write(struct harness *h, u32 msr, u64 base, u64 bit, enum outcome want)
+{
+	bool ok;
+
+	set(h, msr, base);
+	ok = pmu_set_msr(&h->s, &h->hw, h->mode, msr, base | bit);
+	assert_int_equal(ok, want != REFUSED);
+	assert_int_equal(get(h, msr), want == KEPT ? base | bit : base);
+}
+
+/* STATUS_SET and STATUS_CLR/OVF_CTRL read 0: the bit shows in GLOBAL_STATUS. */
+static void try_status(struct harness *h, unsigned b)
+{
+	enum pmu_vendor vd = h->r.vendor;
+	enum outcome want = counter_bit_outcome(h, b);
+	u64 before = get(h, gsts_msr(vd));
+
+	assert_int_equal(pmu_set_msr(&h->s, &h->hw, h->mode, gset_msr(vd), BIT(b)),
+			 want != REFUSED);
+	assert_int_equal(get(h, gsts_msr(vd)), want == KEPT ? before | BIT(b) : before);
+	assert_int_equal(pmu_set_msr(&h->s, &h->hw, h->mode, gclr_msr(vd), BIT(b)),
+			 want != REFUSED);
+	assert_int_equal(get(h, gsts_msr(vd)), want == KEPT ? before & ~BIT(b) : before);
+}
+
+/*
+ * Every bit of every intercepted control: kept, dropped or #GP as the CPU
+ * does, in every mode and wherever the state lives; the model fails on any
+ * WRMSR the CPU would refuse and on AnyThread.
+ */
+static void test_reserved_bits(void **state)
+{
+	static const u64 sel_base = 0xc0 | PMU_EVTSEL_OS | PMU_EVTSEL_USR | PMU_EVTSEL_EN;
+	struct harness h;
+	unsigned vd, mi, b, i;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		for (mi = 0; mi < ARRAY_SIZE(live_modes); mi++) {
+			if (!pmu_mode_supported(vd, live_modes[mi]))
+				continue;
+			h_init(&h, vd, live_modes[mi], 13);
+			for (b = 0; b < 64; b++) {
+				/* put, loaded or in the VMCB: each path filters */
+				if (b % 3 == 0)
+					to_handler(&h);
+				for (i = 0; i < h.r.nr_gp; i += h.r.nr_gp - 1)
+					try_write(&h, sel_msr(vd, i), sel_base, BIT(b),
+						  sel_outcome(vd, b));
+				try_write(&h, gctl_msr(vd), 1, BIT(b), counter_bit_outcome(&h, b));
+				try_status(&h, b);
+				if (vd == PMU_INTEL)
+					try_write(
+					    &h, MSR_INTEL_FIXED_CTR_CTRL, PMU_FIXED_OS(0), BIT(b),
+					    b < 4 * h.r.nr_fixed && b % 4 != 2 ? KEPT : REFUSED);
+				else
+					assert_false(pmu_set_msr(&h.s, &h.hw, h.mode,
+								 MSR_INTEL_FIXED_CTR_CTRL, 0));
+				do_entry(&h);
+				do_exit(&h, b & 1);
+			}
+		}
+	}
+}
+
+/* Random guest values into every intercepted control: every WRMSR that follows is legal. */
+static void test_guest_values_reach_pmu_legal(void **state)
+{
+	struct harness h;
+	unsigned vd, mi, n, i;
+	u32 msr;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		for (mi = 0; mi < ARRAY_SIZE(live_modes); mi++) {
+			if (!pmu_mode_supported(vd, live_modes[mi]))
+				continue;
+			h_init(&h, vd, live_modes[mi], 17);
+			for (n = 0; n < 3000; n++) {
+				u64 v = rnd(&h);
+
+				/* sparse values too, so that some pass */
+				if (n & 1)
+					v &= rnd(&h) & rnd(&h);
+				switch (rnd(&h) % 6) {
+				case 0:
+				case 1:
+					msr = sel_msr(vd, rnd(&h) % h.r.nr_gp);
+					break;
+				case 2:
+					msr = gctl_msr(vd);
+					break;
+				case 3:
+					msr = (n & 2) ? gset_msr(vd) : gclr_msr(vd);
+					break;
+				case 4:
+					msr = vd == PMU_INTEL ? MSR_INTEL_FIXED_CTR_CTRL
+							      : gctl_msr(vd);
+					break;
+				default:
+					msr = cnt_msr(vd, rnd(&h) % h.r.nr_gp);
+					break;
+				}
+				pmu_set_msr(&h.s, &h.hw, h.mode, msr, v);
+				for (i = 0; i < h.r.nr_gp; i++)
+					assert_int_equal(
+					    h.s.eventsel[i] & (vd == PMU_INTEL ? BIT(21) : 0), 0);
+				if (rnd(&h) % 4 == 0) {
+					do_entry(&h);
+					m_tick(&h.m, true, rnd(&h) % 64);
+					do_exit(&h, rnd(&h) & 1);
+					pmu_account_emulated(&h.s, &h.hw, h.mode,
+							     PMU_EV_INSTRUCTIONS | PMU_EV_BRANCHES,
+							     rnd(&h) & 3);
+				}
+			}
+			do_entry(&h);
+			do_exit(&h, true);
+		}
+	}
+}
+
 static void test_names(void **state)
 {
 	assert_string_equal(pmu_mode_name(PMU_OFF), "off");
@@ -963,6 +1160,8 @@ int main(void)
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_cpl_filter),
 		cmocka_unit_test(test_random_sequences),
+		cmocka_unit_test(test_reserved_bits),
+		cmocka_unit_test(test_guest_values_reach_pmu_legal),
 		cmocka_unit_test(test_op_table),
 	};
 
