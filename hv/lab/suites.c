@@ -101,6 +101,11 @@ static const struct suite_vm hostile_vms[] = {
 	  VM_RUNNING, 1 },
 	{ "spin", 18, VM_STOP_TIME_LIMIT, "exitless_spin", spin_runs_here, false, 200, VM_RUNNING,
 	  1 },
+	/* one VM plants markers in the CPU state VM entry does not switch, the
+	 * next one on the same CPU must see reset values: keep them adjacent */
+	{ "state_plant", 19, VM_STOP_EXIT, "cpu_state_planted", NULL, false, 0, VM_RUNNING, 1 },
+	{ "state_fresh", 20, VM_STOP_EXIT, "cpu_state_reset_between_vms", NULL, false, 0,
+	  VM_RUNNING, 1 },
 };
 
 const struct suite suites[] = {
