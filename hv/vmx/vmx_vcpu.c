@@ -188,6 +188,9 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 	struct vmx_vcpu *x = alloc_page_zeroed();
 	void *vmcs = alloc_page_zeroed();
 	struct vm *vm = vcpu->vm;
+	/* One VPID per VM, never 0: that one is the host's (SDM Vol 3 §29.1). */
+	u16 vpid_value = 1 + vm->id % 0xfffe;
+	u64 eptp = vm->npt_root | EPTP_WALK_LENGTH_4 | EPTP_WB;
 	enum backend_err e;
 	char text[96];
 	u64 cr0, cr4;
@@ -241,7 +244,7 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_MSR_BITMAP, (u64)(uintptr_t)x->msr_bitmap),
 		F(VMCS_VIRTUAL_APIC_PAGE, (u64)(uintptr_t)x->virtual_apic),
 		F(VMCS_TPR_THRESHOLD, 0),
-		F(VMCS_EPT_POINTER, vm->npt_root | EPTP_WALK_LENGTH_4 | EPTP_WB),
+		F(VMCS_EPT_POINTER, eptp),
 		F(VMCS_CR4_GUEST_HOST_MASK, x->cr4_mask),
 		F(VMCS_CR4_READ_SHADOW, cr4 & ~x->cr4_mask),
 		F(VMCS_CR0_GUEST_HOST_MASK, 0),
@@ -320,8 +323,7 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_LINK_POINTER, ~0ull),
 	};
 
-	/* One VPID per VM, never 0: that one is the host's (SDM Vol 3 §29.1). */
-	const struct vmcs_init vpid[] = { F(VMCS_VPID, 1 + vm->id % 0xfffe) };
+	const struct vmcs_init vpid[] = { F(VMCS_VPID, vpid_value) };
 	/* PAUSE-loop exiting where vCPUs can wait on each other (SDM Vol 3,
 	 * "Controls for PAUSE-Loop Exiting"); KVM's defaults: gap 128, window
 	 * 4096 cycles */
@@ -350,10 +352,11 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 	if (guest_state_problem(text, sizeof(text)))
 		return backend_fail(err, BACKEND_ERR_GUEST_STATE,
 				    "invalid guest state before VMLAUNCH: %s", text);
-	if (vmx_caps.ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)
-		invept_global(); /* the EPT pages may have served an earlier VM */
-	if (vmx_caps.vpid && (vmx_caps.ept_vpid_cap & VPID_CAP_INVVPID_ALL))
-		invvpid_all();
+	/* The EPT pages and the VPID may have served an earlier VM; vmx_probe
+	 * refused a CPU without the INVEPT type (SDM Vol 3 §29.4.3.4). */
+	invept(vmx_caps.flush.invept_type, eptp);
+	if (vmx_caps.vpid)
+		invvpid(vmx_caps.flush.invvpid_type, vpid_value);
 	return BACKEND_OK;
 }
 
@@ -582,12 +585,13 @@ static void vmx_adjust_guest_cpuid(struct cpuid_cache *view)
 static void vmx_describe(void)
 {
 	console_printf(
-	    "mhv: backend: Intel VMX, EPT, VPID %s, unrestricted guest %s (multiboot guests), "
-	    "VMCS revision 0x%x, controls pin 0x%x proc 0x%x proc2 0x%x exit 0x%x "
+	    "mhv: backend: Intel VMX, EPT, VPID %s, INVEPT %s, unrestricted guest %s (multiboot "
+	    "guests), VMCS revision 0x%x, controls pin 0x%x proc 0x%x proc2 0x%x exit 0x%x "
 	    "entry 0x%x\n",
-	    vmx_caps.vpid ? "yes" : "no", vmx_caps.unrestricted_guest ? "yes" : "no",
-	    vmx_caps.revision, vmx_caps.pin, vmx_caps.proc, vmx_caps.proc2, vmx_caps.exit,
-	    vmx_caps.entry);
+	    vmx_caps.vpid ? "yes" : "no",
+	    vmx_caps.flush.invept_type == INVEPT_ALL_CONTEXT ? "all-context" : "single-context",
+	    vmx_caps.unrestricted_guest ? "yes" : "no", vmx_caps.revision, vmx_caps.pin,
+	    vmx_caps.proc, vmx_caps.proc2, vmx_caps.exit, vmx_caps.entry);
 }
 
 const struct backend_ops vmx_backend = {
