@@ -4,6 +4,7 @@
 #include "platform/console.h"
 #include "host/cpu_features.h"
 #include "host/cpu_tables.h"
+#include "host/nmi_mce.h"
 #include "lib/guest_abi.h"
 #include "host/paging.h"
 #include "core/msr_policy.h"
@@ -237,8 +238,10 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_EXIT_CONTROLS, vmx_caps.exit),
 		F(VMCS_ENTRY_CONTROLS, vmx_caps.entry),
 		/* #DB and #AC always: a guest can otherwise wedge the CPU in an
-		 * endless chain of them (CVE-2015-5307, CVE-2015-8104). */
-		F(VMCS_EXCEPTION_BITMAP, BIT(1) | BIT(17)),
+		 * endless chain of them (CVE-2015-5307, CVE-2015-8104).  #MC:
+		 * else it is delivered through the guest's IDT (SDM Vol 3
+		 * §26.2), and the machine check is the host's. */
+		F(VMCS_EXCEPTION_BITMAP, BIT(VECTOR_DB) | BIT(VECTOR_AC) | BIT(VECTOR_MC)),
 		F(VMCS_IO_BITMAP_A, (u64)(uintptr_t)x->io_bitmaps),
 		F(VMCS_IO_BITMAP_B, (u64)(uintptr_t)x->io_bitmaps + PAGE_SIZE),
 		F(VMCS_MSR_BITMAP, (u64)(uintptr_t)x->msr_bitmap),
@@ -437,6 +440,9 @@ void vmx_entry_failed(struct vcpu *vcpu)
  * state check that fails now. */
 static void vmx_explain_invalid(struct vcpu *vcpu, u64 reason, char *why, size_t size)
 {
+	/* A machine check during VM entry (SDM Vol 3 §27.8) is the host's. */
+	if ((reason & 0xffff) == EXIT_REASON_MACHINE_CHECK)
+		host_machine_check_in_guest(vcpu->regs.rip);
 	if (!vmx_entry_failure_text(reason, vmread(VMCS_EXIT_QUALIFICATION), why, size) &&
 	    (reason & 0xffff) == EXIT_REASON_INVALID_GUEST_STATE)
 		guest_state_problem(why, size);
