@@ -9,6 +9,7 @@
  * mhv checks its own code, page tables and stacks (hv/host/selfcheck.c).
  */
 #include "rt.h"
+#include "xstate/xstate.h"
 
 #define VECTOR_UD 6
 #define VECTOR_GP 13
@@ -37,6 +38,8 @@ enum hostile_case {
 	CASE_TRIPLE_FAULT,
 	CASE_SPIN,
 	CASE_PMU_RESERVED,
+	CASE_STATE_PLANT, /* these two run back to back on one CPU */
+	CASE_STATE_FRESH,
 };
 
 static unsigned failures;
@@ -382,6 +385,186 @@ static void pmu_reserved(void)
 		pmu_reserved_intel();
 }
 
+/*
+ * CPU state that VM entry does not switch: x87/SSE/AVX registers and
+ * MXCSR, DR0-3, DR6 and CR2 (VMX keeps neither in the VMCS),
+ * KERNEL_GS_BASE, the hardware IA32_XSS, XCR0.  One VM plants markers in
+ * all of it; the next VM on the same CPU must find the reset values
+ * (SDM Vol 3 §10.1 Table 10-1; x87/SSE init state: SDM Vol 1 §13.6).
+ */
+#define MARKER 0x00004d48564d4b00ull /* canonical: DR0-3 and KERNEL_GS_BASE take it */
+#define FCW_MARKER 0x0f7f	     /* round toward zero */
+#define FCW_INIT 0x037f
+#define MXCSR_MARKER 0xff80 /* flush to zero, round toward zero; all masked */
+#define MXCSR_INIT 0x1f80
+#define DR6_MARKER (DR6_INIT | 0xf | BIT(13) | BIT(14)) /* B0-B3, BD, BS */
+#define SIMD_BYTES (32 * 64 + 8 * 8)			/* zmm0-31, k0-7 */
+
+void simd_load_xmm(const void *src);
+void simd_store_xmm(void *dst);
+void simd_load_ymm(const void *src);
+void simd_store_ymm(void *dst);
+void simd_load_zmm(const void *src);
+void simd_store_zmm(void *dst);
+int xsaves_safe(void *area, u64 mask);
+
+struct fxsave_area {
+	u16 fcw, fsw;
+	u8 ftw, reserved0;
+	u16 fop;
+	u64 fip, fdp;
+	u32 mxcsr, mxcsr_mask;
+	u8 st[8][16];
+	u8 xmm[16][16];
+	u8 reserved1[96];
+};
+
+static u8 simd_buf[SIMD_BYTES] __aligned(64);
+static u8 xsaves_buf[16384] __aligned(64);
+
+/* The widest XCR0 of x87, SSE, AVX and AVX-512 this CPU offers. */
+static u64 vector_xcr0(void)
+{
+	struct cpuid_regs r;
+	u64 supported, xcr0 = XSTATE_LEGACY;
+
+	if (!guest_has_xsave)
+		return 0;
+	cpuid_count(0xd, 0, &r);
+	supported = (u64)r.edx << 32 | r.eax;
+	if (supported & XSTATE_AVX)
+		xcr0 |= XSTATE_AVX;
+	if ((xcr0 & XSTATE_AVX) && (supported & XSTATE_AVX512) == XSTATE_AVX512)
+		xcr0 |= XSTATE_AVX512;
+	return xcr0;
+}
+
+/* IA32_XSS bits this CPU has, 0 when it has no XSAVES (SDM Vol 1 §13.3). */
+static u64 xss_supported(void)
+{
+	struct cpuid_regs r;
+
+	if (!guest_has_xsave)
+		return 0;
+	cpuid_count(0xd, 1, &r);
+	return r.eax & XSTATE_LEAF1_XSAVES ? (u64)r.edx << 32 | r.ecx : 0;
+}
+
+static void state_plant(void)
+{
+	static const u64 marker = MARKER;
+	const u16 fcw = FCW_MARKER;
+	const u32 mxcsr = MXCSR_MARKER;
+	u64 xcr0 = vector_xcr0(), xss = xss_supported(), bit;
+	unsigned i;
+
+	for (i = 0; i < SIMD_BYTES / 8; i++)
+		((u64 *)simd_buf)[i] = MARKER;
+	write_cr2(MARKER);
+	write_dr0(MARKER);
+	write_dr1(MARKER + 8);
+	write_dr2(MARKER + 16);
+	write_dr3(MARKER + 24);
+	write_dr6(DR6_MARKER);
+	wrmsr(MSR_KERNEL_GS_BASE, MARKER);
+	asm volatile("fninit; fldcw %0" ::"m"(fcw));
+	for (i = 0; i < 8; i++)
+		asm volatile("fildq %0" ::"m"(marker));
+	asm volatile("ldmxcsr %0" ::"m"(mxcsr));
+	simd_load_xmm(simd_buf);
+	if (xcr0 && xsetbv_safe(0, xcr0) >= 0)
+		check(false, "XSETBV of the vector components", 0);
+	if (xcr0 & XSTATE_AVX)
+		simd_load_ymm(simd_buf);
+	if (xcr0 & XSTATE_AVX512)
+		simd_load_zmm(simd_buf);
+	/* one supervisor component the hypervisor lets the guest enable */
+	for (bit = 1; xss && bit; bit <<= 1)
+		if ((xss & bit) && wrmsr_safe(MSR_IA32_XSS, bit) < 0)
+			break;
+	gprintf("planted: CR2, DR0-3, DR6, KERNEL_GS_BASE, x87, MXCSR, XMM%s%s, XCR0 0x%llx, "
+		"IA32_XSS 0x%llx\n",
+		xcr0 & XSTATE_AVX ? ", YMM" : "", xcr0 & XSTATE_AVX512 ? ", ZMM, k0-7" : "",
+		(unsigned long long)xcr0, (unsigned long long)(xss ? bit : 0));
+}
+
+static void expect_reset(const char *what, u64 got, u64 reset, bool planted)
+{
+	if (got == reset)
+		return;
+	failures++;
+	gprintf("FAILED: %s is 0x%llx, not its reset value 0x%llx%s\n", what,
+		(unsigned long long)got, (unsigned long long)reset,
+		planted ? ": the previous VM's value" : "");
+}
+
+static void expect_zero_bytes(const char *what, const u8 *p, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i += 8)
+		if (*(const u64 *)(p + i)) {
+			expect_reset(what, *(const u64 *)(p + i), 0,
+				     *(const u64 *)(p + i) == MARKER);
+			return;
+		}
+}
+
+static void state_fresh(void)
+{
+	static const char *const dr_names[4] = { "DR0", "DR1", "DR2", "DR3" };
+	u64 dr[4] = { read_dr0(), read_dr1(), read_dr2(), read_dr3() };
+	u64 cr2 = read_cr2(), dr6 = read_dr6(), kgs = rdmsr(MSR_KERNEL_GS_BASE);
+	u64 xcr0 = guest_has_xsave ? xgetbv(0) : XSTATE_X87, wide = vector_xcr0();
+	u64 xss = xss_supported(), v;
+	static struct fxsave_area fx __aligned(16);
+	unsigned i;
+	int vec;
+
+	asm volatile("fxsave64 %0" : "=m"(fx));
+	expect_reset("CR2", cr2, 0, cr2 == MARKER);
+	for (i = 0; i < 4; i++)
+		expect_reset(dr_names[i], dr[i], 0, dr[i] == MARKER + 8 * i);
+	expect_reset("DR6", dr6, DR6_INIT, dr6 == DR6_MARKER);
+	expect_reset("KERNEL_GS_BASE", kgs, 0, kgs == MARKER);
+	expect_reset("XCR0", xcr0, XSTATE_X87, xcr0 != XSTATE_X87);
+	expect_reset("x87 FCW", fx.fcw, FCW_INIT, fx.fcw == FCW_MARKER);
+	expect_reset("x87 FSW", fx.fsw, 0, fx.fsw != 0);
+	expect_reset("x87 tags (FXSAVE abridged FTW)", fx.ftw, 0, fx.ftw == 0xff);
+	expect_reset("x87 FIP", fx.fip, 0, false);
+	expect_reset("x87 FDP", fx.fdp, 0, false);
+	expect_zero_bytes("an x87 data register", &fx.st[0][0], sizeof(fx.st));
+	expect_reset("MXCSR", fx.mxcsr, MXCSR_INIT, fx.mxcsr == MXCSR_MARKER);
+	expect_zero_bytes("an XMM register", &fx.xmm[0][0], sizeof(fx.xmm));
+	if (wide && xsetbv_safe(0, wide) >= 0)
+		check(false, "XSETBV of the vector components", 0);
+	__builtin_memset(simd_buf, 0, sizeof(simd_buf));
+	if (wide & XSTATE_AVX512) {
+		simd_store_zmm(simd_buf);
+		expect_zero_bytes("a ZMM or opmask register", simd_buf, SIMD_BYTES);
+	} else if (wide & XSTATE_AVX) {
+		simd_store_ymm(simd_buf);
+		expect_zero_bytes("a YMM register", simd_buf, 16 * 32);
+	}
+	if (xss) {
+		/* XSAVES writes XCOMP_BV = XCR0 | the hardware IA32_XSS, masked
+		 * (SDM Vol 1 §13.11): what the CPU really holds, unlike RDMSR,
+		 * which the hypervisor answers. */
+		vec = xsaves_safe(xsaves_buf, ~0ull);
+		v = *(u64 *)(xsaves_buf + 520) & xss;
+		if (vec < 0)
+			expect_reset("IA32_XSS as XSAVES sees it", v, 0, v != 0);
+		else
+			gprintf("XSAVES raised vector %d: the hardware IA32_XSS is out of reach\n",
+				vec);
+		if (rdmsr_safe(MSR_IA32_XSS, &v) < 0)
+			expect_reset("IA32_XSS", v, 0, v != 0);
+	}
+	gprintf("checked: CR2, DR0-3, DR6, KERNEL_GS_BASE, XCR0, x87, MXCSR, XMM%s%s%s\n",
+		wide & XSTATE_AVX ? ", YMM" : "", wide & XSTATE_AVX512 ? ", ZMM, k0-7" : "",
+		xss ? ", IA32_XSS" : "; not IA32_XSS: CPUID offers no supervisor component");
+}
+
 /* The cases that must end the VM before they can report. */
 static bool must_stop(u64 variant)
 {
@@ -432,6 +615,12 @@ u64 guest_main(u64 variant)
 			asm volatile("pause" ::: "memory");
 	case CASE_PMU_RESERVED:
 		pmu_reserved();
+		break;
+	case CASE_STATE_PLANT:
+		state_plant();
+		break;
+	case CASE_STATE_FRESH:
+		state_fresh();
 		break;
 	default:
 		access_outside(variant);

@@ -153,6 +153,17 @@ xsetbv_safe:
 	xsetbv
 	FAULT_PROBE_END
 
+; int xsaves_safe(void *area, u64 mask): -1, or the vector of the fault it raised
+; (#UD where the hypervisor has not enabled XSAVES for its guests)
+global xsaves_safe
+xsaves_safe:
+	mov rax, rsi
+	mov rdx, rsi
+	shr rdx, 32
+	FAULT_PROBE_BEGIN
+	xsaves64 [rdi]
+	FAULT_PROBE_END
+
 ; int single_step_probe(void): sets TF, runs one instruction; the vector seen
 single_step_probe:
 	FAULT_PROBE_BEGIN

@@ -45,4 +45,9 @@
 #define DR6_INIT 0xffff0ff0ull
 #define DR7_INIT 0x400ull
 
+/* Exception vectors mhv intercepts in its guests (SDM Vol 3 §6.3.1 Table 6-1) */
+#define VECTOR_DB 1
+#define VECTOR_AC 17
+#define VECTOR_MC 18
+
 #endif

@@ -81,6 +81,23 @@ DEFINE_CR_ACCESS(2)
 DEFINE_CR_ACCESS(3)
 DEFINE_CR_ACCESS(4)
 
+#define DEFINE_DR_ACCESS(n)                                          \
+	static inline u64 read_dr##n(void)                           \
+	{                                                            \
+		u64 v;                                               \
+		asm volatile("mov %%dr" #n ", %0" : "=r"(v));        \
+		return v;                                            \
+	}                                                            \
+	static inline void write_dr##n(u64 v)                        \
+	{                                                            \
+		asm volatile("mov %0, %%dr" #n ::"r"(v) : "memory"); \
+	}
+DEFINE_DR_ACCESS(0)
+DEFINE_DR_ACCESS(1)
+DEFINE_DR_ACCESS(2)
+DEFINE_DR_ACCESS(3)
+DEFINE_DR_ACCESS(6)
+
 static inline u64 read_rflags(void)
 {
 	u64 v;

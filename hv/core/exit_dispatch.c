@@ -6,6 +6,8 @@
  */
 #include "exit_dispatch.h"
 #include "pmu/pmu_vcpu.h"
+#include "host/nmi_mce.h"
+#include "arch/regs.h"
 #include "vcpu.h"
 #include "arch/x86.h"
 
@@ -87,10 +89,12 @@ static void handle_cache_flush(struct vcpu *vcpu, const struct vm_exit *exit)
 	vcpu_skip_insn(vcpu, exit);
 }
 
-/* Exceptions are intercepted only to stop endless delivery loops; the
- * guest gets them back as they were. */
+/* Exceptions are intercepted to stop endless delivery loops, and the
+ * guest gets them back as they were; a machine check is the host's. */
 static void handle_exception(struct vcpu *vcpu, const struct vm_exit *exit)
 {
+	if (unlikely(exit->exc.vector == VECTOR_MC))
+		host_machine_check_in_guest(vcpu->regs.rip);
 	backend->inject_exception(vcpu, exit->exc.vector, exit->exc.has_error,
 				  exit->exc.error_code);
 }

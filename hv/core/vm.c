@@ -5,6 +5,7 @@
  */
 #include "vm.h"
 #include "backend.h"
+#include "cpu_reset.h"
 #include "platform/console.h"
 #include "exit_dispatch.h"
 #include "lib/fmt.h"
@@ -212,8 +213,10 @@ void vm_vcpu_run(struct vcpu *vcpu)
 		vm_stop(vcpu->vm, VM_STOP_ENTRY_FAILED, "vCPU %u: %s", vcpu->index, err.reason);
 		goto out;
 	}
-	if (vcpu->vm->stop == VM_RUNNING)
+	if (vcpu->vm->stop == VM_RUNNING) {
+		cpu_reset_for_new_vcpu(); /* nothing of the VM before it on this CPU */
 		backend->vcpu_run(vcpu);
+	}
 	backend->vcpu_destroy(vcpu);
 out:
 	host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC); /* a deadline the guest left armed */

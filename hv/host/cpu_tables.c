@@ -105,13 +105,15 @@ static void dump_registers(const struct isr_frame *f)
 		       read_cr4());
 }
 
-extern u64 host_fault_fixup;
+extern const u8 rdmsr_safe_insn[], wrmsr_safe_insn[], msr_fault[];
 
 void isr_dispatch(struct isr_frame *f)
 {
-	/* rdmsr_safe/wrmsr_safe: a #GP from the probed MSR access resumes at its fixup. */
-	if (f->vector == 13 && host_fault_fixup) {
-		f->rip = host_fault_fixup;
+	/* rdmsr_safe/wrmsr_safe: a #GP of their RDMSR or WRMSR, known by its
+	 * RIP, resumes at msr_fault; no per-CPU state needed. */
+	if (f->vector == 13 && (f->rip == (u64)(uintptr_t)rdmsr_safe_insn ||
+				f->rip == (u64)(uintptr_t)wrmsr_safe_insn)) {
+		f->rip = (u64)(uintptr_t)msr_fault;
 		return;
 	}
 	if (f->vector >= 32) {

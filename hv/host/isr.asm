@@ -11,7 +11,9 @@ global isr_stubs
 global gdt_load
 global rdmsr_safe
 global wrmsr_safe
-global host_fault_fixup
+global rdmsr_safe_insn
+global wrmsr_safe_insn
+global msr_fault
 
 ; Vectors whose exception pushes an error code (SDM Vol 3 §6.15, APM Vol 2 §8.2)
 %define HAS_ERR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
@@ -86,13 +88,13 @@ gdt_load:
 	ret
 
 ; int rdmsr_safe(u32 msr, u64 *val): 0, or -1 when RDMSR raised #GP
-; (isr_dispatch resumes a faulting RDMSR at host_fault_fixup)
+; (isr_dispatch resumes a #GP at rdmsr_safe_insn at msr_fault).  The
+; faulting RIP says which access it was: no shared state, so any number
+; of CPUs probe MSRs at once (a machine check reaches them all together).
 rdmsr_safe:
 	mov ecx, edi
-	lea rax, [msr_fault]
-	mov [host_fault_fixup], rax
+rdmsr_safe_insn:
 	rdmsr
-	mov qword [host_fault_fixup], 0
 	shl rdx, 32
 	or rax, rdx
 	mov [rsi], rax
@@ -105,18 +107,12 @@ wrmsr_safe:
 	mov rax, rsi
 	mov rdx, rsi
 	shr rdx, 32
-	lea r8, [msr_fault]
-	mov [host_fault_fixup], r8
+wrmsr_safe_insn:
 	wrmsr
-	mov qword [host_fault_fixup], 0
 	xor eax, eax
 	ret
 
 ; where either resumes after a #GP
 msr_fault:
-	mov qword [host_fault_fixup], 0
 	mov eax, -1
 	ret
-
-section .data
-host_fault_fixup: dq 0

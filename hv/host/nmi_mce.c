@@ -30,7 +30,7 @@ u64 host_nmi_count(void)
 	return nmi_count;
 }
 
-void host_machine_check(const struct isr_frame *f)
+static __noreturn void machine_check(const char *where, u64 rip)
 {
 	u64 cap = 0, status = 0, v, addr;
 	unsigned i, banks;
@@ -38,10 +38,8 @@ void host_machine_check(const struct isr_frame *f)
 	rdmsr_safe(MSR_IA32_MCG_CAP, &cap);
 	rdmsr_safe(MSR_IA32_MCG_STATUS, &status);
 	banks = cap & 0xff;
-	console_printf("\nmhv: host machine check at rip 0x%llx: MCG_STATUS 0x%llx (%s), %u "
-		       "banks\n",
-		       f->rip, status, status & MCG_STATUS_RIPV ? "RIP valid" : "RIP not valid",
-		       banks);
+	console_printf("\nmhv: %s at rip 0x%llx: MCG_STATUS 0x%llx (%s), %u banks\n", where, rip,
+		       status, status & MCG_STATUS_RIPV ? "RIP valid" : "RIP not valid", banks);
 	for (i = 0; i < banks; i++) {
 		if (rdmsr_safe(MSR_IA32_MC_STATUS(i), &v) || !(v & MCI_STATUS_VAL))
 			continue;
@@ -51,4 +49,14 @@ void host_machine_check(const struct isr_frame *f)
 		console_printf("mhv:   bank %u: MCi_STATUS 0x%llx, MCi_ADDR 0x%llx\n", i, v, addr);
 	}
 	hv_fatal(MHV_FATAL, "machine check: the hardware reported an error; the run cannot go on");
+}
+
+void host_machine_check(const struct isr_frame *f)
+{
+	machine_check("host machine check", f->rip);
+}
+
+void host_machine_check_in_guest(u64 guest_rip)
+{
+	machine_check("machine check while a guest ran, guest", guest_rip);
 }

@@ -9,5 +9,8 @@ void host_nmi(const struct isr_frame *f);
 u64 host_nmi_count(void);
 /* Vector 18: the error banks are printed, then the fatal status. */
 void host_machine_check(const struct isr_frame *f) __noreturn;
+/* The same for a machine check that made a guest exit (the #MC intercept,
+ * or a VM entry that failed on one): no handler ran for it. */
+void host_machine_check_in_guest(u64 guest_rip) __noreturn;
 
 #endif

@@ -133,6 +133,11 @@ static const struct suite_vm hostile_vms[] = {
 	/* reserved bits and AnyThread in PMU MSRs: refused or dropped as the CPU does */
 	{ "pmu_reserved", 19, VM_STOP_EXIT, "pmu_reserved_bits", guest_pmu_runs_here, false, 0,
 	  VM_RUNNING, 1 },
+	/* one VM plants markers in the CPU state VM entry does not switch, the
+	 * next one on the same CPU must see reset values: keep them adjacent */
+	{ "state_plant", 20, VM_STOP_EXIT, "cpu_state_planted", NULL, false, 0, VM_RUNNING, 1 },
+	{ "state_fresh", 21, VM_STOP_EXIT, "cpu_state_reset_between_vms", NULL, false, 0,
+	  VM_RUNNING, 1 },
 };
 
 const struct suite suites[] = {

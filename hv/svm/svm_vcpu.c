@@ -139,8 +139,10 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 			     INTERCEPT_VMSAVE | INTERCEPT_STGI | INTERCEPT_CLGI | INTERCEPT_SKINIT |
 			     INTERCEPT_WBINVD | INTERCEPT_XSETBV;
 	/* #DB and #AC always: a guest can otherwise wedge the CPU in an
-	 * endless chain of them (CVE-2015-5307, CVE-2015-8104). */
-	c->intercept_exceptions = BIT(1) | BIT(17);
+	 * endless chain of them (CVE-2015-5307, CVE-2015-8104).  #MC: a
+	 * machine check while the guest runs is the host's, and the host's
+	 * handler is not called for an intercepted one (APM Vol 2 §15.12). */
+	c->intercept_exceptions = BIT(VECTOR_DB) | BIT(VECTOR_AC) | BIT(VECTOR_MC);
 	c->iopm_base_pa = (u64)(uintptr_t)s->iopm;
 	c->msrpm_base_pa = (u64)(uintptr_t)s->msrpm;
 	c->guest_asid = 1 + vcpu->vm->id % (host_cpu.nr_asids > 1 ? host_cpu.nr_asids - 1 : 1);

@@ -184,9 +184,17 @@ enum vmcs_field {
 #define EPT_CAP_PAGE_WALK_4 BIT(6)
 #define EPT_CAP_WB BIT(14)
 #define EPT_CAP_INVEPT BIT(20)
+#define EPT_CAP_INVEPT_SINGLE BIT(25)
 #define EPT_CAP_INVEPT_GLOBAL BIT(26)
 #define VPID_CAP_INVVPID BIT(32)
+#define VPID_CAP_INVVPID_SINGLE BIT(41)
 #define VPID_CAP_INVVPID_ALL BIT(42)
+
+/* INVEPT and INVVPID types, the register operand (§31.3) */
+#define INVEPT_SINGLE_CONTEXT 1
+#define INVEPT_ALL_CONTEXT 2
+#define INVVPID_SINGLE_CONTEXT 1
+#define INVVPID_ALL_CONTEXT 2
 
 /* EPT entries (§29.3.2) and the EPT pointer (§25.6.11) */
 #define EPT_READ BIT(0)

@@ -49,6 +49,7 @@ static const char *compute_controls(void)
 	};
 	u64 proc_cap =
 	    rdmsr(true_ctls ? MSR_IA32_VMX_TRUE_PROCBASED_CTLS : MSR_IA32_VMX_PROCBASED_CTLS);
+	const char *why;
 	unsigned i;
 	u32 missing;
 
@@ -98,6 +99,16 @@ static const char *compute_controls(void)
 	if ((vmx_caps.ept_vpid_cap & (EPT_CAP_PAGE_WALK_4 | EPT_CAP_WB)) !=
 	    (EPT_CAP_PAGE_WALK_4 | EPT_CAP_WB))
 		return "EPT without 4-level walks or write-back paging structures";
+	why = vmx_choose_flush(vmx_caps.ept_vpid_cap, vmx_caps.vpid, &vmx_caps.flush);
+	if (why)
+		return why;
+	if (vmx_caps.vpid && !vmx_caps.flush.invvpid_type) {
+		console_printf("mhv: vmx: VPID left off: no single- or all-context INVVPID "
+			       "(IA32_VMX_EPT_VPID_CAP 0x%llx)\n",
+			       vmx_caps.ept_vpid_cap);
+		vmx_caps.vpid = false;
+		vmx_caps.proc2 &= ~PROC2_ENABLE_VPID;
+	}
 	return NULL;
 }
 
@@ -146,8 +157,9 @@ int vmx_cpu_enable(const char **why)
 		*why = why_buf;
 		return MHV_FATAL;
 	}
-	if (vmx_caps.ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)
-		invept_global();
+	/* with single-context INVEPT only, each VM flushes its own EPTP */
+	if (vmx_caps.flush.invept_type == INVEPT_ALL_CONTEXT)
+		invept(INVEPT_ALL_CONTEXT, 0);
 	return 0;
 }
 

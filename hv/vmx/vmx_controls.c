@@ -160,3 +160,26 @@ const char *vmx_entry_failure_text(u32 reason, u64 qual, char *buf, size_t size)
 	}
 	return NULL;
 }
+
+const char *vmx_choose_flush(u64 ept_vpid_cap, bool vpid, struct vmx_flush *out)
+{
+	*out = (struct vmx_flush){ 0, 0 };
+	if (!(ept_vpid_cap & EPT_CAP_INVEPT))
+		return "EPT without INVEPT (IA32_VMX_EPT_VPID_CAP bit 20): mhv could not flush "
+		       "what a VM's EPT pages cached for an earlier VM";
+	if (ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)
+		out->invept_type = INVEPT_ALL_CONTEXT;
+	else if (ept_vpid_cap & EPT_CAP_INVEPT_SINGLE)
+		out->invept_type = INVEPT_SINGLE_CONTEXT;
+	else
+		return "INVEPT with neither single- nor all-context type (IA32_VMX_EPT_VPID_CAP "
+		       "bits 25, 26): mhv could not flush what a VM's EPT pages cached for an "
+		       "earlier VM";
+	if (vpid && (ept_vpid_cap & VPID_CAP_INVVPID)) {
+		if (ept_vpid_cap & VPID_CAP_INVVPID_ALL)
+			out->invvpid_type = INVVPID_ALL_CONTEXT;
+		else if (ept_vpid_cap & VPID_CAP_INVVPID_SINGLE)
+			out->invvpid_type = INVVPID_SINGLE_CONTEXT;
+	}
+	return NULL;
+}

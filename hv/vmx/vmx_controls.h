@@ -13,6 +13,21 @@
  */
 int vmx_adjust_controls(u64 cap, u32 required, u32 optional, u32 *out, u32 *missing);
 
+/*
+ * How mhv flushes what a VM's EPT pages and VPID may still have cached
+ * from an earlier VM (SDM Vol 3 §29.4.3), from IA32_VMX_EPT_VPID_CAP
+ * (Appendix A.10): the INVEPT type, all-context where the CPU has it,
+ * else single-context on the new VM's EPTP (its translations are tagged
+ * with that EPTP's EP4TA, §29.4.2); the INVVPID type likewise, 0 when
+ * VPID is off.  Without an INVVPID type VPID is left off (entries and
+ * exits then flush the guest's translations themselves, §29.4.3.1).
+ * NULL, or why the CPU cannot run VMX guests safely: no INVEPT type.
+ */
+struct vmx_flush {
+	u8 invept_type, invvpid_type;
+};
+const char *vmx_choose_flush(u64 ept_vpid_cap, bool vpid, struct vmx_flush *out);
+
 /* CR0/CR4 under VMX: bits set in fixed0 must be 1, bits clear in fixed1 must be 0
  * (Appendix A.7, A.8). */
 static inline u64 vmx_fix_cr(u64 value, u64 fixed0, u64 fixed1)

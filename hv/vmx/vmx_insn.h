@@ -72,23 +72,23 @@ static inline bool vmwrite_checked(u64 field, u64 v)
 	return !fail;
 }
 
-/* INVEPT/INVVPID descriptors: §31.3 */
-static inline void invept_global(void)
+/* INVEPT/INVVPID of a type (INVEPT_*, INVVPID_*); descriptors: §31.3 */
+static inline void invept(u64 type, u64 eptp)
 {
 	struct {
 		u64 eptp, reserved;
-	} desc = { 0, 0 };
+	} desc = { eptp, 0 };
 
-	asm volatile("invept %0, %1" ::"m"(desc), "r"(2ull) : "cc", "memory");
+	asm volatile("invept %0, %1" ::"m"(desc), "r"(type) : "cc", "memory");
 }
 
-static inline void invvpid_all(void)
+static inline void invvpid(u64 type, u16 vpid)
 {
 	struct {
 		u64 vpid, linear;
-	} desc = { 0, 0 };
+	} desc = { vpid, 0 };
 
-	asm volatile("invvpid %0, %1" ::"m"(desc), "r"(2ull) : "cc", "memory");
+	asm volatile("invvpid %0, %1" ::"m"(desc), "r"(type) : "cc", "memory");
 }
 
 #endif

@@ -4,6 +4,7 @@
 #include "platform/console.h"
 #include "host/cpu_features.h"
 #include "host/cpu_tables.h"
+#include "host/nmi_mce.h"
 #include "lib/guest_abi.h"
 #include "host/paging.h"
 #include "core/msr_policy.h"
@@ -188,6 +189,9 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 	struct vmx_vcpu *x = alloc_page_zeroed();
 	void *vmcs = alloc_page_zeroed();
 	struct vm *vm = vcpu->vm;
+	/* One VPID per VM, never 0: that one is the host's (SDM Vol 3 §29.1). */
+	u16 vpid_value = 1 + vm->id % 0xfffe;
+	u64 eptp = vm->npt_root | EPTP_WALK_LENGTH_4 | EPTP_WB;
 	enum backend_err e;
 	char text[96];
 	u64 cr0, cr4;
@@ -234,14 +238,16 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_EXIT_CONTROLS, vmx_caps.exit),
 		F(VMCS_ENTRY_CONTROLS, vmx_caps.entry),
 		/* #DB and #AC always: a guest can otherwise wedge the CPU in an
-		 * endless chain of them (CVE-2015-5307, CVE-2015-8104). */
-		F(VMCS_EXCEPTION_BITMAP, BIT(1) | BIT(17)),
+		 * endless chain of them (CVE-2015-5307, CVE-2015-8104).  #MC:
+		 * else it is delivered through the guest's IDT (SDM Vol 3
+		 * §26.2), and the machine check is the host's. */
+		F(VMCS_EXCEPTION_BITMAP, BIT(VECTOR_DB) | BIT(VECTOR_AC) | BIT(VECTOR_MC)),
 		F(VMCS_IO_BITMAP_A, (u64)(uintptr_t)x->io_bitmaps),
 		F(VMCS_IO_BITMAP_B, (u64)(uintptr_t)x->io_bitmaps + PAGE_SIZE),
 		F(VMCS_MSR_BITMAP, (u64)(uintptr_t)x->msr_bitmap),
 		F(VMCS_VIRTUAL_APIC_PAGE, (u64)(uintptr_t)x->virtual_apic),
 		F(VMCS_TPR_THRESHOLD, 0),
-		F(VMCS_EPT_POINTER, vm->npt_root | EPTP_WALK_LENGTH_4 | EPTP_WB),
+		F(VMCS_EPT_POINTER, eptp),
 		F(VMCS_CR4_GUEST_HOST_MASK, x->cr4_mask),
 		F(VMCS_CR4_READ_SHADOW, cr4 & ~x->cr4_mask),
 		F(VMCS_CR0_GUEST_HOST_MASK, 0),
@@ -320,8 +326,7 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_LINK_POINTER, ~0ull),
 	};
 
-	/* One VPID per VM, never 0: that one is the host's (SDM Vol 3 §29.1). */
-	const struct vmcs_init vpid[] = { F(VMCS_VPID, 1 + vm->id % 0xfffe) };
+	const struct vmcs_init vpid[] = { F(VMCS_VPID, vpid_value) };
 	/* PAUSE-loop exiting where vCPUs can wait on each other (SDM Vol 3,
 	 * "Controls for PAUSE-Loop Exiting"); KVM's defaults: gap 128, window
 	 * 4096 cycles */
@@ -350,10 +355,11 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 	if (guest_state_problem(text, sizeof(text)))
 		return backend_fail(err, BACKEND_ERR_GUEST_STATE,
 				    "invalid guest state before VMLAUNCH: %s", text);
-	if (vmx_caps.ept_vpid_cap & EPT_CAP_INVEPT_GLOBAL)
-		invept_global(); /* the EPT pages may have served an earlier VM */
-	if (vmx_caps.vpid && (vmx_caps.ept_vpid_cap & VPID_CAP_INVVPID_ALL))
-		invvpid_all();
+	/* The EPT pages and the VPID may have served an earlier VM; vmx_probe
+	 * refused a CPU without the INVEPT type (SDM Vol 3 §29.4.3.4). */
+	invept(vmx_caps.flush.invept_type, eptp);
+	if (vmx_caps.vpid)
+		invvpid(vmx_caps.flush.invvpid_type, vpid_value);
 	return BACKEND_OK;
 }
 
@@ -434,6 +440,9 @@ void vmx_entry_failed(struct vcpu *vcpu)
  * state check that fails now. */
 static void vmx_explain_invalid(struct vcpu *vcpu, u64 reason, char *why, size_t size)
 {
+	/* A machine check during VM entry (SDM Vol 3 §27.8) is the host's. */
+	if ((reason & 0xffff) == EXIT_REASON_MACHINE_CHECK)
+		host_machine_check_in_guest(vcpu->regs.rip);
 	if (!vmx_entry_failure_text(reason, vmread(VMCS_EXIT_QUALIFICATION), why, size) &&
 	    (reason & 0xffff) == EXIT_REASON_INVALID_GUEST_STATE)
 		guest_state_problem(why, size);
@@ -582,12 +591,13 @@ static void vmx_adjust_guest_cpuid(struct cpuid_cache *view)
 static void vmx_describe(void)
 {
 	console_printf(
-	    "mhv: backend: Intel VMX, EPT, VPID %s, unrestricted guest %s (multiboot guests), "
-	    "VMCS revision 0x%x, controls pin 0x%x proc 0x%x proc2 0x%x exit 0x%x "
+	    "mhv: backend: Intel VMX, EPT, VPID %s, INVEPT %s, unrestricted guest %s (multiboot "
+	    "guests), VMCS revision 0x%x, controls pin 0x%x proc 0x%x proc2 0x%x exit 0x%x "
 	    "entry 0x%x\n",
-	    vmx_caps.vpid ? "yes" : "no", vmx_caps.unrestricted_guest ? "yes" : "no",
-	    vmx_caps.revision, vmx_caps.pin, vmx_caps.proc, vmx_caps.proc2, vmx_caps.exit,
-	    vmx_caps.entry);
+	    vmx_caps.vpid ? "yes" : "no",
+	    vmx_caps.flush.invept_type == INVEPT_ALL_CONTEXT ? "all-context" : "single-context",
+	    vmx_caps.unrestricted_guest ? "yes" : "no", vmx_caps.revision, vmx_caps.pin,
+	    vmx_caps.proc, vmx_caps.proc2, vmx_caps.exit, vmx_caps.entry);
 }
 
 const struct backend_ops vmx_backend = {

@@ -157,8 +157,40 @@ bool xstate_matches_this_cpu(char *why, size_t size)
 void xstate_vcpu_reset(struct vcpu *vcpu, bool uncached)
 {
 	vcpu->xstate = (struct vcpu_xstate){ .xcr0 = XSTATE_X87, .uncached = uncached };
-	if (host_xstate.valid)
-		xsetbv(0, XSTATE_X87);
+}
+
+/*
+ * An XSAVE image whose header says every component is in its init state
+ * (XSTATE_BV = 0, standard form): XRSTOR then loads each component's
+ * initial configuration without reading its area (SDM Vol 1 §13.6,
+ * §13.8.1).  MXCSR is read from the legacy area whenever RFBM[1] or
+ * RFBM[2] is set, and FXRSTOR reads all of it: both hold the init values
+ * (FCW 037FH, FTW empty, MXCSR 1F80H).
+ */
+#define FXSAVE_FCW 0
+#define FXSAVE_MXCSR 24
+static const u8 init_image[XSAVE_LEGACY_SIZE + XSAVE_HEADER_SIZE] __aligned(64) = {
+	[FXSAVE_FCW] = 0x7f,
+	[FXSAVE_FCW + 1] = 0x03,
+	[FXSAVE_MXCSR] = 0x80,
+	[FXSAVE_MXCSR + 1] = 0x1f,
+};
+
+void xstate_cpu_reset(void)
+{
+	const struct xstate_cache *c = &host_xstate;
+	u64 all = c->xcr0_supported;
+
+	if (!c->valid) {
+		asm volatile("fxrstor64 %0" ::"m"(*(const u8(*)[XSAVE_LEGACY_SIZE])init_image));
+		return;
+	}
+	/* every user component enabled, so that one XRSTOR inits them all */
+	xsetbv(0, all);
+	asm volatile("xrstor64 %0" ::"m"(init_image), "a"((u32)all), "d"((u32)(all >> 32)));
+	xsetbv(0, XSTATE_X87); /* XCR0 after reset (SDM Vol 1 §13.3) */
+	if (c->leaf1_eax & XSTATE_LEAF1_XSAVES)
+		wrmsr(MSR_IA32_XSS, 0);
 }
 
 static inline u64 xgetbv0(void)

@@ -19,6 +19,8 @@
 #define SKL_PROCBASED_CTLS2 0x0033ffff00000000ull
 /* Penryn-like: secondary controls exist, only "virtualize APIC accesses" (bit 0) */
 #define PENRYN_PROCBASED_CTLS2 0x0000000100000000ull
+/* Skylake IA32_VMX_EPT_VPID_CAP: INVEPT types 1 and 2, INVVPID types 0-3 */
+#define SKL_EPT_VPID_CAP 0x00000f0106734141ull
 
 static struct vmx_exit_fields fields;
 static struct guest_regs regs;
@@ -232,6 +234,59 @@ static void failure_texts(void **state)
 			    "VMfailInvalid (no current VMCS to hold an error number)");
 	/* truncated, still terminated */
 	assert_string_equal(vmx_failure_text(12, buf, 10), "VM-instru");
+}
+
+/* The flushes of a new VM's cached translations from IA32_VMX_EPT_VPID_CAP
+ * (Appendix A.10, §29.4.3). */
+static void flush_all_context(void **state)
+{
+	struct vmx_flush f;
+
+	(void)state;
+	assert_null(vmx_choose_flush(SKL_EPT_VPID_CAP, true, &f));
+	assert_int_equal(f.invept_type, 2);
+	assert_int_equal(f.invvpid_type, 2);
+	/* VPID off: no INVVPID */
+	assert_null(vmx_choose_flush(SKL_EPT_VPID_CAP, false, &f));
+	assert_int_equal(f.invept_type, 2);
+	assert_int_equal(f.invvpid_type, 0);
+}
+
+static void flush_single_context_fallback(void **state)
+{
+	struct vmx_flush f;
+
+	(void)state;
+	/* no all-context INVEPT (bit 26) nor INVVPID (bit 42): the single-context types */
+	assert_null(vmx_choose_flush(SKL_EPT_VPID_CAP & ~(BIT(26) | BIT(42)), true, &f));
+	assert_int_equal(f.invept_type, 1);
+	assert_int_equal(f.invvpid_type, 1);
+}
+
+static void flush_refused_without_invept(void **state)
+{
+	struct vmx_flush f;
+
+	(void)state;
+	/* INVEPT itself (bit 20) missing */
+	assert_non_null(
+	    strstr(vmx_choose_flush(SKL_EPT_VPID_CAP & ~BIT(20), true, &f), "without INVEPT"));
+	/* INVEPT with neither usable type (bits 25, 26) */
+	assert_non_null(strstr(vmx_choose_flush(SKL_EPT_VPID_CAP & ~(BIT(25) | BIT(26)), true, &f),
+			       "neither single- nor all-context"));
+}
+
+static void flush_no_invvpid_leaves_vpid_off(void **state)
+{
+	struct vmx_flush f;
+
+	(void)state;
+	/* INVVPID missing (bit 32), or with neither type 1 nor 2 (bits 41, 42) */
+	assert_null(vmx_choose_flush(SKL_EPT_VPID_CAP & ~BIT(32), true, &f));
+	assert_int_equal(f.invept_type, 2);
+	assert_int_equal(f.invvpid_type, 0);
+	assert_null(vmx_choose_flush(SKL_EPT_VPID_CAP & ~(BIT(41) | BIT(42)), true, &f));
+	assert_int_equal(f.invvpid_type, 0);
 }
 
 /* The qualification of a VM-entry failure exit (§27.8). */
@@ -509,6 +564,10 @@ int main(void)
 		cmocka_unit_test(instruction_error_names),
 		cmocka_unit_test(failure_texts),
 		cmocka_unit_test(entry_failure_texts),
+		cmocka_unit_test(flush_all_context),
+		cmocka_unit_test(flush_single_context_fallback),
+		cmocka_unit_test(flush_refused_without_invept),
+		cmocka_unit_test(flush_no_invvpid_leaves_vpid_off),
 		cmocka_unit_test(exit_reason_names),
 		cmocka_unit_test_setup(needs_flags, setup),
 		cmocka_unit_test_setup(vmcall_and_cpuid, setup),

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The CPU state that no VM entry or exit switches, and that mhv leaves
+ * loaded while it handles exits (DESIGN §4): reset where a new vCPU
+ * starts, to the values after RESET/INIT (SDM Vol 3 §10.1.1 Table 10-1,
+ * APM Vol 2 §14.1.3).
+ */
+#include "cpu_reset.h"
+#include "arch/msr.h"
+#include "arch/regs.h"
+#include "arch/x86.h"
+#include "xstate/xstate_guest.h"
+
+void cpu_reset_for_new_vcpu(void)
+{
+	/*
+	 * DR0-3 are in neither the VMCB nor the VMCS; DR6 and CR2 are in the
+	 * VMCB (APM Vol 2 §15.5.1) but not in the VMCS guest area (SDM Vol 3
+	 * §25.4.1), and Bochs' SVM leaves CR2 as the last guest set it.  The
+	 * guest reaches all of them without an exit.
+	 */
+	write_dr0(0);
+	write_dr1(0);
+	write_dr2(0);
+	write_dr3(0);
+	write_dr6(DR6_INIT);
+	write_cr2(0);
+	/* passed through to the guest (core/msr.c), switched by no VM entry */
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
+	xstate_cpu_reset();
+}
