@@ -70,6 +70,9 @@ struct vm_life {
 	const struct suite_vm *sv;
 	const struct mhv_guest *g; /* a guest kernel, the config's guest number g_index */
 	u32 g_index;
+	/* guest strings that reached the results with a byte that is not
+	 * printable ASCII: they could start a line of their own in the log */
+	volatile u32 unfiltered;
 };
 
 /* Which VMs of the plan a pass over it runs. */

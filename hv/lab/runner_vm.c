@@ -16,19 +16,34 @@
 
 /* ---- what the guest reports and asks (core/vm_harness.h); ctx: its vm_life ---- */
 
+/* The core hands on guest text as printable ASCII only (vm_harness.h):
+ * checked here, independently of how it filters, for the judge. */
+static void count_unfiltered(struct vm_life *l, const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e) {
+			__atomic_fetch_add(&l->unfiltered, 1, __ATOMIC_RELAXED);
+			return;
+		}
+}
+
 static void harness_test_result(void *ctx, const char *name, enum test_status st,
 				const char *reason)
 {
-	const struct vm_life *l = ctx;
+	struct vm_life *l = ctx;
 
+	count_unfiltered(l, name);
+	count_unfiltered(l, reason);
 	results_test(l->cr->results, l->suite, name, st, reason);
 }
 
 static bool harness_bench_result(void *ctx, const struct hc_bench_result *r,
 				 const struct sample_stats *st)
 {
-	const struct vm_life *l = ctx;
+	struct vm_life *l = ctx;
 
+	count_unfiltered(l, r->name);
+	count_unfiltered(l, r->skip_reason);
 	return results_bench(l->cr->results, l->suite, l->config->name, r, st);
 }
 
@@ -224,6 +239,21 @@ static void suite_vm_judge(struct vm_life *l, bool ended, u64 ticks)
 	console_printf("mhv: vm %s stopped: %s: %s\n", v->name, vm_stop_name(v->stop),
 		       v->stop_reason);
 	runner_print_exit_counts(v);
+	/* what no guest may do to mhv's output, whichever way it ended */
+	if (l->unfiltered) {
+		fmt_snprintf(why, sizeof(why),
+			     "VM %s: %u guest strings reached the results with control characters",
+			     v->name, l->unfiltered);
+		results_test(l->cr->results, l->suite, test, TEST_FAIL, why);
+		return;
+	}
+	if (v->console_taken != v->console_printed) {
+		fmt_snprintf(why, sizeof(why),
+			     "VM %s: its console took %llu bytes and printed %llu of them", v->name,
+			     v->console_taken, v->console_printed);
+		results_test(l->cr->results, l->suite, test, TEST_FAIL, why);
+		return;
+	}
 	if ((v->stop == sv->expect && (v->stop != VM_STOP_EXIT || v->exit_code == 0)) ||
 	    (sv->expect_alt != VM_RUNNING && v->stop == sv->expect_alt)) {
 		if (sv->test)

@@ -6,6 +6,7 @@
  */
 #include "suites.h"
 #include "core/backend.h"
+#include "host/percpu.h"
 #include "platform/host_timer.h"
 #include "platform/machine.h"
 #include "pmu/pmu_caps.h"
@@ -44,6 +45,15 @@ static struct why_not spin_runs_here(void)
 	if (!__builtin_strcmp(platform_env(), "bochs") && !__builtin_strcmp(backend->name, "svm"))
 		return verdict_cannot(
 		    "Bochs 2.7 SVM takes the INTR intercept only while the guest's IF is set");
+	return verdict_run();
+}
+
+/* Both vCPUs of the VM at once, each on its own physical CPU. */
+static struct why_not two_cpus_runs_here(void)
+{
+	if (nr_cpus < 2)
+		return verdict_cannot(
+		    "needs a second CPU: start mhv on a machine with two or more");
 	return verdict_run();
 }
 
@@ -101,6 +111,11 @@ static const struct suite_vm hostile_vms[] = {
 	  VM_RUNNING, 1 },
 	{ "spin", 18, VM_STOP_TIME_LIMIT, "exitless_spin", spin_runs_here, false, 200, VM_RUNNING,
 	  1 },
+	/* both vCPUs print across the console's line flush at once */
+	{ "console_storm", 19, VM_STOP_EXIT, "console_storm", two_cpus_runs_here, false, 0,
+	  VM_RUNNING, 2 },
+	/* result names, reasons and console lines that would forge mhv's lines */
+	{ "forged_results", 20, VM_STOP_EXIT, "forged_results", NULL, false, 0, VM_RUNNING, 1 },
 };
 
 const struct suite suites[] = {
