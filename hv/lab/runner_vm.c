@@ -94,18 +94,25 @@ static void vcpu_work(void *arg)
 	vm_vcpu_run(arg);
 }
 
-/* Every vCPU of @v at once, vCPU i on on[i]; false when a CPU did not
- * run its vCPU to the end in time. */
+/*
+ * Every vCPU of @v at once, vCPU i on on[i]; false when a CPU did not
+ * run its vCPU to the end in time.  Meanwhile each CPU's output goes out
+ * in whole lines: characters of two CPUs mixed in one line could let a
+ * guest's text start a line of the log, after another CPU's newline.
+ */
 static bool run_vcpus(struct vm *v, struct cpu *const on[])
 {
 	void *args[VM_MAX_VCPUS];
-	bool done[VM_MAX_VCPUS];
+	bool done[VM_MAX_VCPUS], lines_were_per_cpu;
 	unsigned i;
 
 	for (i = 0; i < v->nr_vcpus; i++)
 		args[i] = &v->vcpus[i];
+	lines_were_per_cpu = console_lines_per_cpu(true);
 	runner_run_together(on, v->nr_vcpus, vcpu_work, args, v->time_limit_ms + CPU_GRACE_MS,
 			    done);
+	if (!lines_were_per_cpu)
+		console_lines_per_cpu(false);
 	for (i = 0; i < v->nr_vcpus; i++)
 		if (!done[i])
 			return false;
