@@ -38,7 +38,7 @@ struct cpu_run {
 	struct cpu *cpu;
 	struct run_results *results;
 	struct vm *vm;
-	u32 hostile_tried, hostile_contained, hostile_failed_before;
+	u32 hostile_tried, hostile_contained;
 };
 
 struct vm_life;

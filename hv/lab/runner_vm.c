@@ -123,20 +123,18 @@ static bool run_vcpus(struct vm *v, struct cpu *const on[])
  * After a hostile VM: did it end as it had to, and is mhv as it was?  A
  * host that changed cannot be trusted to judge anything further.
  */
-static void check_host_intact(struct cpu_run *cr, const struct suite_vm *sv)
+static void check_host_intact(struct cpu_run *cr, const struct suite_vm *sv, u32 failed_before)
 {
-	u32 failed = cr->results->failed;
+	bool contained = cr->results->failed == failed_before;
 	char why[96];
 
 	cr->hostile_tried++;
 	if (!selfcheck_verify(why, sizeof(why)))
 		hv_fatal(MHV_FATAL, "after hostile case %s: %s", sv->name, why);
-	if (failed == cr->hostile_failed_before)
+	if (contained)
 		cr->hostile_contained++;
 	console_printf("mhv: hostile: case %s %s; mhv's code, page tables and stacks intact\n",
-		       sv->name,
-		       failed == cr->hostile_failed_before ? "contained" : "NOT contained");
-	cr->hostile_failed_before = failed;
+		       sv->name, contained ? "contained" : "NOT contained");
 }
 
 /*
@@ -148,6 +146,8 @@ static void check_host_intact(struct cpu_run *cr, const struct suite_vm *sv)
 void runner_vm_life(struct vm_life *l)
 {
 	struct vm *vm = l->cr->vm;
+	/* a hostile case is contained when it failed nothing itself */
+	u32 failed_before = l->cr->results->failed;
 	bool ended = true;
 	u64 t0, ticks = 0;
 
@@ -164,7 +164,7 @@ void runner_vm_life(struct vm_life *l)
 	}
 	vm_destroy(vm);
 	if (l->s && l->s->selfcheck)
-		check_host_intact(l->cr, l->sv);
+		check_host_intact(l->cr, l->sv, failed_before);
 }
 
 void runner_print_exit_counts(const struct vm *v)
