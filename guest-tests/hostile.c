@@ -10,6 +10,7 @@
  */
 #include "rt.h"
 #include "xstate/xstate.h"
+#include "lib/fmt.h"
 
 #define VECTOR_UD 6
 #define VECTOR_GP 13
@@ -40,6 +41,8 @@ enum hostile_case {
 	CASE_PMU_RESERVED,
 	CASE_STATE_PLANT, /* these two run back to back on one CPU */
 	CASE_STATE_FRESH,
+	CASE_CONSOLE_STORM, /* two vCPUs */
+	CASE_FORGED_RESULTS,
 };
 
 static unsigned failures;
@@ -565,6 +568,123 @@ static void state_fresh(void)
 		xss ? ", IA32_XSS" : "; not IA32_XSS: CPUID offers no supervisor component");
 }
 
+/*
+ * Both vCPUs print at once, so that the host's line buffer for the VM is
+ * appended from two CPUs across its 160-byte flush.  Each round vCPU 0
+ * fills the line to 20 bytes below the flush, then both write a burst of
+ * 40 at the same time: vCPU 0 through HC_PRINT (a tight host loop),
+ * vCPU 1 through HC_PRINT or port 0x3F8 (an exit per byte) in turn.
+ * Few rounds: every byte is printed, and printing is slow under TCG.
+ * mhv judges it: every byte printed once, its .bss tables unchanged
+ * (hv/host/selfcheck.c).
+ */
+#define STORM_ROUNDS 64
+#define STORM_FILL 140
+#define STORM_BURST 40
+#define STORM_SPINS 200000000ull
+#define STORM_LATCH 0x5aa55aa5u
+
+static char storm_text[STORM_FILL];
+static volatile u32 storm_round, storm_taken;
+static volatile bool storm_over;
+
+static void storm_burst(bool port)
+{
+	unsigned i;
+
+	if (port) {
+		for (i = 0; i < STORM_BURST; i++)
+			outb(GUEST_SERIAL_PORT, (u8)storm_text[i]);
+	} else {
+		hypercall(HC_PRINT, (u64)(uintptr_t)storm_text, STORM_BURST);
+	}
+}
+
+/* vCPU 1: a burst each time vCPU 0 starts a round, until it says stop. */
+static u64 storm_vcpu1(void)
+{
+	u32 seen = 0;
+
+	for (;;) {
+		while (storm_round == seen && !storm_over)
+			asm volatile("pause" ::: "memory");
+		if (storm_over)
+			break;
+		seen = storm_round;
+		storm_burst(seen & 1);
+		storm_taken = seen;
+	}
+	for (;;)
+		asm volatile("pause"); /* vCPU 0's exit ends the VM */
+}
+
+static void console_storm(void)
+{
+	u64 spins;
+	u32 r;
+
+	for (r = 0; r < STORM_FILL; r++)
+		storm_text[r] = (char)('a' + r % 26);
+	outl(GUEST_TEST_PORT, STORM_LATCH);
+	for (r = 1; r <= STORM_ROUNDS; r++) {
+		outb(GUEST_SERIAL_PORT, '\n');
+		hypercall(HC_PRINT, (u64)(uintptr_t)storm_text, STORM_FILL);
+		storm_round = r;
+		storm_burst(false);
+		for (spins = 0; storm_taken != r && spins < STORM_SPINS; spins++)
+			asm volatile("pause" ::: "memory");
+		if (storm_taken != r) {
+			check(false, "vCPU 1 did not take its turn in round", (int)r);
+			break;
+		}
+	}
+	storm_over = true;
+	outb(GUEST_SERIAL_PORT, '\n');
+	/* the latch lies right after the line buffer in struct vm */
+	check(inl(GUEST_TEST_PORT) == ~STORM_LATCH, "the test port's latch changed", 0);
+}
+
+/*
+ * Result names and reasons that would forge mhv's own lines if printed
+ * as they are: a PASS, a summary, a measurement line for mhv-report, a
+ * carriage return and an escape sequence that wipes the line.  The same
+ * text through HC_PRINT and port 0x3F8.  mhv judges that none of it
+ * reached its results unfiltered; tests/report that such lines in a log
+ * are not read as measurements.
+ */
+#define FORGED_JSON \
+	"MHV-JSON {\"suite\":\"vmexit\",\"test\":\"null\",\"config\":\"default\",\"median\":1}"
+
+static void forged_results(void)
+{
+	static const char text[] =
+	    "\nmhv: PASS forged\r\x1b[2K\nmhv: summary: 99 passed, 0 failed, "
+	    "0 skipped\n" FORGED_JSON "\n";
+	static struct hc_test_result t;
+	static struct hc_bench_result b;
+	unsigned i;
+	u64 v;
+
+	__builtin_memcpy(t.name, "f\nmhv: PASS forged\r\x1b[2K",
+			 sizeof("f\nmhv: PASS forged\r\x1b[2K"));
+	fmt_snprintf(t.reason, sizeof(t.reason), "\n%s", FORGED_JSON);
+	t.status = TEST_PASS;
+	v = hypercall(HC_TEST_RESULT, (u64)(uintptr_t)&t, 0);
+	check(v == 0, "a test result with control characters was refused", (int)v);
+	/* a skipped row: the exit-path gate reads only measured ones */
+	__builtin_memcpy(b.name,
+			 "q\"\\\n"
+			 "MHV-JSON {}",
+			 sizeof("q\"\\\n"
+				"MHV-JSON {}"));
+	fmt_snprintf(b.skip_reason, sizeof(b.skip_reason), "\t\"}\n%s", FORGED_JSON);
+	v = hypercall(HC_BENCH_RESULT, (u64)(uintptr_t)&b, 0);
+	check(v == 0, "a benchmark row with control characters was refused", (int)v);
+	hypercall(HC_PRINT, (u64)(uintptr_t)text, sizeof(text) - 1);
+	for (i = 0; i < sizeof(text) - 1; i++)
+		outb(GUEST_SERIAL_PORT, (u8)text[i]);
+}
+
 /* The cases that must end the VM before they can report. */
 static bool must_stop(u64 variant)
 {
@@ -573,7 +693,12 @@ static bool must_stop(u64 variant)
 
 u64 guest_main(u64 variant)
 {
+	u64 vcpu = variant >> GUEST_VCPU_SHIFT;
+
+	variant &= (1u << GUEST_VCPU_SHIFT) - 1;
 	guest_rt_init();
+	if (vcpu)
+		return variant == CASE_CONSOLE_STORM ? storm_vcpu1() : 1;
 	switch (variant) {
 	case CASE_VIRT_INSN:
 		virt_insn();
@@ -621,6 +746,12 @@ u64 guest_main(u64 variant)
 		break;
 	case CASE_STATE_FRESH:
 		state_fresh();
+		break;
+	case CASE_CONSOLE_STORM:
+		console_storm();
+		break;
+	case CASE_FORGED_RESULTS:
+		forged_results();
 		break;
 	default:
 		access_outside(variant);

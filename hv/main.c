@@ -70,6 +70,7 @@ static void backend_select(void)
 		backend = vmx_probe(&why, &status);
 	if (!backend)
 		hv_fatal(status, "%s", why);
+	selfcheck_watch("the backend's ops pointer", &backend, sizeof(backend));
 	backend->describe();
 	guest_cpuid_init();
 }

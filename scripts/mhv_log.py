@@ -4,6 +4,11 @@
 Used by mhv-report.  A log with MHV-JSON lines is complete when an
 `mhv: finished:` line (hv_finish) follows the last of them; one without it,
 or whose last line is a cut-off MHV-JSON line, is truncated.
+
+Both are read only at the start of a line: there no guest can write them
+(a guest's console lines start "[its name] ", and guest text inside mhv's
+own lines cannot hold a line break), so a guest cannot forge a
+measurement or finish a truncated log.
 """
 import json
 import sys
@@ -65,12 +70,12 @@ def parse_log(path, text, allow_truncated=False):
     last = max([i for i, line in enumerate(lines, 1) if line.strip()] + [0])
     found, finished = [], 0
     for lineno, line in enumerate(lines, 1):
-        if FINISHED in line:
+        line = line.lstrip("\r")
+        if line.startswith(FINISHED):
             finished = lineno
-        at = line.find(PREFIX)
-        if at < 0:
+        if not line.startswith(PREFIX):
             continue
-        payload = line[at + len(PREFIX):].strip()
+        payload = line[len(PREFIX):].strip()
         if lineno == last and not is_json(payload):
             truncated(path, lineno, "last MHV-JSON line is cut off", allow_truncated)
             return found

@@ -29,9 +29,16 @@ static bool copy_from_guest(struct vm *vm, void *dst, u64 gpa, size_t len)
 	return true;
 }
 
-static void terminate(char *s, size_t size)
+/*
+ * A guest's string as the harness gets it: terminated, and printable
+ * ASCII only, since the lab prints it inside its own lines ("mhv: PASS
+ * suite/name: reason", the MHV-JSON line) where a newline would let a
+ * guest forge a line of mhv's.
+ */
+static void guest_string(char *s, size_t size)
 {
 	s[size - 1] = 0;
+	guest_text_clean(s);
 }
 
 static u64 hc_print(struct vcpu *vcpu, u64 str, u64 len)
@@ -53,8 +60,8 @@ static u64 hc_test_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 
 	if (!vm->harness || !copy_from_guest(vm, &r, gpa, sizeof(r)) || r.status > TEST_SKIP)
 		return HC_ERROR;
-	terminate(r.name, sizeof(r.name));
-	terminate(r.reason, sizeof(r.reason));
+	guest_string(r.name, sizeof(r.name));
+	guest_string(r.reason, sizeof(r.reason));
 	guest_console_flush(vm);
 	vm->harness->test_result(vm->harness_ctx, r.name, r.status, r.reason);
 	return 0;
@@ -78,8 +85,8 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	if (!vm->harness || !copy_from_guest(vm, &r, gpa, sizeof(r)) ||
 	    r.nr_samples > HC_BENCH_MAX_SAMPLES)
 		return HC_ERROR;
-	terminate(r.name, sizeof(r.name));
-	terminate(r.skip_reason, sizeof(r.skip_reason));
+	guest_string(r.name, sizeof(r.name));
+	guest_string(r.skip_reason, sizeof(r.skip_reason));
 	/* samples overlapping the struct they are described by: a guest error */
 	if (r.samples_gpa < gpa + sizeof(r) && gpa < r.samples_gpa + r.nr_samples * sizeof(u64))
 		return HC_ERROR;
@@ -107,7 +114,7 @@ static u64 hc_test_wanted(struct vcpu *vcpu, u64 name_gpa, u64 a1)
 
 	if (!vm->harness || !copy_from_guest(vm, name, name_gpa, sizeof(name)))
 		return HC_ERROR;
-	terminate(name, sizeof(name));
+	guest_string(name, sizeof(name));
 	return vm->harness->test_wanted(vm->harness_ctx, name);
 }
 

@@ -114,6 +114,10 @@ struct vm {
 	struct page_alloc *arena; /* where its memory came from; NULL: hv_pages */
 	struct page_alloc_mark mark;
 	/* emulated devices */
+	/* bytes of console output the guest gave and mhv printed in lines:
+	 * equal once the line is flushed (the hostile suite checks) */
+	u64 console_taken, console_printed;
+	volatile bool console_lock; /* the line's, for vCPUs on several CPUs */
 	char console_line[VM_CONSOLE_LINE];
 	u32 console_len;
 	u32 test_port_value;

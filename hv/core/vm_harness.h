@@ -11,10 +11,12 @@
  * the result hypercalls and answers what the guest asks.  The core only
  * checks the guest's arguments and hands them on; the one who creates
  * the VM (the lab) gives these ops and its own @ctx in the VM's spec.
- * None of them is on the exit path of the hot hypercalls.
+ * None of them is on the exit path of the hot hypercalls.  Every string
+ * from the guest is terminated and printable ASCII (guest_char_shown):
+ * it may go into a line of mhv's as it is.
  */
 struct vm_harness {
-	/* A test's outcome; @name and @reason are terminated. */
+	/* A test's outcome. */
 	void (*test_result)(void *ctx, const char *name, enum test_status st, const char *reason);
 	/* A benchmark's samples, summed up in @st; false when there is no room for it. */
 	bool (*bench_result)(void *ctx, const struct hc_bench_result *r,

@@ -9,7 +9,16 @@
 /* Linker symbols (linker.ld): code, and read-only data inside .data. */
 extern const u8 _text[], _etext[], _rodata[], _erodata[];
 
-static u64 ref_text, ref_rodata, ref_tables, ref_cr3;
+static u64 ref_text, ref_rodata, ref_tables, ref_cr3, ref_cpus;
+
+/* Writable tables that must not change after init (selfcheck_watch). */
+static struct watched {
+	const char *what;
+	const u8 *start;
+	size_t size;
+	u64 ref;
+} watched[SELFCHECK_MAX_WATCHED];
+static unsigned nr_watched;
 
 /* Host MSRs a guest's writes must never reach (issue 9's list); the same
  * on every CPU mhv set up, so checked wherever the case ran. */
@@ -44,6 +53,55 @@ static u64 hash_range(const u8 *start, const u8 *end)
 	return hash_words(0xcbf29ce484222325ull, (const u64 *)start, (size_t)(end - start) / 8);
 }
 
+/* FNV-1a over bytes, for tables of any size and alignment. */
+static u64 hash_bytes(const u8 *p, size_t n)
+{
+	u64 h = 0xcbf29ce484222325ull;
+
+	while (n--) {
+		h ^= *p++;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/*
+ * What each CPU is never changes after start-up: its number, APIC ID and
+ * descriptor tables.  Its state, work, arena and timer deadlines change
+ * with every job, so they are not hashed; the work function is checked
+ * apart (cpu_work_plausible).
+ */
+static u64 hash_cpus(void)
+{
+	u64 h = 0xcbf29ce484222325ull;
+	unsigned i;
+
+	for (i = 0; i < nr_cpus; i++) {
+		u64 fixed[3] = { cpus[i].index, cpus[i].apic_id, (u64)(uintptr_t)cpus[i].tables };
+
+		h = hash_words(h, fixed, ARRAY_SIZE(fixed));
+	}
+	return hash_words(h, &(u64){ nr_cpus }, 1);
+}
+
+/* A CPU's work is none, or a function of mhv's code. */
+static bool cpu_work_plausible(const struct cpu *c)
+{
+	const u8 *fn = (const u8 *)(uintptr_t)c->work;
+
+	return !fn || (fn >= _text && fn < _etext);
+}
+
+void selfcheck_watch(const char *what, const void *start, size_t size)
+{
+	struct watched *w;
+
+	if (nr_watched == ARRAY_SIZE(watched))
+		return;
+	w = &watched[nr_watched++];
+	*w = (struct watched){ what, start, size, hash_bytes(start, size) };
+}
+
 /* Every table page reachable from CR3 (4-level; large pages end a walk). */
 static u64 hash_table(u64 h, u64 table_pa, unsigned level)
 {
@@ -65,6 +123,7 @@ void selfcheck_init(void)
 	ref_rodata = hash_range(_rodata, _erodata);
 	ref_cr3 = read_cr3();
 	ref_tables = hash_table(0xcbf29ce484222325ull, ref_cr3, 4);
+	ref_cpus = hash_cpus();
 	for (unsigned i = 0; i < ARRAY_SIZE(guarded_msrs); i++)
 		ref_msr_ok[i] = !rdmsr_safe(guarded_msrs[i].msr, &ref_msr[i]);
 }
@@ -82,6 +141,23 @@ bool selfcheck_verify(char *why, size_t size)
 	if (read_cr3() != ref_cr3 || hash_table(0xcbf29ce484222325ull, ref_cr3, 4) != ref_tables) {
 		fmt_snprintf(why, size, "the host page tables changed");
 		return false;
+	}
+	for (unsigned i = 0; i < nr_watched; i++) {
+		if (hash_bytes(watched[i].start, watched[i].size) != watched[i].ref) {
+			fmt_snprintf(why, size, "%s changed", watched[i].what);
+			return false;
+		}
+	}
+	if (hash_cpus() != ref_cpus) {
+		fmt_snprintf(why, size, "the per-CPU table changed");
+		return false;
+	}
+	for (unsigned i = 0; i < nr_cpus; i++) {
+		if (!cpu_work_plausible(&cpus[i])) {
+			fmt_snprintf(why, size, "cpu %u's work function points outside mhv's code",
+				     i);
+			return false;
+		}
 	}
 	for (unsigned i = 0; i < ARRAY_SIZE(guarded_msrs); i++) {
 		u64 v;

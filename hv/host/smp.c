@@ -9,6 +9,7 @@
 #include "platform/host_timer.h"
 #include "platform/lapic.h"
 #include "page_alloc.h"
+#include "selfcheck.h"
 #include "platform/tsc.h"
 #include "arch/apic.h"
 #include "arch/msr.h"
@@ -342,6 +343,7 @@ void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 		return;
 	}
 	ap_ops = *ops;
+	selfcheck_watch("the APs' start-up ops", &ap_ops, sizeof(ap_ops));
 	save_bsp_state();
 	build_trampoline(bi->trampoline_base);
 	if (!provision(n > 0 ? nr_cpus - 1 : BROADCAST_APS)) {

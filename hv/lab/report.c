@@ -55,18 +55,68 @@ int report_format_row(char *buf, size_t size, const struct bench_row *row)
 			    (unsigned long long)s->stddev);
 }
 
+/*
+ * @s as the inside of a JSON string (RFC 8259 §7): quote and backslash
+ * escaped, and every byte outside printable ASCII as \u00XX, so that the
+ * line stays one line whatever a guest named its benchmark.  Cut at a
+ * whole escape when @dst is full.
+ */
+static const char *json_escape(char *dst, size_t size, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t used = 0, n;
+	char e[6];
+
+	for (; *s; s++) {
+		u8 c = (u8)*s;
+
+		if (c == '"' || c == '\\') {
+			e[0] = '\\';
+			e[1] = (char)c;
+			n = 2;
+		} else if (c < 0x20 || c > 0x7e) {
+			__builtin_memcpy(e, "\\u00", 4);
+			e[4] = hex[c >> 4];
+			e[5] = hex[c & 15];
+			n = 6;
+		} else {
+			e[0] = (char)c;
+			n = 1;
+		}
+		if (used + n >= size)
+			break;
+		__builtin_memcpy(dst + used, e, n);
+		used += n;
+	}
+	dst[used] = 0;
+	return dst;
+}
+
+/* Room for a string of @n bytes escaped, each byte at worst \u00XX. */
+#define JSON_ESCAPED(n) (6 * (n) + 1)
+
 int report_format_json(char *buf, size_t size, const struct bench_row *row, const char *env,
 		       const char *backend_name)
 {
 	const struct sample_stats *s = &row->st;
+	char suite[JSON_ESCAPED(sizeof(row->suite))], name[JSON_ESCAPED(sizeof(row->name))];
+	char column[JSON_ESCAPED(sizeof(row->column))], tag[JSON_ESCAPED(sizeof(row->cpu_tag))];
+	char env_e[JSON_ESCAPED(16)], backend_e[JSON_ESCAPED(16)];
+	char skipped[JSON_ESCAPED(sizeof(row->skip_reason))];
 
+	json_escape(suite, sizeof(suite), row->suite);
+	json_escape(name, sizeof(name), row->name);
+	json_escape(column, sizeof(column), row->column);
+	json_escape(tag, sizeof(tag), row->cpu_tag);
+	json_escape(env_e, sizeof(env_e), env);
+	json_escape(backend_e, sizeof(backend_e), backend_name);
 	if (row->skip_reason[0])
 		return fmt_snprintf(buf, size,
 				    REPORT_JSON_PREFIX "{\"suite\":\"%s\",\"test\":\"%s\","
 						       "\"config\":\"%s%s\",\"env\":\"%s\","
 						       "\"backend\":\"%s\",\"skipped\":\"%s\"}",
-				    row->suite, row->name, row->column, row->cpu_tag, env,
-				    backend_name, row->skip_reason);
+				    suite, name, column, tag, env_e, backend_e,
+				    json_escape(skipped, sizeof(skipped), row->skip_reason));
 	return fmt_snprintf(
 	    buf, size,
 	    REPORT_JSON_PREFIX "{\"suite\":\"%s\",\"test\":\"%s\",\"config\":\"%s%s\","
@@ -74,10 +124,9 @@ int report_format_json(char *buf, size_t size, const struct bench_row *row, cons
 			       "\"iterations\":%u,\"batches\":%u,\"min\":%llu,"
 			       "\"median\":%llu,\"p99\":%llu,\"mean\":%llu,"
 			       "\"stddev\":%llu,\"max\":%llu}",
-	    row->suite, row->name, row->column, row->cpu_tag, env, backend_name, row->iterations,
-	    row->batches, (unsigned long long)s->min, (unsigned long long)s->median,
-	    (unsigned long long)s->p99, (unsigned long long)s->mean, (unsigned long long)s->stddev,
-	    (unsigned long long)s->max);
+	    suite, name, column, tag, env_e, backend_e, row->iterations, row->batches,
+	    (unsigned long long)s->min, (unsigned long long)s->median, (unsigned long long)s->p99,
+	    (unsigned long long)s->mean, (unsigned long long)s->stddev, (unsigned long long)s->max);
 }
 
 #ifndef HOST_TEST
@@ -185,6 +234,8 @@ static void print_comparison(const struct run_results *r, const char *cols[], un
 
 void report_bench_tables(const struct run_results *r)
 {
+	/* one CPU prints its tables at a time; too big for an AP's stack */
+	static char json[REPORT_JSON_MAX];
 	const struct mhv_config *cfg = r->cfg;
 	const char *cols[MAX_COLUMNS];
 	char line[320], ns[24];
@@ -224,8 +275,8 @@ void report_bench_tables(const struct run_results *r)
 	if (n > 1)
 		print_comparison(r, cols, n);
 	for (i = 0; i < r->nr_bench; i++) {
-		report_format_json(line, sizeof(line), &r->bench[i], platform_env(), backend->name);
-		console_printf("%s\n", line);
+		report_format_json(json, sizeof(json), &r->bench[i], platform_env(), backend->name);
+		console_printf("%s\n", json);
 	}
 }
 #endif

@@ -4,7 +4,15 @@
 
 #include "results.h"
 
+/*
+ * The machine-read lines: this prefix at the start of a line, then one
+ * JSON object.  No guest can print one: a guest's console lines start
+ * "[its name] ", and guest text inside mhv's lines is printable ASCII
+ * (core/vm_harness.h) and JSON-escaped, so it cannot start a line.
+ */
 #define REPORT_JSON_PREFIX "MHV-JSON "
+/* Room for any such line, every string of the row escaped at worst. */
+#define REPORT_JSON_MAX 1600
 
 /* One human-readable row of the benchmark table into buf. */
 int report_format_row(char *buf, size_t size, const struct bench_row *row);

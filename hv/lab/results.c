@@ -6,18 +6,21 @@
 #include "results.h"
 #include "platform/console.h"
 #include "lib/fmt.h"
+#include "arch/x86.h"
 
 void results_test(struct run_results *r, const char *suite, const char *name, enum test_status st,
 		  const char *reason)
 {
 	static const char *const words[] = { "PASS", "FAIL", "SKIP" };
 
+	spin_lock(&r->lock);
 	if (st == TEST_PASS)
 		r->passed++;
 	else if (st == TEST_FAIL)
 		r->failed++;
 	else
 		r->skipped++;
+	spin_unlock(&r->lock);
 	console_printf("mhv: %s %s/%s%s%s\n", words[st], suite, name, reason[0] ? ": " : "",
 		       reason);
 }
@@ -49,8 +52,11 @@ bool results_bench(struct run_results *r, const char *suite, const char *column,
 {
 	struct bench_row *row;
 
-	if (r->nr_bench == MAX_BENCH_ROWS)
+	spin_lock(&r->lock);
+	if (r->nr_bench >= MAX_BENCH_ROWS) {
+		spin_unlock(&r->lock);
 		return false;
+	}
 	row = &r->bench[r->nr_bench++];
 	fmt_snprintf(row->suite, sizeof(row->suite), "%s", suite);
 	fmt_snprintf(row->name, sizeof(row->name), "%s", b->name);
@@ -60,5 +66,6 @@ bool results_bench(struct run_results *r, const char *suite, const char *column,
 	row->iterations = b->iterations;
 	row->batches = b->nr_samples;
 	row->st = *st;
+	spin_unlock(&r->lock);
 	return true;
 }

@@ -33,6 +33,9 @@ struct refused_column {
 struct run_results {
 	const struct mhv_config *cfg;
 	char cpu_tag[8]; /* copied into each bench row */
+	/* the vCPUs of one VM report from their CPUs at once, and the CPU
+	 * that waits for a lost one reports for it while it may still run */
+	volatile bool lock;
 	u32 passed, failed, skipped;
 	u32 nr_bench;
 	struct bench_row bench[MAX_BENCH_ROWS];

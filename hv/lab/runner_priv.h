@@ -38,7 +38,7 @@ struct cpu_run {
 	struct cpu *cpu;
 	struct run_results *results;
 	struct vm *vm;
-	u32 hostile_tried, hostile_contained, hostile_failed_before;
+	u32 hostile_tried, hostile_contained;
 };
 
 struct vm_life;
@@ -70,6 +70,9 @@ struct vm_life {
 	const struct suite_vm *sv;
 	const struct mhv_guest *g; /* a guest kernel, the config's guest number g_index */
 	u32 g_index;
+	/* guest strings that reached the results with a byte that is not
+	 * printable ASCII: they could start a line of their own in the log */
+	volatile u32 unfiltered;
 };
 
 /* Which VMs of the plan a pass over it runs. */

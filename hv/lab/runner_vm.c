@@ -16,19 +16,34 @@
 
 /* ---- what the guest reports and asks (core/vm_harness.h); ctx: its vm_life ---- */
 
+/* The core hands on guest text as printable ASCII only (vm_harness.h):
+ * checked here, independently of how it filters, for the judge. */
+static void count_unfiltered(struct vm_life *l, const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e) {
+			__atomic_fetch_add(&l->unfiltered, 1, __ATOMIC_RELAXED);
+			return;
+		}
+}
+
 static void harness_test_result(void *ctx, const char *name, enum test_status st,
 				const char *reason)
 {
-	const struct vm_life *l = ctx;
+	struct vm_life *l = ctx;
 
+	count_unfiltered(l, name);
+	count_unfiltered(l, reason);
 	results_test(l->cr->results, l->suite, name, st, reason);
 }
 
 static bool harness_bench_result(void *ctx, const struct hc_bench_result *r,
 				 const struct sample_stats *st)
 {
-	const struct vm_life *l = ctx;
+	struct vm_life *l = ctx;
 
+	count_unfiltered(l, r->name);
+	count_unfiltered(l, r->skip_reason);
 	return results_bench(l->cr->results, l->suite, l->config->name, r, st);
 }
 
@@ -79,18 +94,25 @@ static void vcpu_work(void *arg)
 	vm_vcpu_run(arg);
 }
 
-/* Every vCPU of @v at once, vCPU i on on[i]; false when a CPU did not
- * run its vCPU to the end in time. */
+/*
+ * Every vCPU of @v at once, vCPU i on on[i]; false when a CPU did not
+ * run its vCPU to the end in time.  Meanwhile each CPU's output goes out
+ * in whole lines: characters of two CPUs mixed in one line could let a
+ * guest's text start a line of the log, after another CPU's newline.
+ */
 static bool run_vcpus(struct vm *v, struct cpu *const on[])
 {
 	void *args[VM_MAX_VCPUS];
-	bool done[VM_MAX_VCPUS];
+	bool done[VM_MAX_VCPUS], lines_were_per_cpu;
 	unsigned i;
 
 	for (i = 0; i < v->nr_vcpus; i++)
 		args[i] = &v->vcpus[i];
+	lines_were_per_cpu = console_lines_per_cpu(true);
 	runner_run_together(on, v->nr_vcpus, vcpu_work, args, v->time_limit_ms + CPU_GRACE_MS,
 			    done);
+	if (!lines_were_per_cpu)
+		console_lines_per_cpu(false);
 	for (i = 0; i < v->nr_vcpus; i++)
 		if (!done[i])
 			return false;
@@ -101,20 +123,18 @@ static bool run_vcpus(struct vm *v, struct cpu *const on[])
  * After a hostile VM: did it end as it had to, and is mhv as it was?  A
  * host that changed cannot be trusted to judge anything further.
  */
-static void check_host_intact(struct cpu_run *cr, const struct suite_vm *sv)
+static void check_host_intact(struct cpu_run *cr, const struct suite_vm *sv, u32 failed_before)
 {
-	u32 failed = cr->results->failed;
+	bool contained = cr->results->failed == failed_before;
 	char why[96];
 
 	cr->hostile_tried++;
 	if (!selfcheck_verify(why, sizeof(why)))
 		hv_fatal(MHV_FATAL, "after hostile case %s: %s", sv->name, why);
-	if (failed == cr->hostile_failed_before)
+	if (contained)
 		cr->hostile_contained++;
 	console_printf("mhv: hostile: case %s %s; mhv's code, page tables and stacks intact\n",
-		       sv->name,
-		       failed == cr->hostile_failed_before ? "contained" : "NOT contained");
-	cr->hostile_failed_before = failed;
+		       sv->name, contained ? "contained" : "NOT contained");
 }
 
 /*
@@ -126,6 +146,8 @@ static void check_host_intact(struct cpu_run *cr, const struct suite_vm *sv)
 void runner_vm_life(struct vm_life *l)
 {
 	struct vm *vm = l->cr->vm;
+	/* a hostile case is contained when it failed nothing itself */
+	u32 failed_before = l->cr->results->failed;
 	bool ended = true;
 	u64 t0, ticks = 0;
 
@@ -142,7 +164,7 @@ void runner_vm_life(struct vm_life *l)
 	}
 	vm_destroy(vm);
 	if (l->s && l->s->selfcheck)
-		check_host_intact(l->cr, l->sv);
+		check_host_intact(l->cr, l->sv, failed_before);
 }
 
 void runner_print_exit_counts(const struct vm *v)
@@ -224,6 +246,21 @@ static void suite_vm_judge(struct vm_life *l, bool ended, u64 ticks)
 	console_printf("mhv: vm %s stopped: %s: %s\n", v->name, vm_stop_name(v->stop),
 		       v->stop_reason);
 	runner_print_exit_counts(v);
+	/* what no guest may do to mhv's output, whichever way it ended */
+	if (l->unfiltered) {
+		fmt_snprintf(why, sizeof(why),
+			     "VM %s: %u guest strings reached the results with control characters",
+			     v->name, l->unfiltered);
+		results_test(l->cr->results, l->suite, test, TEST_FAIL, why);
+		return;
+	}
+	if (v->console_taken != v->console_printed) {
+		fmt_snprintf(why, sizeof(why),
+			     "VM %s: its console took %llu bytes and printed %llu of them", v->name,
+			     v->console_taken, v->console_printed);
+		results_test(l->cr->results, l->suite, test, TEST_FAIL, why);
+		return;
+	}
 	if ((v->stop == sv->expect && (v->stop != VM_STOP_EXIT || v->exit_code == 0)) ||
 	    (sv->expect_alt != VM_RUNNING && v->stop == sv->expect_alt)) {
 		if (sv->test)

@@ -6,6 +6,7 @@
  */
 #include "suites.h"
 #include "core/backend.h"
+#include "host/percpu.h"
 #include "platform/host_timer.h"
 #include "platform/machine.h"
 #include "pmu/pmu_caps.h"
@@ -76,6 +77,15 @@ static struct why_not guest_pmu_runs_here(void)
 	return verdict_cannot(why);
 }
 
+/* Both vCPUs of the VM at once, each on its own physical CPU. */
+static struct why_not two_cpus_runs_here(void)
+{
+	if (nr_cpus < 2)
+		return verdict_cannot(
+		    "needs a second CPU: start mhv on a machine with two or more");
+	return verdict_run();
+}
+
 static const struct suite_vm smoke_vms[] = {
 	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING, 1 },
 	{ "smoke-triple", 1, VM_STOP_TRIPLE_FAULT, "triple_fault_contained", triple_fault_runs_here,
@@ -138,6 +148,11 @@ static const struct suite_vm hostile_vms[] = {
 	{ "state_plant", 20, VM_STOP_EXIT, "cpu_state_planted", NULL, false, 0, VM_RUNNING, 1 },
 	{ "state_fresh", 21, VM_STOP_EXIT, "cpu_state_reset_between_vms", NULL, false, 0,
 	  VM_RUNNING, 1 },
+	/* both vCPUs print across the console's line flush at once */
+	{ "console_storm", 22, VM_STOP_EXIT, "console_storm", two_cpus_runs_here, false, 0,
+	  VM_RUNNING, 2 },
+	/* result names, reasons and console lines that would forge mhv's lines */
+	{ "forged_results", 23, VM_STOP_EXIT, "forged_results", NULL, false, 0, VM_RUNNING, 1 },
 };
 
 const struct suite suites[] = {

@@ -189,8 +189,9 @@ static void line_sink(void *ctx, char c)
 		put_line(cpu->index, l); /* an overlong line goes out in pieces */
 }
 
-void console_lines_per_cpu(bool on)
+bool console_lines_per_cpu(bool on)
 {
+	bool was = per_cpu_lines;
 	unsigned i;
 
 	/* what a CPU left without its newline goes out before the mode ends */
@@ -198,6 +199,7 @@ void console_lines_per_cpu(bool on)
 		if (cpu_lines[i].len)
 			put_line(i, &cpu_lines[i]);
 	per_cpu_lines = on;
+	return was;
 }
 
 void console_tag_cpu_lines(bool on)

@@ -24,8 +24,8 @@ int console_printf(const char *fmt, ...) __printf(1, 2);
 int console_vprintf(const char *fmt, va_list ap);
 /* While several CPUs print at once: on collects each CPU's output into
  * whole lines, printed one at a time; off prints what is left and goes
- * back to printing each character as it comes. */
-void console_lines_per_cpu(bool on);
+ * back to printing each character as it comes.  Returns whether it was on. */
+bool console_lines_per_cpu(bool on);
 /* This CPU's lines start with "[cpuN] " (while lines are per CPU). */
 void console_tag_cpu_lines(bool on);
 /* Where the console is, for the environment header ("COM1 0x3f8 (default)") */

@@ -6,6 +6,7 @@
 #include "host/cpu_features.h"
 #include "host/page_alloc.h"
 #include "host/finish.h"
+#include "host/selfcheck.h"
 #include "arch/msr.h"
 #include "arch/regs.h"
 #include "arch/x86.h"
@@ -72,5 +73,6 @@ const struct backend_ops *svm_probe(const char **why, int *status)
 		return NULL;
 	svm_has_nrips = host_cpu.has.nrips;
 	svm_exit_table_init();
+	selfcheck_watch("the SVM exit table", svm_exit_table, sizeof(svm_exit_table));
 	return &svm_backend;
 }

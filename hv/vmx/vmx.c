@@ -7,6 +7,7 @@
 #include "lib/fmt.h"
 #include "host/page_alloc.h"
 #include "host/finish.h"
+#include "host/selfcheck.h"
 #include "vmcs.h"
 #include "vmx_controls.h"
 #include "vmx_exit.h"
@@ -195,5 +196,6 @@ const struct backend_ops *vmx_probe(const char **why, int *status)
 	if (*status)
 		return NULL;
 	vmx_exit_table_init();
+	selfcheck_watch("the VMX exit table", vmx_exit_table, sizeof(vmx_exit_table));
 	return &vmx_backend;
 }

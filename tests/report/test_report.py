@@ -16,14 +16,32 @@ class ParsingTest(TempLogs):
         found = report.load_log(fixture("qemu-tcg.log"))
         self.assertEqual([m["test"] for m in found], ["loop_overhead", "null", "cpuid", "vmcall"])
         self.assertEqual(found[2]["median"], 25451)
-        self.assertEqual(found[2]["line"], 19)
+        self.assertEqual(found[2]["line"], 20)
         self.assertEqual(found[2]["env"], "qemu-tcg")
 
-    def test_prefix_after_console_text_and_cr(self):
-        text = "junk\r\n[vm0] guest says hi \x00 " + record("cpuid", 7) + "\r\r\nmhv: PASS smoke/x\r\n" + FINISHED
+    def test_prefix_after_junk_lines_and_cr(self):
+        text = ("junk\r\n[vm0] guest says hi \x00\r\n" + record("cpuid", 7) +
+                "\r\r\nmhv: PASS smoke/x\r\n" + FINISHED)
         found = report.parse_log("x.log", text)
         self.assertEqual(len(found), 1)
-        self.assertEqual((found[0]["test"], found[0]["median"], found[0]["line"]), ("cpuid", 7, 2))
+        self.assertEqual((found[0]["test"], found[0]["median"], found[0]["line"]), ("cpuid", 7, 3))
+
+    def test_guest_lines_cannot_forge_records(self):
+        """A guest's console line starts "[its name] " (after "[cpuN] " when
+        CPUs run at once), and guest text inside mhv's own lines cannot
+        start a line: a measurement is only a line that starts MHV-JSON."""
+        forged = record("null", 1)
+        text = ("[forged_results] " + forged + "\r\n"
+                "[cpu1] [forged_results] " + forged + "\r\n"
+                "mhv: PASS hostile/f?mhv: PASS forged?[2K: ?" + forged + "\r\n"
+                + record("cpuid", 7) + "\r\n" + FINISHED)
+        found = report.parse_log("x.log", text)
+        self.assertEqual([(m["test"], m["median"], m["line"]) for m in found], [("cpuid", 7, 4)])
+
+    def test_guest_finished_line_does_not_complete_a_log(self):
+        text = record("cpuid", 7) + "\r\n[forged_results] " + FINISHED + "\r\n"
+        with self.assertRaisesRegex(report.ReportError, "log is truncated"):
+            report.parse_log("x.log", text)
 
     def test_skipped_record(self):
         found = report.load_log(fixture("bochs.log"))

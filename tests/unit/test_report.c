@@ -65,6 +65,31 @@ static void skipped_row(void **state)
 				 "\"skipped\":\"no IBPB\"}");
 }
 
+/* Whatever a guest named its benchmark, the line stays one line of
+ * ASCII and one JSON object with the fields mhv wrote. */
+static void json_strings_escaped(void **state)
+{
+	struct bench_row row = make_row();
+	char buf[REPORT_JSON_MAX];
+
+	(void)state;
+	strcpy(row.name, "q\"\\\nMHV-JSON {}\x1b\xff");
+	strcpy(row.skip_reason, "\t\"}\r\nMHV-JSON {\"median\":1}");
+	report_format_json(buf, sizeof(buf), &row, "qemu-tcg", "svm");
+	assert_string_equal(buf,
+			    "MHV-JSON {\"suite\":\"vmexit\",\"test\":\"q\\\"\\\\\\u000aMHV-JSON "
+			    "{}\\u001b\\u00ff\",\"config\":\"default\",\"env\":\"qemu-tcg\","
+			    "\"backend\":\"svm\",\"skipped\":\"\\u0009\\\"}\\u000d\\u000aMHV-JSON "
+			    "{\\\"median\\\":1}\"}");
+	/* the longest strings a row holds, each byte escaped to six */
+	memset(row.name, '\n', sizeof(row.name) - 1);
+	memset(row.skip_reason, '\x01', sizeof(row.skip_reason) - 1);
+	memset(row.column, '"', sizeof(row.column) - 1);
+	assert_true(report_format_json(buf, sizeof(buf), &row, "qemu-tcg", "svm") <
+		    (int)sizeof(buf));
+	assert_non_null(strstr(buf, "\\u0001\"}"));
+}
+
 static void truncation_is_safe(void **state)
 {
 	struct bench_row row = make_row();
@@ -113,9 +138,13 @@ static void nanoseconds(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(human_row),   cmocka_unit_test(json_line),
-		cmocka_unit_test(skipped_row), cmocka_unit_test(truncation_is_safe),
-		cmocka_unit_test(gain_column), cmocka_unit_test(nanoseconds),
+		cmocka_unit_test(human_row),
+		cmocka_unit_test(json_line),
+		cmocka_unit_test(skipped_row),
+		cmocka_unit_test(truncation_is_safe),
+		cmocka_unit_test(gain_column),
+		cmocka_unit_test(nanoseconds),
+		cmocka_unit_test(json_strings_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
