@@ -9,6 +9,7 @@
 #include "lab/config.h"
 #include "platform/console.h"
 #include "host/cpu_features.h"
+#include "host/boot_stack.h"
 #include "host/cpu_tables.h"
 #include "host/paging.h"
 #include "platform/host_timer.h"
@@ -107,6 +108,7 @@ void hv_main(const struct boot_info *bi)
 	xstate_init();
 	console_printf("mhv: memory: pool %llu MiB at 0x%llx, %llu MiB allocatable in all\n",
 		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);
+	boot_stack_describe();
 	platform_describe(bi);
 	host_timer_init();
 	if (host_timer_available(&why))

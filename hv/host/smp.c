@@ -9,6 +9,7 @@
 #include "platform/host_timer.h"
 #include "platform/lapic.h"
 #include "page_alloc.h"
+#include "stack_canary.h"
 #include "platform/tsc.h"
 #include "arch/apic.h"
 #include "arch/msr.h"
@@ -97,8 +98,6 @@ static u8 *tramp;
 /* The APs' stacks, each with a canary at its bottom (selfcheck). */
 static u8 *ap_stacks;
 static unsigned ap_stack_slots;
-#define STACK_CANARY 0xa5
-#define STACK_CANARY_BYTES 256
 
 static void put32(u32 off, u32 v)
 {
