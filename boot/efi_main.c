@@ -307,5 +307,5 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		boot_say(L"mhv: ExitBootServices failed\r\n");
 		return st;
 	}
-	hv_main(&boot_info);
+	hv_start(&boot_info);
 }

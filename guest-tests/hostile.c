@@ -43,6 +43,7 @@ enum hostile_case {
 	CASE_STATE_FRESH,
 	CASE_CONSOLE_STORM, /* two vCPUs */
 	CASE_FORGED_RESULTS,
+	CASE_LONG_SPIN,
 };
 
 static unsigned failures;
@@ -685,6 +686,19 @@ static void forged_results(void)
 		outb(GUEST_SERIAL_PORT, (u8)text[i]);
 }
 
+/*
+ * Spin without exits, past the host timer's reach: only a time limit that
+ * is re-armed each time the timer fires early ends it.  Interrupts on
+ * (the guest has no interrupt source): Bochs' SVM takes the host's INTR
+ * intercept only then.
+ */
+static void long_spin(void)
+{
+	asm volatile("sti");
+	for (;;)
+		asm volatile("" ::: "memory");
+}
+
 /* The cases that must end the VM before they can report. */
 static bool must_stop(u64 variant)
 {
@@ -752,6 +766,9 @@ u64 guest_main(u64 variant)
 		break;
 	case CASE_FORGED_RESULTS:
 		forged_results();
+		break;
+	case CASE_LONG_SPIN:
+		long_spin();
 		break;
 	default:
 		access_outside(variant);

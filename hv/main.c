@@ -9,6 +9,7 @@
 #include "lab/config.h"
 #include "platform/console.h"
 #include "host/cpu_features.h"
+#include "host/boot_stack.h"
 #include "host/cpu_tables.h"
 #include "host/paging.h"
 #include "platform/host_timer.h"
@@ -91,6 +92,8 @@ static bool ap_enable(char *why, size_t size)
 
 void hv_main(const struct boot_info *bi)
 {
+	const char *why;
+
 	cli();
 	console_init(bi);
 	console_printf("\nmhv: hypervisor core started (ExitBootServices after %u tries)\n",
@@ -106,9 +109,15 @@ void hv_main(const struct boot_info *bi)
 	xstate_init();
 	console_printf("mhv: memory: pool %llu MiB at 0x%llx, %llu MiB allocatable in all\n",
 		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);
+	boot_stack_describe();
 	platform_describe(bi);
 	host_timer_init();
-	console_printf("mhv: host timer: %s\n", host_timer_describe());
+	if (host_timer_available(&why))
+		console_printf("mhv: host timer: %s\n", host_timer_describe());
+	else
+		console_printf("mhv: %s; time limits hold only for guests that exit: guest kernels "
+			       "and spinning test VMs are refused\n",
+			       why);
 	backend_select();
 	pmu_caps_probe();
 	pmu_caps_describe();

@@ -134,6 +134,7 @@ void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 	vm->harness = spec->harness;
 	vm->harness_ctx = spec->harness_ctx;
 	vm->time_limit_ms = spec->time_limit_ms;
+	vm->timer_reach_tsc = vm_ms_to_tsc(spec->timer_reach_ms);
 	vm->nr_vcpus = spec->nr_vcpus > 1 && spec->nr_vcpus <= VM_MAX_VCPUS ? spec->nr_vcpus : 1;
 	pmu_mode_parse(config->pmu, &mode);
 	for (i = 0; i < vm->nr_vcpus; i++) {
@@ -180,23 +181,32 @@ enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id
 	return VM_CREATED;
 }
 
+u64 vm_ms_to_tsc(u64 ms)
+{
+	return (host_tsc.hz ? host_tsc.hz : 1000000000ull) / 1000 * ms;
+}
+
 /*
  * Bound the VM's run: the host timer ends it even when it spins without
- * exits.  Under Bochs the TSC counts instructions and has no frequency:
- * a nominal 1 GHz is used there.
+ * exits, re-armed at each of its interrupts until the deadline
+ * (host_timer_interrupt).  Without a host timer only halts and SIPI waits
+ * see the deadline; the lab refuses the guests that would need more.
  */
 static void arm_time_limit(struct vcpu *vcpu, u64 limit_ms)
 {
 	struct vm *vm = vcpu->vm;
 	const char *why;
-	u64 hz = host_tsc.hz ? host_tsc.hz : 1000000000ull;
 
-	if (!limit_ms || !host_timer_available(&why))
+	if (!limit_ms)
 		return;
 	/* one deadline for the VM, each vCPU's CPU times it */
 	if (!vm->deadline_tsc)
-		vm->deadline_tsc = rdtsc() + hz / 1000 * limit_ms;
+		vm->deadline_tsc = rdtsc() + vm_ms_to_tsc(limit_ms);
+	if (!host_timer_available(&why))
+		return;
 	host_timer_arm(vcpu->timer, TIMER_VM_LIMIT, vm->deadline_tsc);
+	if (vm->timer_reach_tsc)
+		host_timer_set_reach(vcpu->timer, vm->timer_reach_tsc);
 }
 
 void vm_vcpu_run(struct vcpu *vcpu)
@@ -221,6 +231,7 @@ void vm_vcpu_run(struct vcpu *vcpu)
 out:
 	host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC); /* a deadline the guest left armed */
 	host_timer_disarm(vcpu->timer, TIMER_VM_LIMIT);
+	host_timer_set_reach(vcpu->timer, 0);
 }
 
 int vm_map_nested(struct vm *vm, struct pt_ctx *ctx, u64 gpa, u64 hpa, u64 size, u64 leaf_flags)

@@ -107,6 +107,7 @@ struct vm {
 	enum vm_stop stop;
 	u64 deadline_tsc; /* the time limit, 0 if none */
 	u64 time_limit_ms;
+	u64 timer_reach_tsc; /* a test's shortened host timer reach, 0: none */
 	char stop_reason[160];
 	s64 exit_code;
 	struct vcpu vcpus[VM_MAX_VCPUS];
@@ -141,6 +142,10 @@ struct vm_spec {
 	const char *name;
 	const struct vm_config *config;
 	u64 time_limit_ms; /* 0: none */
+	/* A test knob: the host timer is never set further ahead than this, so
+	 * the time limit holds only if it is re-armed each time (0: as far as
+	 * the hardware reaches). */
+	u64 timer_reach_ms;
 	u32 nr_vcpus;	   /* 0 or 1: one vCPU */
 	bool xstate_cache; /* CPUID.0xD from the cache, unless config->xstate_uncached */
 	u32 pmu_account;   /* HV_PMU_ACCOUNT_* events, unless config->no_accounting */
@@ -187,6 +192,9 @@ enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id
 /* On the CPU that runs it: the vCPU's VMCB/VMCS, its run until the VM
  * stops (vm->stop says why), and its teardown. */
 void vm_vcpu_run(struct vcpu *vcpu);
+/* @ms in TSC ticks, as time limits count them (a nominal 1 GHz where the
+ * TSC has no known frequency, as under Bochs). */
+u64 vm_ms_to_tsc(u64 ms);
 /* Give back the VM's memory: all taken since vm_init's mark. */
 void vm_destroy(struct vm *vm);
 /* Map guest RAM in the VM's nested table (NPT or EPT: the ctx and leaf

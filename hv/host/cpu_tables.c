@@ -119,6 +119,8 @@ void isr_dispatch(struct isr_frame *f)
 	if (f->vector >= 32) {
 		/* A host interrupt let in on purpose (see host_interrupt_window). */
 		host_apic_eoi();
+		if (f->vector == HOST_TIMER_VECTOR)
+			host_timer_interrupt();
 		return;
 	}
 	if (f->vector == 2) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "selfcheck.h"
 #include "lib/fmt.h"
+#include "boot_stack.h"
 #include "smp.h"
 #include "arch/msr.h"
 #include "arch/pagetable.h"
@@ -168,5 +169,7 @@ bool selfcheck_verify(char *why, size_t size)
 			return false;
 		}
 	}
+	if (!boot_stack_intact(why, size))
+		return false;
 	return smp_stacks_intact(why, size);
 }

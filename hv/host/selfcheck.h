@@ -3,10 +3,10 @@
  * mhv checking itself after a hostile guest: its code and read-only data
  * unchanged since init, its host page tables unchanged, the host MSRs a
  * guest tries to write (EFER, PAT, MTRRs, FEATURE_CONTROL, VM_CR, SMM)
- * unchanged, the canaries at the bottom of every AP stack intact, and
- * the writable tables that steer it (the exit tables, what each CPU is
- * and what it is asked to run) as they were set up.  A guest that could
- * change any of these would own the host.
+ * unchanged, the boot CPU on its own stack, the canaries at the bottom of
+ * every stack intact, and the writable tables that steer it (the exit
+ * tables, what each CPU is and what it is asked to run) as they were set
+ * up.  A guest that could change any of these would own the host.
  */
 #ifndef MHV_SELFCHECK_H
 #define MHV_SELFCHECK_H

@@ -10,6 +10,7 @@
 #include "platform/lapic.h"
 #include "page_alloc.h"
 #include "selfcheck.h"
+#include "stack_canary.h"
 #include "platform/tsc.h"
 #include "arch/apic.h"
 #include "arch/msr.h"
@@ -98,8 +99,6 @@ static u8 *tramp;
 /* The APs' stacks, each with a canary at its bottom (selfcheck). */
 static u8 *ap_stacks;
 static unsigned ap_stack_slots;
-#define STACK_CANARY 0xa5
-#define STACK_CANARY_BYTES 256
 
 static void put32(u32 off, u32 v)
 {

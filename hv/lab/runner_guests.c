@@ -9,6 +9,7 @@
 #include "lib/fmt.h"
 #include "loader/guest_kernel.h"
 #include "pmu/pmu_caps.h"
+#include "platform/host_timer.h"
 #include "platform/tsc.h"
 
 static bool guest_create(struct vm_life *l)
@@ -91,6 +92,18 @@ static struct why_not guest_pmu_why_not(const struct mhv_guest *g, char *why, si
 	return verdict_cannot(why);
 }
 
+/* Whether a time limit can stop @g: an external guest may spin without
+ * exits, which only the host timer ends (hv_main said so once). */
+static struct why_not guest_timer_why_not(char *why, size_t size)
+{
+	const char *timer;
+
+	if (host_timer_available(&timer))
+		return verdict_run();
+	fmt_snprintf(why, size, "its time limit cannot be held: %s", timer);
+	return verdict_cannot(why);
+}
+
 /* Whether this machine has a CPU for each vCPU of @g, @cpu first: in @on. */
 static struct why_not guest_cpus_why_not(const struct mhv_guest *g, struct cpu *cpu,
 					 struct cpu *on[VM_MAX_VCPUS], char *why, size_t size)
@@ -129,6 +142,12 @@ void runner_run_guests(struct runner *run, struct cpu *cpu)
 		struct why_not w = guest_pmu_why_not(g, why, sizeof(why));
 
 		if (w.verdict != VERDICT_RUN) {
+			results_test(&run->results, life.suite, g->path, TEST_SKIP, w.reason);
+			continue;
+		}
+		w = guest_timer_why_not(why, sizeof(why));
+		if (w.verdict != VERDICT_RUN) {
+			console_printf("mhv: guest %s refused: %s\n", g->path, w.reason);
 			results_test(&run->results, life.suite, g->path, TEST_SKIP, w.reason);
 			continue;
 		}

@@ -203,6 +203,7 @@ static bool suite_vm_create(struct vm_life *l)
 	spec.blob_size = s->blob_end - s->blob;
 	spec.variant = sv->variant;
 	spec.timed = sv->timed;
+	spec.timer_reach_ms = suite_vm_timer_reach_ms(sv);
 	err = vm_create(l->cr->vm, &spec, l->id);
 	if (err == VM_CREATED)
 		return true;
@@ -258,6 +259,15 @@ static void suite_vm_judge(struct vm_life *l, bool ended, u64 ticks)
 		fmt_snprintf(why, sizeof(why),
 			     "VM %s: its console took %llu bytes and printed %llu of them", v->name,
 			     v->console_taken, v->console_printed);
+		results_test(l->cr->results, l->suite, test, TEST_FAIL, why);
+		return;
+	}
+	/* a limit holds when the VM stops at it: not never, and not earlier */
+	if (v->stop == VM_STOP_TIME_LIMIT && ticks < vm_ms_to_tsc(v->time_limit_ms)) {
+		fmt_snprintf(
+		    why, sizeof(why),
+		    "VM %s was stopped after %llu TSC ticks, before its time limit of %llu ms",
+		    v->name, ticks, v->time_limit_ms);
 		results_test(l->cr->results, l->suite, test, TEST_FAIL, why);
 		return;
 	}

@@ -9,6 +9,8 @@
 #include "host/percpu.h"
 #include "platform/host_timer.h"
 #include "platform/machine.h"
+#include "platform/tsc.h"
+#include "lib/fmt.h"
 #include "pmu/pmu_caps.h"
 #include "pmu/pmu_vcpu.h"
 
@@ -86,6 +88,49 @@ static struct why_not two_cpus_runs_here(void)
 	return verdict_run();
 }
 
+/* A VM that spins past its time limit: any host with a timer can stop it. */
+static struct why_not timer_rearm_runs_here(void)
+{
+	const char *why;
+
+	return host_timer_available(&why) ? verdict_run() : verdict_cannot(why);
+}
+
+/* timer_rearm's host timer reach: its 300 ms limit is re-armed 15 times. */
+#define TIMER_REARM_REACH_MS 20
+
+/*
+ * A VM that outlives 2^32 APIC ticks, the one-shot timer's reach (its
+ * count register is 32 bits, SDM Vol 3 §11.5.4): cheap where the APIC
+ * timer counts fast (QEMU: 1 GHz, 4.3 s).  Elsewhere timer_rearm's
+ * shortened reach takes the same path.
+ */
+#define PAST_2E32_LIMIT_MS 5000
+
+static struct why_not past_2e32_runs_here(void)
+{
+	static char why_buf[128];
+	const char *why;
+	u64 reach_ms;
+
+	if (!host_timer_available(&why))
+		return verdict_cannot(why);
+	if (!host_timer_reach_tsc())
+		return verdict_cannot("TSC-deadline mode has no 2^32-tick reach (timer_rearm "
+				      "covers the re-arm)");
+	if (!host_tsc.hz)
+		return verdict_cannot("no TSC frequency: 2^32 APIC ticks are billions of emulated "
+				      "instructions here (timer_rearm covers the re-arm)");
+	reach_ms = host_timer_reach_tsc() / (host_tsc.hz / 1000);
+	if (reach_ms >= PAST_2E32_LIMIT_MS) {
+		fmt_snprintf(why_buf, sizeof(why_buf),
+			     "2^32 APIC ticks take %llu ms here, past the case's limit of %u ms",
+			     reach_ms, PAST_2E32_LIMIT_MS);
+		return verdict_cannot(why_buf);
+	}
+	return verdict_run();
+}
+
 static const struct suite_vm smoke_vms[] = {
 	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING, 1 },
 	{ "smoke-triple", 1, VM_STOP_TRIPLE_FAULT, "triple_fault_contained", triple_fault_runs_here,
@@ -153,6 +198,12 @@ static const struct suite_vm hostile_vms[] = {
 	  VM_RUNNING, 2 },
 	/* result names, reasons and console lines that would forge mhv's lines */
 	{ "forged_results", 23, VM_STOP_EXIT, "forged_results", NULL, false, 0, VM_RUNNING, 1 },
+	/* an exitless spin past 2^32 APIC ticks: stopped at its limit, not before, not never */
+	{ "past_2e32", 24, VM_STOP_TIME_LIMIT, "limit_past_2e32_apic_ticks", past_2e32_runs_here,
+	  false, PAST_2E32_LIMIT_MS, VM_RUNNING, 1 },
+	/* the same with the host timer's reach cut to 20 ms: re-armed 15 times, any timer mode */
+	{ "timer_rearm", 24, VM_STOP_TIME_LIMIT, "limit_rearmed", timer_rearm_runs_here, false, 300,
+	  VM_RUNNING, 1 },
 };
 
 const struct suite suites[] = {
@@ -229,6 +280,13 @@ const char *suite_vm_test(const struct suite_vm *sv)
 u64 suite_vm_limit_ms(const struct suite_vm *sv, const struct mhv_config *cfg)
 {
 	return sv->time_limit_ms ? sv->time_limit_ms : cfg->time_limit * 1000ull;
+}
+
+/* Kept out of struct suite_vm: no other row carries it.  The case is
+ * known by its own runs_here. */
+u64 suite_vm_timer_reach_ms(const struct suite_vm *sv)
+{
+	return sv->runs_here == timer_rearm_runs_here ? TIMER_REARM_REACH_MS : 0;
 }
 
 struct why_not suite_column_why_not(const struct suite *s, const struct vm_config *c,

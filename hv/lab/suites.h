@@ -61,6 +61,8 @@ const struct vm_config *suite_vm_config(const struct suite_vm *sv, const struct 
 const char *suite_vm_test(const struct suite_vm *sv);
 /* How long @sv may run: its own time limit, else the config's. */
 u64 suite_vm_limit_ms(const struct suite_vm *sv, const struct mhv_config *cfg);
+/* A test knob of one case (vm_spec.timer_reach_ms), 0 for the others. */
+u64 suite_vm_timer_reach_ms(const struct suite_vm *sv);
 /* Whether suite @s runs in column @c here under @cfg: left out when it is
  * not among the suite's columns or the config's PMU modes, refused when
  * this machine cannot run its PMU mode. */

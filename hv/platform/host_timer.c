@@ -2,6 +2,7 @@
 #include "host_timer.h"
 #include "lapic.h"
 #include "host/cpu_features.h"
+#include "host/percpu.h"
 #include "lib/fmt.h"
 #include "arch/apic.h"
 #include "arch/msr.h"
@@ -16,8 +17,10 @@ enum timer_mode {
 };
 
 static enum timer_mode mode;
-static u64 apic_per_tsc_q32; /* APIC timer ticks per TSC tick, 32.32 fixed point */
+static u64 apic_per_tsc_q32;   /* APIC timer ticks per TSC tick, 32.32 fixed point */
+static u64 one_shot_reach_tsc; /* the furthest one count reaches, in TSC ticks */
 static char description[96] = "none";
+static u32 reaches_set; /* CPUs with a test's reach set (host_timer_set_reach) */
 
 void host_apic_eoi(void)
 {
@@ -44,6 +47,7 @@ static void calibrate_one_shot(void)
 	if (left == 0 || left == 0xffffffffu)
 		return; /* the timer did not count, or ran out: no usable rate */
 	apic_per_tsc_q32 = ((u64)(0xffffffffu - left) << 32) / (t1 - t0);
+	one_shot_reach_tsc = host_timer_one_shot_reach(apic_per_tsc_q32);
 	mode = TIMER_ONE_SHOT;
 	fmt_snprintf(description, sizeof(description),
 		     "local APIC one-shot, %llu.%03llu APIC ticks per TSC tick (calibrated)",
@@ -85,9 +89,15 @@ const char *host_timer_describe(void)
 	return description;
 }
 
+/*
+ * One-shot mode counts at most 2^32-1 APIC ticks (about 4.3 s at QEMU's
+ * 1 GHz, 43 s at a 100 MHz bus): a deadline further away is programmed
+ * in parts, the rest at each interrupt (host_timer_interrupt).
+ */
 static void program(u64 tsc_deadline)
 {
-	u64 now, ticks;
+	u64 now;
+	u32 ticks;
 
 	if (mode == TIMER_TSC_DEADLINE) {
 		lapic_write(APIC_LVT_TIMER, HOST_TIMER_VECTOR | LVT_TIMER_TSC_DEADLINE);
@@ -101,13 +111,13 @@ static void program(u64 tsc_deadline)
 		return;
 	}
 	now = rdtsc();
-	ticks = tsc_deadline > now ? ((tsc_deadline - now) * apic_per_tsc_q32) >> 32 : 0;
+	ticks = host_timer_ticks(tsc_deadline > now ? tsc_deadline - now : 0, apic_per_tsc_q32,
+				 one_shot_reach_tsc);
 	lapic_write(APIC_LVT_TIMER, HOST_TIMER_VECTOR);
-	lapic_write(APIC_TIMER_INITIAL, ticks ? (ticks > 0xffffffffu ? 0xffffffffu : ticks) : 1);
+	lapic_write(APIC_TIMER_INITIAL, ticks);
 }
 
-/* The earliest armed deadline, or 0 (disarmed). */
-static void reprogram(const struct host_timer *t)
+static u64 earliest_deadline(const struct host_timer *t)
 {
 	u64 earliest = 0;
 	unsigned i;
@@ -115,7 +125,13 @@ static void reprogram(const struct host_timer *t)
 	for (i = 0; i < TIMER_SLOTS; i++)
 		if (t->deadlines[i] && (!earliest || t->deadlines[i] < earliest))
 			earliest = t->deadlines[i];
-	program(earliest);
+	return earliest;
+}
+
+/* The earliest armed deadline, or 0 (disarmed). */
+static void reprogram(const struct host_timer *t)
+{
+	program(earliest_deadline(t));
 }
 
 void host_timer_arm(struct host_timer *t, enum host_timer_slot slot, u64 tsc_deadline)
@@ -130,4 +146,52 @@ void host_timer_disarm(struct host_timer *t, enum host_timer_slot slot)
 		return;
 	t->deadlines[slot] = 0;
 	reprogram(t);
+}
+
+/* The earliest deadline when it is still ahead, at most reach_tsc ahead. */
+static void program_rest(const struct host_timer *t)
+{
+	u64 earliest = earliest_deadline(t), now = rdtsc();
+
+	if (!earliest || now >= earliest)
+		return; /* due: the exit this interrupt caused serves it */
+	if (t->reach_tsc && earliest - now > t->reach_tsc)
+		earliest = now + t->reach_tsc;
+	program(earliest);
+}
+
+/*
+ * The timer may have fired before the earliest deadline: a one-shot count
+ * cut at 2^32-1 ticks, a calibrated rate a little fast, or a test's reach
+ * (TSC-deadline mode fires only at its deadline, SDM Vol 3 §11.5.4.1).
+ * Left alone, the timer would stay silent and a VM that spins without
+ * exits would outlive its time limit; so the rest is programmed here,
+ * where every delivery of the vector passes (an exit's interrupt window,
+ * an idle HLT), and nowhere on the exit path.  While the guest's timer
+ * is armed its code reprograms all slots at the exit that follows
+ * (apic_timer_check), so nothing is left to do here.
+ */
+void host_timer_interrupt(void)
+{
+	struct host_timer *t;
+
+	if (mode != TIMER_ONE_SHOT && !__atomic_load_n(&reaches_set, __ATOMIC_RELAXED))
+		return;
+	t = &this_cpu()->timer;
+	if (!t->deadlines[TIMER_GUEST_APIC])
+		program_rest(t);
+}
+
+void host_timer_set_reach(struct host_timer *t, u64 reach_tsc)
+{
+	if (!t->reach_tsc != !reach_tsc)
+		__atomic_add_fetch(&reaches_set, reach_tsc ? 1 : -1, __ATOMIC_RELAXED);
+	t->reach_tsc = reach_tsc;
+	if (reach_tsc)
+		program_rest(t);
+}
+
+u64 host_timer_reach_tsc(void)
+{
+	return mode == TIMER_ONE_SHOT ? one_shot_reach_tsc : 0;
 }

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#include "boot_stack.h"
+#include "lib/boot_info.h"
+#include "percpu.h"
+#include "stack_canary.h"
+#include "platform/console.h"
+#include "lib/fmt.h"
+
+/* The APs' size (host/smp.c); a run of every suite, or of a multiboot
+ * guest, reached 2.5 KiB deep (measured by painting it whole). */
+#define BOOT_STACK_SIZE (32 * 1024)
+
+static u8 boot_stack[BOOT_STACK_SIZE] __attribute__((aligned(PAGE_SIZE)));
+static u64 firmware_rsp; /* where UEFI's stack was: free memory now */
+
+static u64 current_rsp(void)
+{
+	u64 rsp;
+
+	asm volatile("mov %%rsp, %0" : "=r"(rsp));
+	return rsp;
+}
+
+void hv_start(const struct boot_info *bi)
+{
+	firmware_rsp = current_rsp();
+	__builtin_memset(boot_stack, STACK_CANARY, STACK_CANARY_BYTES);
+	/* the SysV ABI's alignment: RSP a multiple of 16 at the call */
+	asm volatile("mov %0, %%rsp\n\t"
+		     "xor %%ebp, %%ebp\n\t"
+		     "call *%1\n\t"
+		     "ud2"
+		     :
+		     : "r"(boot_stack + BOOT_STACK_SIZE), "r"(hv_main), "D"(bi)
+		     : "memory");
+	__builtin_unreachable();
+}
+
+static bool on_boot_stack(u64 rsp)
+{
+	return rsp > (u64)(uintptr_t)boot_stack &&
+	       rsp <= (u64)(uintptr_t)boot_stack + BOOT_STACK_SIZE;
+}
+
+bool boot_stack_intact(char *why, size_t size)
+{
+	u64 rsp = current_rsp();
+	unsigned i;
+
+	if (this_cpu()->index == 0 && !on_boot_stack(rsp)) {
+		fmt_snprintf(why, size,
+			     "the boot CPU runs on a stack mhv does not own (rsp 0x%llx)", rsp);
+		return false;
+	}
+	for (i = 0; i < STACK_CANARY_BYTES; i++)
+		if (boot_stack[i] != STACK_CANARY) {
+			fmt_snprintf(why, size, "the boot CPU's stack canary was overwritten");
+			return false;
+		}
+	return true;
+}
+
+void boot_stack_describe(void)
+{
+	console_printf("mhv: stack: the boot CPU's, %u KiB at 0x%llx in mhv's image (the "
+		       "firmware's, at 0x%llx, is free memory now)\n",
+		       BOOT_STACK_SIZE >> 10, (u64)(uintptr_t)boot_stack, firmware_rsp);
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The boot CPU's own stack.  UEFI starts mhv on a stack of the firmware's
+ * (EfiBootServicesData), which after ExitBootServices is free RAM in the
+ * memory map and so the page allocator's to hand out: a large enough VM
+ * would get the memory hv_main runs on.  mhv's image is loader memory,
+ * never handed out, so a stack in its .bss is mhv's alone: hv_start
+ * (lib/boot_info.h) moves to it and runs hv_main there.
+ */
+#ifndef MHV_BOOT_STACK_H
+#define MHV_BOOT_STACK_H
+
+#include "lib/types.h"
+
+/* The boot stack's canary is intact and, on the boot CPU, the running
+ * code is on that stack (selfcheck); else false with why. */
+bool boot_stack_intact(char *why, size_t size);
+/* The line for the run's header: where the boot CPU's stack is. */
+void boot_stack_describe(void);
+
+#endif
