@@ -36,6 +36,8 @@ enum hostile_case {
 	CASE_GDT_OUTSIDE,
 	CASE_TRIPLE_FAULT,
 	CASE_SPIN,
+	CASE_LOST_CPU,
+	CASE_AFTER_LOST_CPU,
 };
 
 static unsigned failures;
@@ -250,8 +252,39 @@ static void table_outside(bool idt)
 	}
 }
 
+/*
+ * A VM whose CPU never comes back: vCPU 1 says it is in the guest, then
+ * spins with interrupts off (mhv makes its CPU deaf, see hv/lab/suites.c);
+ * vCPU 0 waits for that and exits, leaving vCPU 1 in guest mode for good.
+ */
+#define LOST_CPU_SPIN_BOUND 100000000ull
+static volatile bool lost_vcpu_in_guest;
+
+static void lost_vcpu(void)
+{
+	asm volatile("cli" ::: "memory");
+	lost_vcpu_in_guest = true;
+	for (;;)
+		asm volatile("" ::: "memory");
+}
+
+static void lost_cpu(void)
+{
+	u64 spins;
+
+	for (spins = 0; !lost_vcpu_in_guest && spins < LOST_CPU_SPIN_BOUND; spins++)
+		asm volatile("pause" ::: "memory");
+	check(lost_vcpu_in_guest, "vCPU 1 did not start", 0);
+}
+
 u64 guest_main(u64 variant)
 {
+	if (variant >> GUEST_VCPU_SHIFT) {
+		if ((variant & (BIT(GUEST_VCPU_SHIFT) - 1)) == CASE_LOST_CPU)
+			lost_vcpu();
+		for (;;)
+			asm volatile("hlt");
+	}
 	guest_rt_init();
 	switch (variant) {
 	case CASE_VIRT_INSN:
@@ -292,11 +325,17 @@ u64 guest_main(u64 variant)
 		asm volatile("cli");
 		for (;;)
 			asm volatile("pause" ::: "memory");
+	case CASE_LOST_CPU:
+		lost_cpu();
+		break;
+	case CASE_AFTER_LOST_CPU:
+		/* judged by mhv: its memory must lie apart from the lost VM's */
+		break;
 	default:
 		access_outside(variant);
 		break;
 	}
-	if (variant >= CASE_READ8) {
+	if (variant >= CASE_READ8 && variant <= CASE_SPIN) {
 		gprintf("still running after case %llu: mhv did not stop this VM\n",
 			(unsigned long long)variant);
 		return 1;

@@ -69,10 +69,19 @@ static void run_suite_vm(struct cpu_run *cr, const struct suite *s, const struct
 		results_test(cr->results, s->name, suite_vm_test(sv), TEST_SKIP, w.reason);
 	if (w.verdict != VERDICT_RUN)
 		return;
+	if (suite_vm_lost_cpu(sv) == LOST_CPU_NEXT && !cr->run->nr_lost) {
+		results_test(cr->results, s->name, suite_vm_test(sv), TEST_SKIP,
+			     "no VM before it lost a CPU: nothing to keep apart from");
+		return;
+	}
 	if (sv->nr_vcpus > 1) {
 		if (runner_pick_cpus(cr->cpu, sv->nr_vcpus, life.on) < sv->nr_vcpus)
 			results_test(cr->results, s->name, sv->name, TEST_SKIP,
 				     "needs a second CPU: start mhv on a machine with two or more");
+		else if (suite_vm_lost_cpu(sv) == LOST_CPU_LOSE && life.on[1] == &cpus[0])
+			results_test(cr->results, s->name, suite_vm_test(sv), TEST_SKIP,
+				     "needs an AP to lose besides the suites' CPU: run the "
+				     "suites on the BSP (cpus = 0) of a machine with two CPUs");
 		else
 			runner_vm_life(&life);
 		return;

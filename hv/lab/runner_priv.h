@@ -16,6 +16,17 @@
 /* How long past a VM's own time limit the BSP waits for the CPU running it. */
 #define CPU_GRACE_MS 30000
 
+/* The spans a lost VM's record holds: its pages and its struct vm. */
+#define LOST_VM_SPANS 8
+
+/* A VM a CPU never came back from: what that CPU may still touch. */
+struct lost_vm {
+	char name[VM_NAME_LEN];
+	u32 cpu; /* the CPU that did not come back */
+	struct page_span spans[LOST_VM_SPANS];
+	u32 nr_spans;
+};
+
 /* The run: what every part of it reaches through the context it is given. */
 struct runner {
 	const struct mhv_config *cfg;
@@ -26,6 +37,9 @@ struct runner {
 	struct vm vm;
 	u32 next_vm_id;	   /* the id the next suite VM gets */
 	u32 next_guest_id; /* the id the next guest gets */
+	/* every VM a CPU never came back from (each retires a CPU) */
+	struct lost_vm lost[MAX_CPUS];
+	u32 nr_lost;
 };
 
 /*
