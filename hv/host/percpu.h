@@ -21,7 +21,8 @@ enum cpu_state {
 	CPU_STARTING, /* SIPI sent, trampoline running */
 	CPU_IDLE,     /* waiting for work in HLT */
 	CPU_BUSY,
-	CPU_FAILED, /* did not start, or could not enable virtualization; why says */
+	CPU_FAILED,    /* did not start, could not enable virtualization, or retired; why says */
+	CPU_FINISHING, /* its work left its guest: only mhv's own code is left (smp.h) */
 };
 
 typedef void cpu_work_fn(void *arg);

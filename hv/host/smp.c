@@ -9,6 +9,7 @@
 #include "platform/host_timer.h"
 #include "platform/lapic.h"
 #include "page_alloc.h"
+#include "finish.h"
 #include "platform/tsc.h"
 #include "arch/apic.h"
 #include "arch/msr.h"
@@ -192,6 +193,20 @@ static void fail(struct cpu *c, const char *why)
 
 static bool broadcast; /* no MADT: each AP claims its slot's struct cpu */
 
+/* The one change of c's state from @from to @to, against the other CPU's. */
+static bool change_state(struct cpu *c, u32 from, u32 to)
+{
+	return __atomic_compare_exchange_n(&c->state, &from, to, false, __ATOMIC_SEQ_CST,
+					   __ATOMIC_SEQ_CST);
+}
+
+/* A retired AP that got out of its work after all: it stays here for good. */
+static __noreturn void park(void)
+{
+	for (;;)
+		ap_ops.idle_wait();
+}
+
 void smp_ap_entry(u32 slot)
 {
 	struct cpu *c = &cpus[slot + 1];
@@ -222,11 +237,14 @@ void smp_ap_entry(u32 slot)
 	for (;;) {
 		cpu_work_fn *fn = c->work;
 
-		if (fn && c->state == CPU_IDLE) {
-			c->state = CPU_BUSY;
+		/* a retired CPU takes no work, and one that ends its work after
+		 * it was retired touches nothing more */
+		if (fn && change_state(c, CPU_IDLE, CPU_BUSY)) {
 			fn(c->work_arg);
 			c->work = NULL;
-			c->state = CPU_IDLE;
+			if (!change_state(c, CPU_BUSY, CPU_IDLE) &&
+			    !change_state(c, CPU_FINISHING, CPU_IDLE))
+				park();
 			__atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);
 			continue;
 		}
@@ -411,23 +429,33 @@ bool smp_wait(struct cpu *c, u64 timeout_ms)
 	u64 deadline = rdtsc() + ticks_per_ms() * timeout_ms;
 
 	while (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) == c->started) {
-		if (rdtsc() >= deadline) {
-			fail(c, "did not finish its work in time");
-			console_printf("mhv: cpu %u (APIC ID %u) did not finish within %llu ms: "
-				       "it is left out from now on\n",
-				       c->index, c->apic_id, timeout_ms);
+		if (rdtsc() >= deadline)
 			return false;
-		}
 		cpu_relax();
 	}
 	return true;
 }
 
-bool smp_run_on(struct cpu *c, cpu_work_fn *fn, void *arg, u64 timeout_ms)
+void smp_work_left_guest(void)
 {
-	if (c == &cpus[0]) {
-		fn(arg);
+	struct cpu *c = this_cpu();
+
+	if (c != &cpus[0] && !change_state(c, CPU_BUSY, CPU_FINISHING))
+		park();
+}
+
+bool smp_retire(struct cpu *c, u64 finish_ms, const char *why)
+{
+	if (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) != c->started)
+		return false;
+	/* IDLE: the work not taken yet (or ended this instant): retired all
+	 * the same, which is the safe side */
+	if (change_state(c, CPU_BUSY, CPU_FAILED) || change_state(c, CPU_IDLE, CPU_FAILED)) {
+		fmt_snprintf(c->why, sizeof(c->why), "retired: %s", why);
 		return true;
 	}
-	return smp_start(c, fn, arg) && smp_wait(c, timeout_ms);
+	if (!smp_wait(c, finish_ms))
+		hv_fatal(MHV_FATAL, "cpu %u left its guest but did not end its work in %llu ms",
+			 c->index, finish_ms);
+	return false;
 }

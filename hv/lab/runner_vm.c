@@ -58,6 +58,36 @@ static const struct vm_harness lab_harness = {
 	.params = harness_params,
 };
 
+/* ---- the harness of a VM whose CPU was retired: nobody listens ---- */
+
+static void unheard_test_result(void *ctx, const char *name, enum test_status st,
+				const char *reason)
+{
+}
+
+static bool unheard_bench_result(void *ctx, const struct hc_bench_result *r,
+				 const struct sample_stats *st)
+{
+	return false;
+}
+
+static bool unheard_test_wanted(void *ctx, const char *name)
+{
+	return false;
+}
+
+static void unheard_params(void *ctx, struct hc_params *p)
+{
+	*p = (struct hc_params){ 0 };
+}
+
+static const struct vm_harness unheard_harness = {
+	.test_result = unheard_test_result,
+	.bench_result = unheard_bench_result,
+	.test_wanted = unheard_test_wanted,
+	.params = unheard_params,
+};
+
 struct vm_spec runner_vm_spec(struct vm_life *l, const char *name, u64 time_limit_ms, u32 nr_vcpus)
 {
 	const struct mhv_config *cfg = l->cr->run->cfg;
@@ -94,24 +124,31 @@ static void vcpu_work(void *arg)
 		lapic_write(APIC_TPR, 0);
 }
 
-/* Every vCPU of l's VM at once, vCPU i on l->on[i]; the first CPU that did
- * not run its vCPU to the end in time, or NULL. */
-static struct cpu *run_vcpus(struct vm_life *l)
+/* Every vCPU of l's VM at once, vCPU i on l->on[i]; false when a CPU did
+ * not run its vCPU to the end, *lost the first one retired, if any. */
+static bool run_vcpus(struct vm_life *l, struct cpu **lost)
 {
 	struct vm *v = l->cr->vm;
 	/* the lost-CPU case's CPU is not waited for past the VM's time limit */
 	u64 grace = l->sv && suite_vm_lost_cpu(l->sv) == LOST_CPU_LOSE ? 0 : CPU_GRACE_MS;
 	void *args[VM_MAX_VCPUS];
-	bool done[VM_MAX_VCPUS];
+	struct vm *vms[VM_MAX_VCPUS];
+	enum work_end end[VM_MAX_VCPUS];
+	bool ended = true;
 	unsigned i;
 
-	for (i = 0; i < v->nr_vcpus; i++)
+	for (i = 0; i < v->nr_vcpus; i++) {
 		args[i] = &v->vcpus[i];
-	runner_run_together(l->on, v->nr_vcpus, vcpu_work, args, v->time_limit_ms + grace, done);
-	for (i = 0; i < v->nr_vcpus; i++)
-		if (!done[i])
-			return l->on[i];
-	return NULL;
+		vms[i] = v;
+	}
+	runner_run_together(l->on, v->nr_vcpus, vcpu_work, args, vms, v->time_limit_ms + grace,
+			    end);
+	for (i = 0; i < v->nr_vcpus; i++) {
+		if (end[i] == WORK_LOST && !*lost)
+			*lost = l->on[i];
+		ended = ended && end[i] == WORK_DONE;
+	}
+	return ended;
 }
 
 /* What @vm is made of: the pages its arena gave out since its mark, and
@@ -127,19 +164,31 @@ static u32 vm_footprint(const struct vm *vm, struct page_span spans[LOST_VM_SPAN
 	return n;
 }
 
-/* @vm's CPU @c never came back: what it may still touch, for
- * check_apart_from_lost. */
-static void note_lost_vm(struct runner *run, const struct vm *vm, const struct cpu *c)
+void runner_keep_lost_vm(struct cpu_run *cr, struct vm *vm, const struct cpu *c)
 {
+	struct runner *run = cr->run;
 	struct lost_vm *lost;
+	struct vm *next;
 
-	if (run->nr_lost == ARRAY_SIZE(run->lost))
+	/* the unheard harness has no use for harness_ctx, which may be gone */
+	vm->harness = &unheard_harness;
+	/* each lost VM retired an AP of its own: there is room for all */
+	if (run->nr_lost < ARRAY_SIZE(run->lost)) {
+		lost = &run->lost[run->nr_lost++];
+		fmt_snprintf(lost->name, sizeof(lost->name), "%s", vm->name);
+		lost->cpu = c->index;
+		lost->nr_spans = vm_footprint(vm, lost->spans);
+	}
+	/* a CPU run at once that lost its own CPU makes no VM again */
+	if (vm != run->vm && cr->cpu == c)
 		return;
-	lost = &run->lost[run->nr_lost];
-	fmt_snprintf(lost->name, sizeof(lost->name), "%s", vm->name);
-	lost->cpu = c->index;
-	lost->nr_spans = vm_footprint(vm, lost->spans);
-	run->nr_lost++;
+	next = alloc_pages_zeroed((sizeof(*next) + PAGE_SIZE - 1) / PAGE_SIZE);
+	if (!next)
+		hv_fatal(MHV_FATAL, "no memory for a VM after VM %s kept its own", vm->name);
+	if (cr->vm == vm)
+		cr->vm = next;
+	if (run->vm == vm)
+		run->vm = next;
 }
 
 /*
@@ -194,25 +243,30 @@ void runner_vm_life(struct vm_life *l)
 {
 	struct vm *vm = l->cr->vm;
 	struct cpu *lost = NULL;
+	bool ended = true;
 	u64 t0, ticks = 0;
 
 	if (l->ops->create(l)) {
 		l->ops->say_start(l);
 		check_apart_from_lost(l);
 		t0 = rdtsc();
-		if (l->on[0])
-			lost = run_vcpus(l);
-		else
+		if (l->on[0]) {
+			ended = run_vcpus(l, &lost);
+		} else {
 			vm_vcpu_run(&vm->vcpus[0]);
+			/* on an AP the BSP may have given up on meanwhile: stop here */
+			smp_work_left_guest();
+		}
 		ticks = rdtsc() - t0;
 		guest_console_flush(vm);
 		/* its vCPUs made their VMCB/VMCS on their CPUs meanwhile */
 		check_apart_from_lost(l);
-		l->ops->judge(l, !lost, ticks);
-		if (lost)
-			note_lost_vm(l->cr->run, vm, lost);
+		l->ops->judge(l, ended, ticks);
 	}
-	vm_destroy(vm);
+	if (lost)
+		runner_keep_lost_vm(l->cr, vm, lost);
+	else
+		vm_destroy(vm);
 	if (l->s && l->s->selfcheck)
 		check_host_intact(l->cr, l->sv);
 }
