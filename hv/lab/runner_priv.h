@@ -17,7 +17,7 @@
 #define CPU_GRACE_MS 30000
 /* How long a CPU kicked out of a VM that overran has to come back; one
  * that does not is retired (smp_retire). */
-#define KICK_WAIT_MS 1000
+#define KICK_WAIT_MS 500
 
 /* The spans a lost VM's record holds: its pages and its struct vm. */
 #define LOST_VM_SPANS 8

@@ -128,7 +128,7 @@ static const struct suite_vm hostile_vms[] = {
 	  1 },
 	/* vCPU 1's CPU never comes back: it is retired and the VM's memory kept
 	 * from reuse; the VM after it must get none of the lost VM's pages */
-	{ "lost_cpu", 19, VM_STOP_EXIT, "lost_cpu_retired", lost_cpu_runs_here, false, 2000,
+	{ "lost_cpu", 19, VM_STOP_EXIT, "lost_cpu_retired", lost_cpu_runs_here, false, 1000,
 	  VM_RUNNING, 2 },
 	{ "after_lost_cpu", 20, VM_STOP_EXIT, "next_vm_apart", after_lost_cpu_runs_here, false, 0,
 	  VM_RUNNING, 1 },
