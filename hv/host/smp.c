@@ -235,12 +235,10 @@ void smp_ap_entry(u32 slot)
 		asm volatile("xsetbv" ::"c"(0), "a"((u32)bsp_xcr0), "d"((u32)(bsp_xcr0 >> 32)));
 	c->state = ap_ops.enable(c->why, sizeof(c->why)) ? CPU_IDLE : CPU_FAILED;
 	for (;;) {
-		cpu_work_fn *fn = c->work;
-
 		/* a retired CPU takes no work, and one that ends its work after
 		 * it was retired touches nothing more */
-		if (fn && change_state(c, CPU_IDLE, CPU_BUSY)) {
-			fn(c->work_arg);
+		if (change_state(c, CPU_GIVEN, CPU_BUSY)) {
+			c->work(c->work_arg);
 			c->work = NULL;
 			if (!change_state(c, CPU_BUSY, CPU_IDLE) &&
 			    !change_state(c, CPU_FINISHING, CPU_IDLE))
@@ -415,11 +413,14 @@ void smp_kick(struct cpu *c)
 
 bool smp_start(struct cpu *c, cpu_work_fn *fn, void *arg)
 {
-	if (c == &cpus[0] || c->state != CPU_IDLE || c->work)
+	if (c == &cpus[0] || c->state != CPU_IDLE)
 		return false;
 	c->started = c->done;
 	c->work_arg = arg;
-	__atomic_store_n(&c->work, fn, __ATOMIC_RELEASE);
+	c->work = fn;
+	/* only the BSP gives work: this fails only for a CPU that failed */
+	if (!change_state(c, CPU_IDLE, CPU_GIVEN))
+		return false;
 	smp_kick(c);
 	return true;
 }
@@ -448,9 +449,9 @@ bool smp_retire(struct cpu *c, u64 finish_ms, const char *why)
 {
 	if (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) != c->started)
 		return false;
-	/* IDLE: the work not taken yet (or ended this instant): retired all
-	 * the same, which is the safe side */
-	if (change_state(c, CPU_BUSY, CPU_FAILED) || change_state(c, CPU_IDLE, CPU_FAILED)) {
+	/* GIVEN: it has not even taken the work; FINISHING or IDLE: it is
+	 * out of its guest, and the rest is mhv's own code */
+	if (change_state(c, CPU_BUSY, CPU_FAILED) || change_state(c, CPU_GIVEN, CPU_FAILED)) {
 		fmt_snprintf(c->why, sizeof(c->why), "retired: %s", why);
 		return true;
 	}
