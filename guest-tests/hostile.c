@@ -44,6 +44,8 @@ enum hostile_case {
 	CASE_CONSOLE_STORM, /* two vCPUs */
 	CASE_FORGED_RESULTS,
 	CASE_LONG_SPIN,
+	CASE_LOST_CPU,
+	CASE_AFTER_LOST_CPU,
 };
 
 static unsigned failures;
@@ -699,6 +701,31 @@ static void long_spin(void)
 		asm volatile("" ::: "memory");
 }
 
+/*
+ * A VM whose CPU never comes back: vCPU 1 says it is in the guest, then
+ * spins with interrupts off (mhv makes its CPU deaf, see hv/lab/suites.c);
+ * vCPU 0 waits for that and exits, leaving vCPU 1 in guest mode for good.
+ */
+#define LOST_CPU_SPIN_BOUND 100000000ull
+static volatile bool lost_vcpu_in_guest;
+
+static void lost_vcpu(void)
+{
+	asm volatile("cli" ::: "memory");
+	lost_vcpu_in_guest = true;
+	for (;;)
+		asm volatile("" ::: "memory");
+}
+
+static void lost_cpu(void)
+{
+	u64 spins;
+
+	for (spins = 0; !lost_vcpu_in_guest && spins < LOST_CPU_SPIN_BOUND; spins++)
+		asm volatile("pause" ::: "memory");
+	check(lost_vcpu_in_guest, "vCPU 1 did not start", 0);
+}
+
 /* The cases that must end the VM before they can report. */
 static bool must_stop(u64 variant)
 {
@@ -710,6 +737,9 @@ u64 guest_main(u64 variant)
 	u64 vcpu = variant >> GUEST_VCPU_SHIFT;
 
 	variant &= (1u << GUEST_VCPU_SHIFT) - 1;
+	/* the lost CPU's vCPU never returns, and needs nothing of the runtime */
+	if (vcpu && variant == CASE_LOST_CPU)
+		lost_vcpu();
 	guest_rt_init();
 	if (vcpu)
 		return variant == CASE_CONSOLE_STORM ? storm_vcpu1() : 1;
@@ -769,6 +799,12 @@ u64 guest_main(u64 variant)
 		break;
 	case CASE_LONG_SPIN:
 		long_spin();
+		break;
+	case CASE_LOST_CPU:
+		lost_cpu();
+		break;
+	case CASE_AFTER_LOST_CPU:
+		/* judged by mhv: its memory must lie apart from the lost VM's */
 		break;
 	default:
 		access_outside(variant);

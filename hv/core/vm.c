@@ -35,10 +35,15 @@ const char *vm_stop_name(enum vm_stop why)
 	return why < ARRAY_SIZE(stop_names) ? stop_names[why] : "unknown";
 }
 
-/* The first stop wins; the other vCPUs are kicked out of guest mode to see it. */
+/*
+ * The first stop wins.  Every vCPU running on another CPU is kicked out
+ * of guest mode to see it, whoever stops the VM: one of its vCPUs, or the
+ * BSP giving up on a CPU that overran.
+ */
 void vm_stop(struct vm *vm, enum vm_stop why, const char *fmt, ...)
 {
 	enum vm_stop running = VM_RUNNING;
+	struct cpu *self;
 	va_list ap;
 	u32 i;
 
@@ -48,8 +53,9 @@ void vm_stop(struct vm *vm, enum vm_stop why, const char *fmt, ...)
 	va_start(ap, fmt);
 	fmt_vsnprintf(vm->stop_reason, sizeof(vm->stop_reason), fmt, ap);
 	va_end(ap);
-	for (i = 0; vm->nr_vcpus > 1 && i < vm->nr_vcpus; i++)
-		if (vm->vcpus[i].cpu)
+	self = this_cpu();
+	for (i = 0; i < vm->nr_vcpus; i++)
+		if (vm->vcpus[i].cpu && vm->vcpus[i].cpu != self)
 			smp_kick(vm->vcpus[i].cpu);
 }
 

@@ -106,6 +106,33 @@ bool page_alloc_carve(struct page_alloc *pa, struct page_alloc *arenas, unsigned
 	return true;
 }
 
+u32 page_alloc_taken(const struct page_alloc_mark *before, const struct page_alloc_mark *after,
+		     struct page_span *spans, u32 max)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < PAGE_ALLOC_MAX_RANGES && n < max; i++)
+		if (after->ranges[i].base > before->ranges[i].base)
+			spans[n++] =
+			    (struct page_span){ before->ranges[i].base, after->ranges[i].base };
+	return n;
+}
+
+bool page_spans_overlap(const struct page_span *a, u32 na, const struct page_span *b, u32 nb,
+			struct page_span *where)
+{
+	u32 i, j;
+
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (a[i].lo < b[j].hi && b[j].lo < a[i].hi) {
+				where->lo = a[i].lo > b[j].lo ? a[i].lo : b[j].lo;
+				where->hi = a[i].hi < b[j].hi ? a[i].hi : b[j].hi;
+				return true;
+			}
+	return false;
+}
+
 #ifndef HOST_TEST
 struct page_alloc *page_arena(void)
 {

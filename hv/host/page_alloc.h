@@ -49,6 +49,22 @@ u64 page_alloc_largest(const struct page_alloc *pa);
  */
 bool page_alloc_carve(struct page_alloc *pa, struct page_alloc *arenas, unsigned n, u64 pages);
 
+/* Addresses [lo, hi): memory something was given. */
+struct page_span {
+	u64 lo, hi;
+};
+
+/*
+ * What an allocator gave out between marks @before and @after, taken in
+ * that order with nothing released in between: a span per range that
+ * moved, at most @max of them; how many.
+ */
+u32 page_alloc_taken(const struct page_alloc_mark *before, const struct page_alloc_mark *after,
+		     struct page_span *spans, u32 max);
+/* Whether a span of @a overlaps a span of @b; the first overlap in @where. */
+bool page_spans_overlap(const struct page_span *a, u32 na, const struct page_span *b, u32 nb,
+			struct page_span *where);
+
 /* The hypervisor's allocator (identity-mapped, so physical = pointer). */
 extern struct page_alloc hv_pages;
 /* Where this CPU allocates: its own arena while CPUs run VMs at once

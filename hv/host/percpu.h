@@ -20,8 +20,10 @@ enum cpu_state {
 	CPU_ABSENT,   /* not started (yet) */
 	CPU_STARTING, /* SIPI sent, trampoline running */
 	CPU_IDLE,     /* waiting for work in HLT */
+	CPU_GIVEN,    /* smp_start handed it work, not taken yet */
 	CPU_BUSY,
-	CPU_FAILED, /* did not start, or could not enable virtualization; why says */
+	CPU_FAILED,    /* did not start, could not enable virtualization, or retired; why says */
+	CPU_FINISHING, /* its work left its guest: only mhv's own code is left (smp.h) */
 };
 
 typedef void cpu_work_fn(void *arg);

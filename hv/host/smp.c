@@ -11,6 +11,7 @@
 #include "page_alloc.h"
 #include "selfcheck.h"
 #include "stack_canary.h"
+#include "finish.h"
 #include "platform/tsc.h"
 #include "arch/apic.h"
 #include "arch/msr.h"
@@ -192,6 +193,20 @@ static void fail(struct cpu *c, const char *why)
 
 static bool broadcast; /* no MADT: each AP claims its slot's struct cpu */
 
+/* The one change of c's state from @from to @to, against the other CPU's. */
+static bool change_state(struct cpu *c, u32 from, u32 to)
+{
+	return __atomic_compare_exchange_n(&c->state, &from, to, false, __ATOMIC_SEQ_CST,
+					   __ATOMIC_SEQ_CST);
+}
+
+/* A retired AP that got out of its work after all: it stays here for good. */
+static __noreturn void park(void)
+{
+	for (;;)
+		ap_ops.idle_wait();
+}
+
 void smp_ap_entry(u32 slot)
 {
 	struct cpu *c = &cpus[slot + 1];
@@ -220,13 +235,14 @@ void smp_ap_entry(u32 slot)
 		asm volatile("xsetbv" ::"c"(0), "a"((u32)bsp_xcr0), "d"((u32)(bsp_xcr0 >> 32)));
 	c->state = ap_ops.enable(c->why, sizeof(c->why)) ? CPU_IDLE : CPU_FAILED;
 	for (;;) {
-		cpu_work_fn *fn = c->work;
-
-		if (fn && c->state == CPU_IDLE) {
-			c->state = CPU_BUSY;
-			fn(c->work_arg);
+		/* a retired CPU takes no work, and one that ends its work after
+		 * it was retired touches nothing more */
+		if (change_state(c, CPU_GIVEN, CPU_BUSY)) {
+			c->work(c->work_arg);
 			c->work = NULL;
-			c->state = CPU_IDLE;
+			if (!change_state(c, CPU_BUSY, CPU_IDLE) &&
+			    !change_state(c, CPU_FINISHING, CPU_IDLE))
+				park();
 			__atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);
 			continue;
 		}
@@ -398,11 +414,14 @@ void smp_kick(struct cpu *c)
 
 bool smp_start(struct cpu *c, cpu_work_fn *fn, void *arg)
 {
-	if (c == &cpus[0] || c->state != CPU_IDLE || c->work)
+	if (c == &cpus[0] || c->state != CPU_IDLE)
 		return false;
 	c->started = c->done;
 	c->work_arg = arg;
-	__atomic_store_n(&c->work, fn, __ATOMIC_RELEASE);
+	c->work = fn;
+	/* only the BSP gives work: this fails only for a CPU that failed */
+	if (!change_state(c, CPU_IDLE, CPU_GIVEN))
+		return false;
 	smp_kick(c);
 	return true;
 }
@@ -412,23 +431,33 @@ bool smp_wait(struct cpu *c, u64 timeout_ms)
 	u64 deadline = rdtsc() + ticks_per_ms() * timeout_ms;
 
 	while (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) == c->started) {
-		if (rdtsc() >= deadline) {
-			fail(c, "did not finish its work in time");
-			console_printf("mhv: cpu %u (APIC ID %u) did not finish within %llu ms: "
-				       "it is left out from now on\n",
-				       c->index, c->apic_id, timeout_ms);
+		if (rdtsc() >= deadline)
 			return false;
-		}
 		cpu_relax();
 	}
 	return true;
 }
 
-bool smp_run_on(struct cpu *c, cpu_work_fn *fn, void *arg, u64 timeout_ms)
+void smp_work_left_guest(void)
 {
-	if (c == &cpus[0]) {
-		fn(arg);
+	struct cpu *c = this_cpu();
+
+	if (c != &cpus[0] && !change_state(c, CPU_BUSY, CPU_FINISHING))
+		park();
+}
+
+bool smp_retire(struct cpu *c, u64 finish_ms, const char *why)
+{
+	if (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) != c->started)
+		return false;
+	/* GIVEN: it has not even taken the work; FINISHING or IDLE: it is
+	 * out of its guest, and the rest is mhv's own code */
+	if (change_state(c, CPU_BUSY, CPU_FAILED) || change_state(c, CPU_GIVEN, CPU_FAILED)) {
+		fmt_snprintf(c->why, sizeof(c->why), "retired: %s", why);
 		return true;
 	}
-	return smp_start(c, fn, arg) && smp_wait(c, timeout_ms);
+	if (!smp_wait(c, finish_ms))
+		hv_fatal(MHV_FATAL, "cpu %u left its guest but did not end its work in %llu ms",
+			 c->index, finish_ms);
+	return false;
 }

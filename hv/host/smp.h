@@ -26,9 +26,6 @@ struct smp_ap_ops {
 
 /* Start every AP in the MADT; prints one line per CPU that failed. */
 void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops);
-/* Run fn(arg) on c and wait for it; false (and c marked failed) when it
- * did not finish within timeout_ms.  On the BSP itself it is a call. */
-bool smp_run_on(struct cpu *c, cpu_work_fn *fn, void *arg, u64 timeout_ms);
 /* The canaries at the bottom of the APs' stacks are intact (selfcheck). */
 bool smp_stacks_intact(char *why, size_t size);
 /* Threads of one core (from the APIC ID topology)? */
@@ -36,7 +33,25 @@ bool smp_same_core(const struct cpu *a, const struct cpu *b);
 /* Start fn(arg) on an idle AP without waiting; smp_wait waits for it.
  * false when c cannot take work. */
 bool smp_start(struct cpu *c, cpu_work_fn *fn, void *arg);
+/* Whether c's work ended within timeout_ms. */
 bool smp_wait(struct cpu *c, u64 timeout_ms);
+/*
+ * On the CPU doing the work: it has left its guest, and only mhv's own
+ * code is left to do.  When the BSP has retired the CPU meanwhile, it
+ * stops here for good instead, touching nothing more: the BSP went on
+ * without it, and the rest of its work (a VM's teardown, its results,
+ * its caller's frame) is no longer its to do.
+ */
+void smp_work_left_guest(void);
+/*
+ * Give up on AP c, whose work (a guest) did not end in time even when
+ * kicked: true when it is retired: it never gets work again, and if it
+ * ever gets out of its guest it stops at smp_work_left_guest or when its
+ * work ends, touching nothing more.  What the work may still touch must
+ * then never be reused.  false when c had left its guest after all: its
+ * work then ends within finish_ms (mhv's own code), which is waited for.
+ */
+bool smp_retire(struct cpu *c, u64 finish_ms, const char *why);
 /* Make c take an interrupt: a vCPU there leaves guest mode, an idle CPU wakes. */
 void smp_kick(struct cpu *c);
 /* Called by the trampoline on each AP's new stack, with the slot it took. */

@@ -24,8 +24,34 @@ unsigned runner_pick_cpus(struct cpu *first, unsigned n, struct cpu *on[VM_MAX_V
 	return k;
 }
 
+/*
+ * @c did not end its work on @vm in time: stop the VM and kick @c out of
+ * it (the kick makes a vCPU exit; the stop keeps it out), and retire @c
+ * when it is not back within KICK_WAIT_MS.
+ */
+static enum work_end bring_back(struct vm *vm, struct cpu *c)
+{
+	char why[96];
+
+	vm_stop(vm, VM_STOP_TIME_LIMIT, "cpu %u still ran it past its time limit", c->index);
+	smp_kick(c); /* also when the VM had stopped already: its kick was not enough */
+	if (smp_wait(c, KICK_WAIT_MS)) {
+		console_printf("mhv: cpu %u (APIC ID %u) overran VM %s: stopped and kicked, it "
+			       "came back\n",
+			       c->index, c->apic_id, vm->name);
+		return WORK_DONE;
+	}
+	fmt_snprintf(why, sizeof(why), "still in VM %s %u ms after a kick", vm->name, KICK_WAIT_MS);
+	if (!smp_retire(c, CPU_GRACE_MS, why))
+		return WORK_DONE;
+	console_printf("mhv: cpu %u (APIC ID %u) retired: %s; it gets no more work, and no "
+		       "memory of VM %s is reused\n",
+		       c->index, c->apic_id, why, vm->name);
+	return WORK_LOST;
+}
+
 void runner_run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, void *const args[],
-			 u64 timeout_ms, bool done[])
+			 struct vm *const vms[], u64 timeout_ms, enum work_end end[])
 {
 	bool started[MAX_CPUS];
 	unsigned i;
@@ -35,8 +61,12 @@ void runner_run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, vo
 	for (i = 0; i < n; i++)
 		if (on[i] == &cpus[0])
 			fn(args[i]);
-	for (i = 0; i < n; i++)
-		done[i] = on[i] == &cpus[0] || (started[i] && smp_wait(on[i], timeout_ms));
+	for (i = 0; i < n; i++) {
+		if (on[i] == &cpus[0] || (started[i] && smp_wait(on[i], timeout_ms)))
+			end[i] = WORK_DONE;
+		else
+			end[i] = started[i] ? bring_back(vms[i], on[i]) : WORK_NOT_STARTED;
+	}
 }
 
 void runner_format_cpu_list(char *buf, size_t size, struct cpu *const on[], unsigned n)
@@ -49,7 +79,7 @@ void runner_format_cpu_list(char *buf, size_t size, struct cpu *const on[], unsi
 		used += fmt_snprintf(buf + used, size - used, "%s%u", i ? "," : "", on[i]->index);
 }
 
-/* smp_run_on work: the whole life of the VM of @arg (a struct vm_life). */
+/* runner_run_together work: the whole life of the VM of @arg (a struct vm_life). */
 static void vm_life_work(void *arg)
 {
 	runner_vm_life(arg);
@@ -63,23 +93,40 @@ static void run_suite_vm(struct cpu_run *cr, const struct suite *s, const struct
 	const struct mhv_config *cfg = cr->run->cfg;
 	struct why_not w = suite_vm_why_not(sv, cfg);
 	struct vm_life life;
+	void *arg = &life;
+	struct vm *vm = cr->vm;
+	enum work_end end;
 
 	runner_suite_vm(&life, cr, s, sv, config);
 	if (w.verdict == VERDICT_CANNOT)
 		results_test(cr->results, s->name, suite_vm_test(sv), TEST_SKIP, w.reason);
 	if (w.verdict != VERDICT_RUN)
 		return;
+	if (suite_vm_lost_cpu(sv) == LOST_CPU_NEXT && !cr->run->nr_lost) {
+		results_test(cr->results, s->name, suite_vm_test(sv), TEST_SKIP,
+			     "no VM before it lost a CPU: nothing to keep apart from");
+		return;
+	}
 	if (sv->nr_vcpus > 1) {
 		if (runner_pick_cpus(cr->cpu, sv->nr_vcpus, life.on) < sv->nr_vcpus)
 			results_test(cr->results, s->name, sv->name, TEST_SKIP,
 				     "needs a second CPU: start mhv on a machine with two or more");
+		else if (suite_vm_lost_cpu(sv) == LOST_CPU_LOSE && life.on[1] == &cpus[0])
+			results_test(cr->results, s->name, suite_vm_test(sv), TEST_SKIP,
+				     "needs an AP to lose besides the suites' CPU: run the "
+				     "suites on the BSP (cpus = 0) of a machine with two CPUs");
 		else
 			runner_vm_life(&life);
 		return;
 	}
 	/* The VM's own time limit ends it first; this catches a lost CPU. */
-	if (!smp_run_on(cr->cpu, vm_life_work, &life, suite_vm_limit_ms(sv, cfg) + CPU_GRACE_MS))
-		runner_vm_lost(&life, cr->cpu);
+	runner_run_together(&cr->cpu, 1, vm_life_work, &arg, &vm,
+			    suite_vm_limit_ms(sv, cfg) + CPU_GRACE_MS, &end);
+	if (end == WORK_DONE)
+		return;
+	runner_vm_lost(&life, cr->cpu);
+	if (end == WORK_LOST)
+		runner_keep_lost_vm(cr, vm, cr->cpu);
 }
 
 bool runner_plan_takes(enum plan_vms which, const struct suite_vm *sv)
@@ -226,7 +273,8 @@ static struct why_not at_once_why_not(const struct mhv_config *cfg, struct cpu *
 enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_info *bi)
 {
 	static struct runner run;
-	struct cpu_run one_by_one = { .run = &run, .results = &run.results, .vm = &run.vm };
+	static struct vm first_vm;
+	struct cpu_run one_by_one = { .run = &run, .results = &run.results, .vm = &first_vm };
 	struct cpu *chosen[MAX_CPUS];
 	unsigned n = choose_cpus(cfg, chosen), i;
 	char why[64];
@@ -234,6 +282,7 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 
 	run.cfg = cfg;
 	run.bi = bi;
+	run.vm = &first_vm;
 	run.results.cfg = cfg;
 	run.next_guest_id = 1000;
 	if (at_once.verdict == VERDICT_RUN)
@@ -244,10 +293,16 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 		console_printf("mhv: ==== suites on cpu %u (APIC ID %u%s), %u of %u chosen ====\n",
 			       chosen[i]->index, chosen[i]->apic_id,
 			       chosen[i]->index ? "" : ", the BSP", i + 1, n);
+		if (chosen[i]->state == CPU_FAILED) {
+			console_printf("mhv: cpu %u %s: the suites do not run on it\n",
+				       chosen[i]->index, chosen[i]->why);
+			continue;
+		}
 		if (n > 1)
 			fmt_snprintf(run.results.cpu_tag, sizeof(run.results.cpu_tag), "@cpu%u",
 				     chosen[i]->index);
 		one_by_one.cpu = chosen[i];
+		one_by_one.vm = run.vm;
 		runner_run_plan_on(&one_by_one, PLAN_ALL);
 		runner_finish_cpu_run(&one_by_one);
 	}

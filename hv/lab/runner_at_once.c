@@ -48,21 +48,30 @@ static void run_vm_at_once(struct cpu_run *runs, unsigned n, const struct suite 
 	u64 limit_ms = suite_vm_limit_ms(sv, runs[0].run->cfg);
 	struct cpu *on[MAX_CPUS];
 	void *args[MAX_CPUS];
-	bool done[MAX_CPUS], lost[MAX_CPUS];
+	struct vm *vms[MAX_CPUS];
+	enum work_end end[MAX_CPUS];
+	bool lost[MAX_CPUS];
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
-		runner_suite_vm(&lives[i], &runs[i], s, sv, config);
 		on[i] = runs[i].cpu;
 		args[i] = &lives[i];
+		vms[i] = runs[i].vm;
 		/* a CPU lost at an earlier VM stays out (it cannot start), as in
-		 * runner_run_plan_on, and is not reported again */
+		 * runner_run_plan_on, and is not reported again; its life is
+		 * left as it was */
 		lost[i] = on[i]->state == CPU_FAILED;
+		if (!lost[i])
+			runner_suite_vm(&lives[i], &runs[i], s, sv, config);
 	}
-	runner_run_together(on, n, at_once_job, args, limit_ms + CPU_GRACE_MS, done);
-	for (i = 0; i < n; i++)
-		if (!lost[i] && !done[i])
-			runner_vm_lost(&lives[i], on[i]);
+	runner_run_together(on, n, at_once_job, args, vms, limit_ms + CPU_GRACE_MS, end);
+	for (i = 0; i < n; i++) {
+		if (lost[i] || end[i] == WORK_DONE)
+			continue;
+		runner_vm_lost(&lives[i], on[i]);
+		if (end[i] == WORK_LOST)
+			runner_keep_lost_vm(&runs[i], runs[i].vm, on[i]);
+	}
 }
 
 /* The CPUs of a run at once. */
@@ -116,6 +125,7 @@ struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsi
 	u64 state_pages = (n * sizeof(struct at_once_state) + PAGE_SIZE - 1) / PAGE_SIZE;
 	u64 arena_pages = (n * sizeof(struct page_alloc) + PAGE_SIZE - 1) / PAGE_SIZE, pages;
 	struct page_alloc_mark before, arenas;
+	u32 nr_lost = run->nr_lost;
 	struct at_once_state *st;
 	struct page_alloc *arena;
 	char list[3 * MAX_CPUS + 1];
@@ -152,7 +162,9 @@ struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsi
 	console_lines_per_cpu(false);
 	for (i = 0; i < n; i++)
 		chosen[i]->arena = NULL;
-	page_alloc_release(&hv_pages, &arenas);
+	/* a CPU lost in its arena may still use it, and its state */
+	if (run->nr_lost == nr_lost)
+		page_alloc_release(&hv_pages, &arenas);
 
 	for (i = 0; i < n; i++) {
 		console_printf(
@@ -167,6 +179,7 @@ struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsi
 		run->results.failed += st[i].results.failed;
 		run->results.skipped += st[i].results.skipped;
 	}
-	page_alloc_release(&hv_pages, &before);
+	if (run->nr_lost == nr_lost)
+		page_alloc_release(&hv_pages, &before);
 	return verdict_run();
 }

@@ -125,7 +125,7 @@ static struct why_not guest_cpus_why_not(const struct mhv_guest *g, struct cpu *
  */
 void runner_run_guests(struct runner *run, struct cpu *cpu)
 {
-	struct cpu_run cr = { .run = run, .cpu = cpu, .results = &run->results, .vm = &run->vm };
+	struct cpu_run cr = { .run = run, .cpu = cpu, .results = &run->results, .vm = run->vm };
 	char why[160];
 	unsigned i;
 

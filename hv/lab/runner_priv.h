@@ -15,6 +15,20 @@
 
 /* How long past a VM's own time limit the BSP waits for the CPU running it. */
 #define CPU_GRACE_MS 30000
+/* How long a CPU kicked out of a VM that overran has to come back; one
+ * that does not is retired (smp_retire). */
+#define KICK_WAIT_MS 500
+
+/* The spans a lost VM's record holds: its pages and its struct vm. */
+#define LOST_VM_SPANS 8
+
+/* A VM a CPU never came back from: what that CPU may still touch. */
+struct lost_vm {
+	char name[VM_NAME_LEN];
+	u32 cpu; /* the CPU that did not come back */
+	struct page_span spans[LOST_VM_SPANS];
+	u32 nr_spans;
+};
 
 /* The run: what every part of it reaches through the context it is given. */
 struct runner {
@@ -22,10 +36,14 @@ struct runner {
 	const struct boot_info *bi;
 	/* the one-after-another runs and the guests; the run's totals */
 	struct run_results results;
-	/* the VM of the one-after-another runs and of the guests, one at a time */
-	struct vm vm;
+	/* the VM of the one-after-another runs and of the guests, one at a
+	 * time; another one after a CPU was lost in it (runner_keep_lost_vm) */
+	struct vm *vm;
 	u32 next_vm_id;	   /* the id the next suite VM gets */
 	u32 next_guest_id; /* the id the next guest gets */
+	/* every VM a CPU never came back from (each retires a CPU) */
+	struct lost_vm lost[MAX_CPUS];
+	u32 nr_lost;
 };
 
 /*
@@ -92,19 +110,36 @@ void runner_suite_vm(struct vm_life *l, struct cpu_run *cr, const struct suite *
 void runner_vm_life(struct vm_life *l);
 /* l's VM's CPU @c did not run it to its end: its test fails. */
 void runner_vm_lost(const struct vm_life *l, const struct cpu *c);
+/*
+ * @vm of @cr lost CPU @c for good (WORK_LOST): nothing @c may still touch
+ * is reused.  The VM's pages stay taken (its mark is never released), its
+ * struct vm is left to it (@cr and the run make their VMs in another one
+ * from then on), its guest is no longer heard, and every later VM is
+ * checked to lie apart from it.  The at-once run releases no arena after.
+ */
+void runner_keep_lost_vm(struct cpu_run *cr, struct vm *vm, const struct cpu *c);
 /* The exits of each of @v's vCPUs, by kind, a line each. */
 void runner_print_exit_counts(const struct vm *v);
 
 /* CPUs for @n vCPUs, @first first; how many were found. */
 unsigned runner_pick_cpus(struct cpu *first, unsigned n, struct cpu *on[VM_MAX_VCPUS]);
+/* How a CPU's work of runner_run_together ended. */
+enum work_end {
+	WORK_DONE,
+	WORK_NOT_STARTED, /* the CPU could not take it */
+	WORK_LOST,	  /* it did not come back even when kicked: the CPU is retired */
+};
 /*
- * fn(args[i]) on on[i] for every i at once: the APs start theirs, the BSP,
- * if it is one of them, runs its own, then each AP is waited for up to
- * @timeout_ms.  done[i]: on[i] ran it to the end (false: it could not
- * start, or did not finish and is left out from then on).
+ * fn(args[i]) on on[i] for every i at once, on[i] running VM vms[i]: the
+ * APs start theirs, the BSP, if it is one of them, runs its own, then
+ * each AP is waited for up to @timeout_ms.  One still running then has
+ * its VM stopped and is kicked out of it, waited for KICK_WAIT_MS more,
+ * and retired if it still is not back (one line says so): the caller must
+ * then keep all it may touch (runner_keep_lost_vm).  end[i]: how on[i]'s
+ * work ended.
  */
 void runner_run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, void *const args[],
-			 u64 timeout_ms, bool done[]);
+			 struct vm *const vms[], u64 timeout_ms, enum work_end end[]);
 /* "1,0,3": the CPUs' numbers, for start lines. */
 void runner_format_cpu_list(char *buf, size_t size, struct cpu *const on[], unsigned n);
 

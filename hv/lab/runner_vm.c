@@ -12,6 +12,8 @@
 #include "vdev/guest_console.h"
 #include "host/selfcheck.h"
 #include "host/finish.h"
+#include "platform/lapic.h"
+#include "arch/apic.h"
 #include "arch/x86.h"
 
 /* ---- what the guest reports and asks (core/vm_harness.h); ctx: its vm_life ---- */
@@ -71,6 +73,36 @@ static const struct vm_harness lab_harness = {
 	.params = harness_params,
 };
 
+/* ---- the harness of a VM whose CPU was retired: nobody listens ---- */
+
+static void unheard_test_result(void *ctx, const char *name, enum test_status st,
+				const char *reason)
+{
+}
+
+static bool unheard_bench_result(void *ctx, const struct hc_bench_result *r,
+				 const struct sample_stats *st)
+{
+	return false;
+}
+
+static bool unheard_test_wanted(void *ctx, const char *name)
+{
+	return false;
+}
+
+static void unheard_params(void *ctx, struct hc_params *p)
+{
+	*p = (struct hc_params){ 0 };
+}
+
+static const struct vm_harness unheard_harness = {
+	.test_result = unheard_test_result,
+	.bench_result = unheard_bench_result,
+	.test_wanted = unheard_test_wanted,
+	.params = unheard_params,
+};
+
 struct vm_spec runner_vm_spec(struct vm_life *l, const char *name, u64 time_limit_ms, u32 nr_vcpus)
 {
 	const struct mhv_config *cfg = l->cr->run->cfg;
@@ -89,34 +121,119 @@ struct vm_spec runner_vm_spec(struct vm_life *l, const char *name, u64 time_limi
 
 /* ---- the life ---- */
 
+/*
+ * A vCPU on its CPU.  The lost-CPU case's vCPU 1 first makes its CPU deaf:
+ * a task priority of 15 holds back every interrupt (SDM Vol 3 §11.8.3.1),
+ * the kick and the time limit's alike, so the CPU stays in the guest.
+ */
 static void vcpu_work(void *arg)
 {
-	vm_vcpu_run(arg);
+	struct vcpu *vcpu = arg;
+	const struct vm_life *l = vcpu->vm->harness_ctx; /* runner_vm_spec */
+	bool deaf = l->sv && suite_vm_lost_cpu(l->sv) == LOST_CPU_LOSE && vcpu->index == 1;
+
+	if (deaf)
+		lapic_write(APIC_TPR, 0xff);
+	vm_vcpu_run(vcpu);
+	if (deaf)
+		lapic_write(APIC_TPR, 0);
 }
 
 /*
- * Every vCPU of @v at once, vCPU i on on[i]; false when a CPU did not
- * run its vCPU to the end in time.  Meanwhile each CPU's output goes out
- * in whole lines: characters of two CPUs mixed in one line could let a
- * guest's text start a line of the log, after another CPU's newline.
+ * Every vCPU of l's VM at once, vCPU i on l->on[i]; false when a CPU did
+ * not run its vCPU to the end, *lost the first one retired, if any.
+ * Meanwhile each CPU's output goes out in whole lines: characters of two
+ * CPUs mixed in one line could let a guest's text start a line of the
+ * log, after another CPU's newline.
  */
-static bool run_vcpus(struct vm *v, struct cpu *const on[])
+static bool run_vcpus(struct vm_life *l, struct cpu **lost)
 {
+	struct vm *v = l->cr->vm;
+	/* the lost-CPU case's CPU is not waited for past the VM's time limit */
+	u64 grace = l->sv && suite_vm_lost_cpu(l->sv) == LOST_CPU_LOSE ? 0 : CPU_GRACE_MS;
 	void *args[VM_MAX_VCPUS];
-	bool done[VM_MAX_VCPUS], lines_were_per_cpu;
+	struct vm *vms[VM_MAX_VCPUS];
+	enum work_end end[VM_MAX_VCPUS];
+	bool ended = true, lines_were_per_cpu;
 	unsigned i;
 
-	for (i = 0; i < v->nr_vcpus; i++)
+	for (i = 0; i < v->nr_vcpus; i++) {
 		args[i] = &v->vcpus[i];
+		vms[i] = v;
+	}
 	lines_were_per_cpu = console_lines_per_cpu(true);
-	runner_run_together(on, v->nr_vcpus, vcpu_work, args, v->time_limit_ms + CPU_GRACE_MS,
-			    done);
+	runner_run_together(l->on, v->nr_vcpus, vcpu_work, args, vms, v->time_limit_ms + grace,
+			    end);
 	if (!lines_were_per_cpu)
 		console_lines_per_cpu(false);
-	for (i = 0; i < v->nr_vcpus; i++)
-		if (!done[i])
-			return false;
-	return true;
+	for (i = 0; i < v->nr_vcpus; i++) {
+		if (end[i] == WORK_LOST && !*lost)
+			*lost = l->on[i];
+		ended = ended && end[i] == WORK_DONE;
+	}
+	return ended;
+}
+
+/* What @vm is made of: the pages its arena gave out since its mark, and
+ * its struct vm; how many spans. */
+static u32 vm_footprint(const struct vm *vm, struct page_span spans[LOST_VM_SPANS])
+{
+	struct page_alloc_mark now;
+	u32 n;
+
+	page_alloc_get_mark(vm->arena, &now);
+	n = page_alloc_taken(&vm->mark, &now, spans, LOST_VM_SPANS - 1);
+	spans[n++] = (struct page_span){ (u64)(uintptr_t)vm, (u64)(uintptr_t)(vm + 1) };
+	return n;
+}
+
+void runner_keep_lost_vm(struct cpu_run *cr, struct vm *vm, const struct cpu *c)
+{
+	struct runner *run = cr->run;
+	struct lost_vm *lost;
+	struct vm *next;
+
+	/* the unheard harness has no use for harness_ctx, which may be gone */
+	vm->harness = &unheard_harness;
+	/* each lost VM retired an AP of its own: there is room for all */
+	if (run->nr_lost < ARRAY_SIZE(run->lost)) {
+		lost = &run->lost[run->nr_lost++];
+		fmt_snprintf(lost->name, sizeof(lost->name), "%s", vm->name);
+		lost->cpu = c->index;
+		lost->nr_spans = vm_footprint(vm, lost->spans);
+	}
+	/* a CPU run at once that lost its own CPU makes no VM again */
+	if (vm != run->vm && cr->cpu == c)
+		return;
+	next = alloc_pages_zeroed((sizeof(*next) + PAGE_SIZE - 1) / PAGE_SIZE);
+	if (!next)
+		hv_fatal(MHV_FATAL, "no memory for a VM after VM %s kept its own", vm->name);
+	if (cr->vm == vm)
+		cr->vm = next;
+	if (run->vm == vm)
+		run->vm = next;
+}
+
+/*
+ * A VM made after one whose CPU never came back must have none of the
+ * lost VM's memory: that CPU may still run on its nested tables and
+ * VMCB/VMCS.  A host that gave them out cannot vouch for any VM after.
+ */
+static void check_apart_from_lost(const struct vm_life *l)
+{
+	const struct runner *run = l->cr->run;
+	const struct vm *vm = l->cr->vm;
+	struct page_span mine[LOST_VM_SPANS], where;
+	u32 n, i;
+
+	if (!run->nr_lost)
+		return;
+	n = vm_footprint(vm, mine);
+	for (i = 0; i < run->nr_lost; i++)
+		if (page_spans_overlap(mine, n, run->lost[i].spans, run->lost[i].nr_spans, &where))
+			hv_fatal(MHV_FATAL,
+				 "VM %s got 0x%llx..0x%llx of VM %s, which cpu %u may still run",
+				 vm->name, where.lo, where.hi, run->lost[i].name, run->lost[i].cpu);
 }
 
 /*
@@ -148,21 +265,31 @@ void runner_vm_life(struct vm_life *l)
 	struct vm *vm = l->cr->vm;
 	/* a hostile case is contained when it failed nothing itself */
 	u32 failed_before = l->cr->results->failed;
+	struct cpu *lost = NULL;
 	bool ended = true;
 	u64 t0, ticks = 0;
 
 	if (l->ops->create(l)) {
 		l->ops->say_start(l);
+		check_apart_from_lost(l);
 		t0 = rdtsc();
-		if (l->on[0])
-			ended = run_vcpus(vm, l->on);
-		else
+		if (l->on[0]) {
+			ended = run_vcpus(l, &lost);
+		} else {
 			vm_vcpu_run(&vm->vcpus[0]);
+			/* on an AP the BSP may have given up on meanwhile: stop here */
+			smp_work_left_guest();
+		}
 		ticks = rdtsc() - t0;
 		guest_console_flush(vm);
+		/* its vCPUs made their VMCB/VMCS on their CPUs meanwhile */
+		check_apart_from_lost(l);
 		l->ops->judge(l, ended, ticks);
 	}
-	vm_destroy(vm);
+	if (lost)
+		runner_keep_lost_vm(l->cr, vm, lost);
+	else
+		vm_destroy(vm);
 	if (l->s && l->s->selfcheck)
 		check_host_intact(l->cr, l->sv, failed_before);
 }
@@ -239,6 +366,19 @@ static void suite_vm_judge(struct vm_life *l, bool ended, u64 ticks)
 	const char *test = suite_vm_test(sv);
 	char why[200];
 
+	if (suite_vm_lost_cpu(sv) == LOST_CPU_LOSE) {
+		/* vCPU 1's CPU was made deaf: it must not come back, and be left out */
+		if (!ended && l->on[1]->state == CPU_FAILED)
+			fmt_snprintf(why, sizeof(why), "cpu %u never came back and is left out",
+				     l->on[1]->index);
+		else
+			fmt_snprintf(why, sizeof(why), "cpu %u %s", l->on[1]->index,
+				     ended ? "came back: it was not made deaf"
+					   : "never came back but is not left out");
+		results_test(l->cr->results, l->suite, test,
+			     !ended && l->on[1]->state == CPU_FAILED ? TEST_PASS : TEST_FAIL, why);
+		return;
+	}
 	if (!ended) {
 		results_test(l->cr->results, l->suite, test, TEST_FAIL,
 			     "a CPU did not run its vCPU to the VM's end");

@@ -13,6 +13,7 @@
 #include "lib/fmt.h"
 #include "pmu/pmu_caps.h"
 #include "pmu/pmu_vcpu.h"
+#include "host/percpu.h"
 
 extern const u8 guest_blob_smoke_start[], guest_blob_smoke_end[];
 extern const u8 guest_blob_vmexit_start[], guest_blob_vmexit_end[];
@@ -131,6 +132,30 @@ static struct why_not past_2e32_runs_here(void)
 	return verdict_run();
 }
 
+/* The lost-CPU case loses an AP: one must have started. */
+static struct why_not lost_cpu_runs_here(void)
+{
+	unsigned i;
+
+	for (i = 1; i < nr_cpus; i++)
+		if (cpus[i].state == CPU_IDLE)
+			return verdict_run();
+	return verdict_cannot("needs an AP to lose: start mhv on a machine with two or more CPUs");
+}
+
+/* The VM after a lost one: the runner skips it when no VM lost a CPU. */
+static struct why_not after_lost_cpu_runs_here(void)
+{
+	return verdict_run();
+}
+
+enum lost_cpu_part suite_vm_lost_cpu(const struct suite_vm *sv)
+{
+	if (sv->runs_here == lost_cpu_runs_here)
+		return LOST_CPU_LOSE;
+	return sv->runs_here == after_lost_cpu_runs_here ? LOST_CPU_NEXT : LOST_CPU_NONE;
+}
+
 static const struct suite_vm smoke_vms[] = {
 	{ "smoke", 0, VM_STOP_EXIT, NULL, NULL, false, 0, VM_RUNNING, 1 },
 	{ "smoke-triple", 1, VM_STOP_TRIPLE_FAULT, "triple_fault_contained", triple_fault_runs_here,
@@ -203,6 +228,12 @@ static const struct suite_vm hostile_vms[] = {
 	  false, PAST_2E32_LIMIT_MS, VM_RUNNING, 1 },
 	/* the same with the host timer's reach cut to 20 ms: re-armed 15 times, any timer mode */
 	{ "timer_rearm", 24, VM_STOP_TIME_LIMIT, "limit_rearmed", timer_rearm_runs_here, false, 300,
+	  VM_RUNNING, 1 },
+	/* vCPU 1's CPU never comes back: it is retired and the VM's memory kept
+	 * from reuse; the VM after it must get none of the lost VM's pages */
+	{ "lost_cpu", 25, VM_STOP_EXIT, "lost_cpu_retired", lost_cpu_runs_here, false, 1000,
+	  VM_RUNNING, 2 },
+	{ "after_lost_cpu", 26, VM_STOP_EXIT, "next_vm_apart", after_lost_cpu_runs_here, false, 0,
 	  VM_RUNNING, 1 },
 };
 

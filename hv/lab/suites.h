@@ -7,6 +7,19 @@
 #include "core/vm.h"
 #include "core/vm_config.h"
 
+/* The two VMs of the hostile lost-CPU case (hv/lab/runner*.c). */
+enum lost_cpu_part {
+	LOST_CPU_NONE,
+	/*
+	 * vCPU 1 runs on an AP other than the suites' CPU, made deaf to every
+	 * interrupt first: that CPU never comes back, as a wedged one would
+	 * not, and the runner waits only the VM's time limit for it.
+	 */
+	LOST_CPU_LOSE,
+	/* the VM after it: skipped when no VM lost a CPU before */
+	LOST_CPU_NEXT,
+};
+
 /* A VM of a suite: which program of the blob, and how it must end. */
 struct suite_vm {
 	const char *name;
@@ -57,6 +70,8 @@ struct why_not suite_vm_why_not(const struct suite_vm *sv, const struct mhv_conf
 /* The configuration @sv runs in: the column's, or its own where its guest
  * needs one (a guest PMU; its runs_here says whether this machine has it). */
 const struct vm_config *suite_vm_config(const struct suite_vm *sv, const struct vm_config *column);
+/* Which VM of the lost-CPU case @sv is (known by its runs_here). */
+enum lost_cpu_part suite_vm_lost_cpu(const struct suite_vm *sv);
 /* The test @sv's end is judged as: its own name when it has none. */
 const char *suite_vm_test(const struct suite_vm *sv);
 /* How long @sv may run: its own time limit, else the config's. */

@@ -127,13 +127,64 @@ static void test_carve_refused(void **state)
 	assert_int_equal(page_alloc_largest(&pa), 256);
 }
 
+/*
+ * A VM's footprint is what its arena gave out since its mark; a VM whose
+ * CPU never came back keeps it, and a later VM's footprint must miss it,
+ * while one made after a release would overlap it.
+ */
+static void test_taken_and_overlap(void **state)
+{
+	struct page_alloc pa;
+	struct page_alloc_mark before_lost, m, after;
+	struct page_span lost[4], next[4], where;
+	u32 nl, nn;
+
+	(void)state;
+	init_pool(&pa);
+	page_alloc_get_mark(&pa, &before_lost);
+	m = before_lost;
+	page_alloc_contig(&pa, 60);  /* the pool: 16 MiB .. +60 pages */
+	page_alloc_contig(&pa, 100); /* too big for the rest of the pool: 32 MiB */
+	page_alloc_get_mark(&pa, &after);
+	nl = page_alloc_taken(&m, &after, lost, 4);
+	assert_int_equal(nl, 2);
+	assert_int_equal(lost[0].lo, 16 * MIB);
+	assert_int_equal(lost[0].hi, 16 * MIB + 60 * PAGE_SIZE);
+	assert_int_equal(lost[1].lo, 32 * MIB);
+	assert_int_equal(lost[1].hi, 32 * MIB + 100 * PAGE_SIZE);
+	/* at most max spans */
+	assert_int_equal(page_alloc_taken(&m, &after, next, 1), 1);
+	/* kept: the next VM is made above */
+	page_alloc_get_mark(&pa, &m);
+	page_alloc_contig(&pa, 100);
+	page_alloc_get_mark(&pa, &after);
+	nn = page_alloc_taken(&m, &after, next, 4);
+	assert_int_equal(nn, 1);
+	assert_false(page_spans_overlap(next, nn, lost, nl, &where));
+	/* spans that only touch do not overlap */
+	next[0] = (struct page_span){ 32 * MIB + 100 * PAGE_SIZE, 33 * MIB };
+	assert_false(page_spans_overlap(next, 1, lost, nl, &where));
+	/* released to the lost VM's mark: the next VM gets its pages */
+	page_alloc_release(&pa, &before_lost);
+	page_alloc_get_mark(&pa, &m);
+	page_alloc_contig(&pa, 8);
+	page_alloc_get_mark(&pa, &after);
+	nn = page_alloc_taken(&m, &after, next, 4);
+	assert_true(page_spans_overlap(next, nn, lost, nl, &where));
+	assert_int_equal(where.lo, 16 * MIB);
+	assert_int_equal(where.hi, 16 * MIB + 8 * PAGE_SIZE);
+	assert_true(page_spans_overlap(lost, nl, next, nn, &where));
+	/* nothing taken, nothing overlapped */
+	assert_int_equal(page_alloc_taken(&after, &after, next, 4), 0);
+	assert_false(page_spans_overlap(next, 0, lost, nl, &where));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bump_and_marks),
-		cmocka_unit_test(test_carve),
-		cmocka_unit_test(test_arenas_independent),
-		cmocka_unit_test(test_carve_refused),
+		cmocka_unit_test(test_bump_and_marks),	   cmocka_unit_test(test_carve),
+		cmocka_unit_test(test_arenas_independent), cmocka_unit_test(test_carve_refused),
+		cmocka_unit_test(test_taken_and_overlap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
