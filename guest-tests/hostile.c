@@ -406,14 +406,6 @@ static void pmu_reserved(void)
 #define DR6_MARKER (DR6_INIT | 0xf | BIT(13) | BIT(14)) /* B0-B3, BD, BS */
 #define SIMD_BYTES (32 * 64 + 8 * 8)			/* zmm0-31, k0-7 */
 
-void simd_load_xmm(const void *src);
-void simd_store_xmm(void *dst);
-void simd_load_ymm(const void *src);
-void simd_store_ymm(void *dst);
-void simd_load_zmm(const void *src);
-void simd_store_zmm(void *dst);
-int xsaves_safe(void *area, u64 mask);
-
 struct fxsave_area {
 	u16 fcw, fsw;
 	u8 ftw, reserved0;

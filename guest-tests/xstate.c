@@ -14,15 +14,6 @@
 #define EXIT_ROUNDS 500 /* per exit kind: 7 kinds, so 3500 exits per check */
 #define MSR_X2APIC_TPR 0x808
 
-void simd_load_xmm(const void *src);
-void simd_store_xmm(void *dst);
-void simd_load_ymm(const void *src);
-void simd_store_ymm(void *dst);
-void simd_load_zmm(const void *src);
-void simd_store_zmm(void *dst);
-void xsave_area(void *area, u64 mask);
-void xrstor_area(void *area, u64 mask);
-
 #define REGS_BYTES (32 * 64 + 8 * 8)
 
 static u8 pattern[REGS_BYTES] __aligned(64);

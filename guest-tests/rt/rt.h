@@ -45,6 +45,18 @@ int rdpmc_safe(u32 ecx, u64 *val);
 int cr4_write_probe(u64 value);
 int single_step_probe(void);
 int xsetbv_safe(u32 index, u64 value);
+/* XSAVES of the components in mask: a vector on a fault, else -1. */
+int xsaves_safe(void *area, u64 mask);
+
+/* rt/simd.asm: the vector registers to and from memory, and XSAVE/XRSTOR */
+void simd_load_xmm(const void *src);
+void simd_store_xmm(void *dst);
+void simd_load_ymm(const void *src);
+void simd_store_ymm(void *dst);
+void simd_load_zmm(const void *src);
+void simd_store_zmm(void *dst);
+void xsave_area(void *area, u64 mask);
+void xrstor_area(void *area, u64 mask);
 int vmrun_probe(void);
 int vmload_probe(void);
 int vmsave_probe(void);
