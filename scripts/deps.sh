@@ -1,9 +1,24 @@
 #!/bin/sh
 # Make sure the Debian packages mhv needs are installed.  As root, install
 # what is missing; otherwise print the exact command and fail.
+#   deps.sh [GROUP...]
+# Without a group: what `make test` needs.  Optional groups for targets
+# outside `make test`:
+#   kut        building kvm-unit-tests (make kut)
+#   bochs      building the pinned Bochs (make bochs)
+#   kut-bochs  booting kvm-unit-tests on bare Bochs (make kut-test ENV=bochs-*):
+#              a GRUB rescue CD, made with grub-mkrescue
 set -e
 PKGS="clang lld nasm binutils gnu-efi make gcc libcmocka-dev qemu-system-x86 ovmf mtools \
 bochs bochsbios vgabios python3 clang-format fdisk libclang-rt-14-dev git"
+for g in "$@"; do
+	case "$g" in
+	kut) PKGS="$PKGS xz-utils" ;;
+	bochs) PKGS="$PKGS g++ patch xz-utils" ;;
+	kut-bochs) PKGS="$PKGS grub-pc-bin grub-common xorriso" ;;
+	*) echo "deps: unknown group $g" >&2; exit 2 ;;
+	esac
+done
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
