@@ -283,9 +283,10 @@ class Runner:
         with open(os.path.join(root, "environ"), "w") as f:
             f.write("NR_CPUS=%d\nMEMSIZE=%d\n" % (smp, mem))
         with open(os.path.join(root, "boot", "grub", "grub.cfg"), "w") as f:
-            # The first word of a multiboot command line is the program name,
-            # as QEMU -kernel and mhv pass it.
-            f.write("multiboot /%s %s\nmodule /environ\nboot\n" % (name, " ".join(args)))
+            # KUT takes the first word of its command line as the program
+            # name, as QEMU -kernel and mhv pass it; GRUB passes only the
+            # words after the file.
+            f.write("multiboot /%s %s\nmodule /environ\nboot\n" % (name, " ".join([name] + args)))
         iso = os.path.join(work, "kut.iso")
         subprocess.run(["grub-mkrescue", "-o", iso, root], check=True, capture_output=True)
         return iso
