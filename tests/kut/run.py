@@ -183,7 +183,8 @@ def count_reports(lines):
 def first_failure(lines):
     for line in lines:
         if line.startswith(("FAIL:", "ABORT:", "Unhandled ")) or "assert failed" in line:
-            return line
+            # an assert names its source file by the build's absolute path
+            return re.sub(r"/\S*/((?:x86|lib)/)", r"\1", line)
     return ""
 
 
