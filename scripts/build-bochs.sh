@@ -27,9 +27,7 @@ patches=$(find tests/emu/bochs -name "*.patch" 2>/dev/null | LC_ALL=C sort)
 if [ -n "${BOCHS_SRC:-}" ]; then
 	[ -f "$BOCHS_SRC/configure" ] || { echo "bochs: BOCHS_SRC=$BOCHS_SRC has no configure" >&2; exit 2; }
 	BOCHS_SRC=$(cd "$BOCHS_SRC" && pwd)
-	# A source folder is keyed by its path and every file's size and time.
-	ident="src:$BOCHS_SRC $(find "$BOCHS_SRC" -path '*/.git' -prune -o -type f -printf '%P %s %T@\n' |
-		LC_ALL=C sort | sha256sum | cut -c1-16)"
+	ident=$(vendor_src_ident "$BOCHS_SRC")
 else
 	ident=$NAME
 fi

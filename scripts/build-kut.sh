@@ -22,8 +22,7 @@ if [ -n "${KUT_SRC:-}" ]; then
 	[ -f "$KUT_SRC/configure" ] || { echo "kut: KUT_SRC=$KUT_SRC has no configure" >&2; exit 2; }
 	src=$(cd "$KUT_SRC" && pwd)
 	# KUT's own make decides what to rebuild in a source folder that changes.
-	ident="src:$src $(find "$src" -path '*/.git' -prune -o -type f -printf '%P %s %T@\n' |
-		LC_ALL=C sort | sha256sum | cut -c1-16)"
+	ident=$(vendor_src_ident "$src")
 else
 	src=$out/src
 	ident=$NAME

@@ -20,6 +20,13 @@ vendor_tarball() {
 	return 1
 }
 
+# vendor_src_ident DIR: a source folder's identity for a build cache: its
+# path and every file's name, size and time.
+vendor_src_ident() {
+	echo "src:$1 $(find "$1" -path '*/.git' -prune -o -type f -printf '%P %s %T@\n' |
+		LC_ALL=C sort | sha256sum | cut -c1-16)"
+}
+
 # vendor_unpack TARBALL DEST: the tarball's one top folder becomes DEST.
 vendor_unpack() {
 	rm -rf "$2" && mkdir -p "$2" && tar -xJf "$1" -C "$2" --strip-components=1

@@ -65,38 +65,27 @@ static inline u8 inb(u16 port)
 	return v;
 }
 
-#define DEFINE_CR_ACCESS(n)                                          \
-	static inline u64 read_cr##n(void)                           \
-	{                                                            \
-		u64 v;                                               \
-		asm volatile("mov %%cr" #n ", %0" : "=r"(v));        \
-		return v;                                            \
-	}                                                            \
-	static inline void write_cr##n(u64 v)                        \
-	{                                                            \
-		asm volatile("mov %0, %%cr" #n ::"r"(v) : "memory"); \
+/* read_cr0() ... write_dr3(): MOV to and from control and debug registers */
+#define DEFINE_MOV_ACCESS(reg, n)                                       \
+	static inline u64 read_##reg##n(void)                           \
+	{                                                               \
+		u64 v;                                                  \
+		asm volatile("mov %%" #reg #n ", %0" : "=r"(v));        \
+		return v;                                               \
+	}                                                               \
+	static inline void write_##reg##n(u64 v)                        \
+	{                                                               \
+		asm volatile("mov %0, %%" #reg #n ::"r"(v) : "memory"); \
 	}
-DEFINE_CR_ACCESS(0)
-DEFINE_CR_ACCESS(2)
-DEFINE_CR_ACCESS(3)
-DEFINE_CR_ACCESS(4)
-
-#define DEFINE_DR_ACCESS(n)                                          \
-	static inline u64 read_dr##n(void)                           \
-	{                                                            \
-		u64 v;                                               \
-		asm volatile("mov %%dr" #n ", %0" : "=r"(v));        \
-		return v;                                            \
-	}                                                            \
-	static inline void write_dr##n(u64 v)                        \
-	{                                                            \
-		asm volatile("mov %0, %%dr" #n ::"r"(v) : "memory"); \
-	}
-DEFINE_DR_ACCESS(0)
-DEFINE_DR_ACCESS(1)
-DEFINE_DR_ACCESS(2)
-DEFINE_DR_ACCESS(3)
-DEFINE_DR_ACCESS(6)
+DEFINE_MOV_ACCESS(cr, 0)
+DEFINE_MOV_ACCESS(cr, 2)
+DEFINE_MOV_ACCESS(cr, 3)
+DEFINE_MOV_ACCESS(cr, 4)
+DEFINE_MOV_ACCESS(dr, 0)
+DEFINE_MOV_ACCESS(dr, 1)
+DEFINE_MOV_ACCESS(dr, 2)
+DEFINE_MOV_ACCESS(dr, 3)
+DEFINE_MOV_ACCESS(dr, 6)
 
 static inline u64 read_rflags(void)
 {
