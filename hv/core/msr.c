@@ -20,6 +20,9 @@ static bool has_ibpb(void)
 }
 
 const struct msr_passthrough msr_passthrough[] = {
+	/* FS/GS bases: hardware checks the value (canonical, SDM Vol 4 Table 2-2) */
+	{ MSR_FS_BASE, true, true, NULL },
+	{ MSR_GS_BASE, true, true, NULL },
 	{ MSR_KERNEL_GS_BASE, true, true, NULL },
 	/* IBPB is a command with no state to switch; reads #GP (write-only MSR) */
 	{ MSR_IA32_PRED_CMD, false, true, has_ibpb },
