@@ -19,11 +19,36 @@ static bool has_ibpb(void)
 	return host_cpu.has.ibpb || host_cpu.has.spec_ctrl;
 }
 
+/*
+ * TSC_AUX exists where RDTSCP or RDPID does (SDM Vol 4 Table 2-2): the
+ * guest has it where its CPUID shows one of them (VMX without "enable
+ * RDTSCP" hides both).  The view only clears host bits, so the host has it too.
+ */
+static bool guest_has_tsc_aux(void)
+{
+	const struct cpuid_cache *v = guest_cpuid_view(false);
+
+	return (v->ext[1].edx & CPUID_EXT1_EDX_RDTSCP) || (v->std[7].ecx & CPUID7_ECX_RDPID);
+}
+
+/*
+ * The guest's segment and system-call state: the CPU checks the values
+ * (canonical addresses, SDM Vol 4 Table 2-2) and the VM owns them: the
+ * VMCB (VMLOAD/VMSAVE) or the VMCS switches FS/GS bases and SYSENTER_*,
+ * the rest is reset where a vCPU starts (core/cpu_reset.c).
+ */
 const struct msr_passthrough msr_passthrough[] = {
-	/* FS/GS bases: hardware checks the value (canonical, SDM Vol 4 Table 2-2) */
 	{ MSR_FS_BASE, true, true, NULL },
 	{ MSR_GS_BASE, true, true, NULL },
 	{ MSR_KERNEL_GS_BASE, true, true, NULL },
+	{ MSR_IA32_SYSENTER_CS, true, true, NULL },
+	{ MSR_IA32_SYSENTER_ESP, true, true, NULL },
+	{ MSR_IA32_SYSENTER_EIP, true, true, NULL },
+	{ MSR_STAR, true, true, NULL },
+	{ MSR_LSTAR, true, true, NULL },
+	{ MSR_CSTAR, true, true, NULL },
+	{ MSR_SFMASK, true, true, NULL },
+	{ MSR_TSC_AUX, true, true, guest_has_tsc_aux },
 	/* IBPB is a command with no state to switch; reads #GP (write-only MSR) */
 	{ MSR_IA32_PRED_CMD, false, true, has_ibpb },
 };

@@ -580,12 +580,14 @@ static void vmx_host_interrupt_window(void)
 	asm volatile("sti; nop; cli" ::: "memory");
 }
 
-/* Without "enable RDTSCP" the guest's RDTSCP raises #UD (SDM Vol 3 §26.3):
- * then it must not see the instruction in CPUID 8000_0001 EDX[27]. */
+/* Without "enable RDTSCP" the guest's RDTSCP and RDPID raise #UD (SDM Vol 3
+ * §26.3): then it must see neither in CPUID. */
 static void vmx_adjust_guest_cpuid(struct cpuid_cache *view)
 {
-	if (!(vmx_caps.proc2 & PROC2_ENABLE_RDTSCP))
-		view->ext[1].edx &= ~BIT(27);
+	if (!(vmx_caps.proc2 & PROC2_ENABLE_RDTSCP)) {
+		view->ext[1].edx &= ~CPUID_EXT1_EDX_RDTSCP;
+		view->std[7].ecx &= ~CPUID7_ECX_RDPID;
+	}
 }
 
 static void vmx_describe(void)
