@@ -61,6 +61,33 @@ struct msr_handler {
 	bool (*write)(struct vcpu *vcpu, u64 val);
 };
 
+/*
+ * The guest's TSC runs at the host's rate from the offset; a write to
+ * IA32_TIME_STAMP_COUNTER or IA32_TSC_ADJUST moves it and adds the same
+ * amount to the other (SDM Vol 3 §18.17.3).  A TSC-deadline the guest
+ * armed stays in its TSC's terms.
+ */
+static bool tsc_shift(struct vcpu *vcpu, u64 delta)
+{
+	if (!backend->set_tsc_offset(vcpu, vcpu->tsc_offset + delta))
+		return false;
+	vcpu->tsc_offset += delta;
+	vcpu->tsc_adjust += delta;
+	apic_tsc_changed(vcpu);
+	return true;
+}
+
+static bool tsc_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = rdtsc() + vcpu->tsc_offset;
+	return true;
+}
+
+static bool tsc_write(struct vcpu *vcpu, u64 val)
+{
+	return tsc_shift(vcpu, val - (rdtsc() + vcpu->tsc_offset));
+}
+
 static bool tsc_adjust_read(struct vcpu *vcpu, u64 *val)
 {
 	*val = vcpu->tsc_adjust;
@@ -69,8 +96,7 @@ static bool tsc_adjust_read(struct vcpu *vcpu, u64 *val)
 
 static bool tsc_adjust_write(struct vcpu *vcpu, u64 val)
 {
-	vcpu->tsc_adjust = val;
-	return true;
+	return tsc_shift(vcpu, val - vcpu->tsc_adjust);
 }
 
 static bool apic_base_read(struct vcpu *vcpu, u64 *val)
@@ -125,6 +151,7 @@ static bool pmu_write(struct vcpu *vcpu, u64 val)
 }
 
 static const struct msr_handler msr_handlers[] = {
+	{ MSR_IA32_TSC, 1, tsc_read, tsc_write },
 	{ MSR_IA32_TSC_ADJUST, 1, tsc_adjust_read, tsc_adjust_write },
 	{ MSR_IA32_APIC_BASE, 1, apic_base_read, apic_base_write },
 	{ MSR_EFER, 1, efer_read, efer_write },

@@ -351,6 +351,13 @@ static void svm_set_guest_efer(struct vcpu *vcpu, u64 efer)
 	((struct svm_vcpu *)vcpu->vendor)->vmcb->save.efer = efer | EFER_SVME;
 }
 
+/* Always applied to the guest's RDTSC, RDTSCP and RDMSR (APM Vol 2 §15.30.5). */
+static bool svm_set_tsc_offset(struct vcpu *vcpu, u64 offset)
+{
+	((struct svm_vcpu *)vcpu->vendor)->vmcb->control.tsc_offset = offset;
+	return true;
+}
+
 /*
  * The host runs with GIF clear; a physical interrupt or NMI that made the
  * guest exit is taken here, through the host IDT (APM Vol 2 §15.17).
@@ -393,6 +400,7 @@ const struct backend_ops svm_backend = {
 	.guest_cpl = svm_guest_cpl,
 	.guest_code_bits = svm_guest_code_bits,
 	.set_guest_efer = svm_set_guest_efer,
+	.set_tsc_offset = svm_set_tsc_offset,
 	.exit_name = svm_exit_name,
 	.explain_invalid = svm_explain_invalid,
 	.host_interrupt_window = svm_host_interrupt_window,
