@@ -73,6 +73,7 @@ struct vcpu {
 	struct vm *vm;
 	void *vendor; /* struct svm_vcpu or struct vmx_vcpu */
 	u64 tsc_adjust;
+	u64 tsc_offset; /* guest TSC = host TSC + tsc_offset (mod 2^64) */
 	struct vapic apic;
 	struct vcpu_xstate xstate;
 	u64 exits[EXIT_KIND_COUNT];
