@@ -99,6 +99,6 @@ int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct 
 	}
 	vm->vcpus[0].regs.rip = k.entry;
 	vm->vcpus[0].regs.gpr[GPR_RAX] = MULTIBOOT_BOOT_MAGIC;
-	vm->vcpus[0].regs.gpr[GPR_RBX] = MB_INFO_GPA;
+	vm->vcpus[0].regs.gpr[GPR_RBX] = k.info;
 	return 0;
 }
