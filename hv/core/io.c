@@ -19,25 +19,35 @@ struct port_device {
 	void (*out)(struct vm *vm, u16 offset, u8 size, u32 val);
 };
 
+/* With LCR.DLAB set, offset 0 is the divisor latch, not the transmitter:
+ * a guest setting its baud rate prints nothing (PC16550D data sheet,
+ * Table II). */
 static u32 serial_in(struct vm *vm, u16 offset, u8 size)
 {
+	if (offset == UART_LCR)
+		return vm->serial_lcr;
 	return offset == UART_LSR ? UART_LSR_IDLE : 0;
 }
 
 static void serial_out(struct vm *vm, u16 offset, u8 size, u32 val)
 {
-	if (offset == UART_THR)
+	if (offset == UART_LCR)
+		vm->serial_lcr = (u8)val;
+	else if (offset == UART_THR && !(vm->serial_lcr & UART_LCR_DLAB))
 		guest_console_putc(vm, (char)val);
 }
 
+/* An access at byte @offset sees the register from that byte up. */
 static u32 test_port_in(struct vm *vm, u16 offset, u8 size)
 {
-	return ~vm->test_port_value;
+	return vm->test_port_value >> (offset * 8);
 }
 
 static void test_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
 {
-	vm->test_port_value = val;
+	u32 mask = (size == 4 ? ~0u : (1u << (size * 8)) - 1) << (offset * 8);
+
+	vm->test_port_value = (vm->test_port_value & ~mask) | ((val << (offset * 8)) & mask);
 }
 
 /* 24-bit, 3.579545 MHz, read-only (ACPI 6.5 §4.8.3.3), derived from the TSC */

@@ -122,6 +122,7 @@ struct vm {
 	char console_line[VM_CONSOLE_LINE];
 	u32 console_len;
 	u32 test_port_value;
+	u8 serial_lcr;	      /* the guest UART's line control: DLAB */
 	u32 shutdown_match;   /* bytes of "Shutdown" seen on GUEST_SHUTDOWN_PORT */
 	struct fw_cfg fw_cfg; /* the firmware-configuration ports */
 	u64 mmio_scratch;

@@ -75,7 +75,9 @@ struct hc_params {
 
 /* Emulated devices */
 #define GUEST_SERIAL_PORT 0x3f8
-#define GUEST_TEST_PORT 0xe0	      /* 32-bit register: reads return ~(last value written) */
+/* 32-bit register, read back as written, each byte lane on its own: the
+ * I/O port of QEMU's pc-testdev, which kvm-unit-tests checks */
+#define GUEST_TEST_PORT 0xe0
 #define GUEST_MMIO_BASE 0xc0000000ull /* MMIO test device, outside RAM: reached through NPF */
 #define GUEST_MMIO_SIZE 0x1000ull
 #define MMIO_REG_ID 0x0			 /* read-only: MMIO_DEVICE_ID */
