@@ -84,10 +84,14 @@ struct hc_params {
 #define MMIO_REG_SCRATCH 0x8		 /* read/write, 1/2/4/8 bytes */
 #define MMIO_DEVICE_ID 0x44564d4d	 /* "MMVD" */
 #define GUEST_UNBACKED_GPA 0x80000000ull /* neither RAM nor device */
-#define GUEST_PM_TIMER_PORT 0x608	 /* ACPI PM timer, as at PMBASE 0x600 on Q35 */
-#define GUEST_EXIT_PORT 0xf4		 /* writes end the VM with that exit code */
-#define GUEST_SHUTDOWN_PORT 0x8900	 /* "Shutdown" ends the VM (Bochs' port) */
-#define HC_UNKNOWN_NR 0xffff		 /* never a hypercall: the vmcall benchmark's number */
+/* Multiboot guests: the memory window of QEMU's pc-testdev, which
+ * kvm-unit-tests maps as its "MMIO" page: reads return what was written */
+#define GUEST_TESTDEV_MEM 0xff000000ull
+#define GUEST_TESTDEV_MEM_SIZE 0x10000ull
+#define GUEST_PM_TIMER_PORT 0x608  /* ACPI PM timer, as at PMBASE 0x600 on Q35 */
+#define GUEST_EXIT_PORT 0xf4	   /* writes end the VM with that exit code */
+#define GUEST_SHUTDOWN_PORT 0x8900 /* "Shutdown" ends the VM (Bochs' port) */
+#define HC_UNKNOWN_NR 0xffff	   /* never a hypercall: the vmcall benchmark's number */
 
 /* CPUID 0x40000001 EBX: what mhv offers beyond the host's CPUID */
 #define HV_FEATURE_TIMER BIT(0) /* a TSC deadline fires while the guest runs */
