@@ -14,6 +14,7 @@
 #include "core/vcpu.h"
 #include "core/vm.h"
 #include "arch/msr.h"
+#include "arch/ctlreg.h"
 #include "arch/regs.h"
 #include "arch/x86.h"
 
@@ -135,6 +136,9 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 	c->intercept_misc1 = INTERCEPT_INTR | INTERCEPT_NMI | INTERCEPT_RDPMC | INTERCEPT_CPUID |
 			     INTERCEPT_INVD | INTERCEPT_HLT | INTERCEPT_INVLPGA |
 			     INTERCEPT_IOIO_PROT | INTERCEPT_MSR_PROT | INTERCEPT_SHUTDOWN;
+	/* CR4: the guest may set only the bits its CPUID offers (guest_cr.c);
+	 * the CPU would take all it implements (APM Vol 2 §3.1.3). */
+	c->intercept_cr_write = INTERCEPT_CR4_WRITE;
 	c->intercept_misc2 = INTERCEPT_VMRUN | INTERCEPT_VMMCALL | INTERCEPT_VMLOAD |
 			     INTERCEPT_VMSAVE | INTERCEPT_STGI | INTERCEPT_CLGI | INTERCEPT_SKINIT |
 			     INTERCEPT_WBINVD | INTERCEPT_XSETBV;
@@ -330,6 +334,27 @@ static void svm_set_guest_efer(struct vcpu *vcpu, u64 efer)
 }
 
 /*
+ * The guest's CR0/CR4 are the VMCB's as they are.  The MOV mhv completes
+ * for the guest did not invalidate the TLB entries that the CPU's MOV
+ * would have (SDM Vol 3 §4.10.4.1): flush the guest's ASID instead.
+ */
+static bool svm_set_guest_cr(struct vcpu *vcpu, unsigned cr, u64 value)
+{
+	struct vmcb *vmcb = ((struct svm_vcpu *)vcpu->vendor)->vmcb;
+	u64 old = cr == 0 ? vmcb->save.cr0 : vmcb->save.cr4;
+	u64 tlb_bits = cr == 0 ? CR0_PG | CR0_WP : CTLREG_CR4_TLB_BITS;
+
+	if ((old ^ value) & tlb_bits)
+		vmcb->control.tlb_control =
+		    host_cpu.has.flush_by_asid ? TLB_CONTROL_FLUSH_ASID : TLB_CONTROL_FLUSH_ALL;
+	if (cr == 0)
+		vmcb->save.cr0 = value;
+	else
+		vmcb->save.cr4 = value;
+	return true;
+}
+
+/*
  * The host runs with GIF clear; a physical interrupt or NMI that made the
  * guest exit is taken here, through the host IDT (APM Vol 2 §15.17).
  */
@@ -349,7 +374,7 @@ static void svm_describe(void)
 		       "decode assists %s, VMCB clean bits %s\n",
 		       host_cpu.nr_asids,
 		       svm_has_nrips ? "yes" : "no (RIP advanced from opcode bytes)",
-		       host_cpu.has.decode_assists ? "yes (unused)" : "no",
+		       host_cpu.has.decode_assists ? "yes (MOV to CR4)" : "no",
 		       host_cpu.has.vmcb_clean ? "yes (unused)" : "no");
 }
 
@@ -371,6 +396,7 @@ const struct backend_ops svm_backend = {
 	.guest_cpl = svm_guest_cpl,
 	.guest_code_bits = svm_guest_code_bits,
 	.set_guest_efer = svm_set_guest_efer,
+	.set_guest_cr = svm_set_guest_cr,
 	.exit_name = svm_exit_name,
 	.explain_invalid = svm_explain_invalid,
 	.host_interrupt_window = svm_host_interrupt_window,
