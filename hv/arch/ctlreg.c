@@ -5,26 +5,33 @@
 
 /* CR0 bits 31:0 that are defined; writes to the others are ignored
  * (SDM Vol 3 §2.5: PE MP EM TS ET NE WP AM NW CD PG). */
-#define CR0_DEFINED                                                                         \
-	(CR0_PE | CR0_MP | CR0_EM | CR0_TS | CR0_ET | CR0_NE | CR0_WP | CR0_AM | CR0_NW |  \
-	 CR0_CD | CR0_PG)
+#define CR0_DEFINED                                                                                \
+	(CR0_PE | CR0_MP | CR0_EM | CR0_TS | CR0_ET | CR0_NE | CR0_WP | CR0_AM | CR0_NW | CR0_CD | \
+	 CR0_PG)
 
 /* One CR4 bit and the CPUID feature flag that says it exists. */
-enum { L1_ECX, L1_EDX, L7_EBX, L7_ECX, L7_EDX, L7_1_EAX };
+enum {
+	L1_ECX,
+	L1_EDX,
+	L7_EBX,
+	L7_ECX,
+	L7_EDX,
+	L7_1_EAX
+};
 
 static const struct {
 	u64 cr4;
 	u8 reg, bit;
 } cr4_features[] = {
-	{ CR4_VME, L1_EDX, 1 },	     { CR4_PVI, L1_EDX, 1 },	   { CR4_TSD, L1_EDX, 4 },
-	{ CR4_DE, L1_EDX, 2 },	     { CR4_PSE, L1_EDX, 3 },	   { CR4_PAE, L1_EDX, 6 },
-	{ CR4_MCE, L1_EDX, 7 },	     { CR4_PGE, L1_EDX, 13 },	   { CR4_OSFXSR, L1_EDX, 24 },
-	{ CR4_OSXMMEXCPT, L1_EDX, 25 }, { CR4_VMXE, L1_ECX, 5 },   { CR4_SMXE, L1_ECX, 6 },
-	{ CR4_PCIDE, L1_ECX, 17 },   { CR4_OSXSAVE, L1_ECX, 26 }, { CR4_FSGSBASE, L7_EBX, 0 },
-	{ CR4_SMEP, L7_EBX, 7 },     { CR4_SMAP, L7_EBX, 20 },	   { CR4_UMIP, L7_ECX, 2 },
-	{ CR4_PKE, L7_ECX, 3 },	     { CR4_LA57, L7_ECX, 16 },	   { CR4_KL, L7_ECX, 23 },
-	{ CR4_PKS, L7_ECX, 31 },     { CR4_CET, L7_ECX, 7 },	   { CR4_CET, L7_EDX, 20 },
-	{ CR4_UINTR, L7_EDX, 5 },    { CR4_LAM_SUP, L7_1_EAX, 26 }, { CR4_FRED, L7_1_EAX, 17 },
+	{ CR4_VME, L1_EDX, 1 },		{ CR4_PVI, L1_EDX, 1 },	       { CR4_TSD, L1_EDX, 4 },
+	{ CR4_DE, L1_EDX, 2 },		{ CR4_PSE, L1_EDX, 3 },	       { CR4_PAE, L1_EDX, 6 },
+	{ CR4_MCE, L1_EDX, 7 },		{ CR4_PGE, L1_EDX, 13 },       { CR4_OSFXSR, L1_EDX, 24 },
+	{ CR4_OSXMMEXCPT, L1_EDX, 25 }, { CR4_VMXE, L1_ECX, 5 },       { CR4_SMXE, L1_ECX, 6 },
+	{ CR4_PCIDE, L1_ECX, 17 },	{ CR4_OSXSAVE, L1_ECX, 26 },   { CR4_FSGSBASE, L7_EBX, 0 },
+	{ CR4_SMEP, L7_EBX, 7 },	{ CR4_SMAP, L7_EBX, 20 },      { CR4_UMIP, L7_ECX, 2 },
+	{ CR4_PKE, L7_ECX, 3 },		{ CR4_LA57, L7_ECX, 16 },      { CR4_KL, L7_ECX, 23 },
+	{ CR4_PKS, L7_ECX, 31 },	{ CR4_CET, L7_ECX, 7 },	       { CR4_CET, L7_EDX, 20 },
+	{ CR4_UINTR, L7_EDX, 5 },	{ CR4_LAM_SUP, L7_1_EAX, 26 }, { CR4_FRED, L7_1_EAX, 17 },
 };
 
 u64 ctlreg_cr4_valid(u32 l1_ecx, u32 l1_edx, u32 l7_ebx, u32 l7_ecx, u32 l7_edx, u32 l7_1_eax)

@@ -14,8 +14,8 @@
 /* The state a write is checked against: the guest's own values. */
 struct ctlreg_state {
 	u64 cr0, cr3, cr4, efer;
-	bool code64;	/* 64-bit mode: EFER.LMA and CS.L */
-	u64 cr4_valid;	/* CR4 bits the CPU implements (ctlreg_cr4_valid) */
+	bool code64;   /* 64-bit mode: EFER.LMA and CS.L */
+	u64 cr4_valid; /* CR4 bits the CPU implements (ctlreg_cr4_valid) */
 };
 
 /*
@@ -35,7 +35,7 @@ bool ctlreg_cr0_write(const struct ctlreg_state *s, u64 *val);
 bool ctlreg_cr4_write(const struct ctlreg_state *s, u64 val);
 
 /* CR4 bits whose change invalidates TLB entries (SDM Vol 3 §4.10.4.1). */
-#define CTLREG_CR4_TLB_BITS                                                                 \
+#define CTLREG_CR4_TLB_BITS \
 	(CR4_PSE | CR4_PAE | CR4_PGE | CR4_PCIDE | CR4_SMEP | CR4_SMAP | CR4_PKE | CR4_LA57)
 
 #endif

@@ -10,14 +10,23 @@
 #include "host/cpu_features.h"
 #include "vcpu.h"
 
-u64 guest_cr4_valid(const struct vcpu *vcpu)
+static u64 cr4_valid(const struct cpuid_cache *v)
 {
-	const struct cpuid_cache *v = vcpu->cpuid_view;
 	bool l7 = v->max_std >= 7;
 
 	return ctlreg_cr4_valid(v->std[1].ecx, v->std[1].edx, l7 ? v->std[7].ebx : 0,
 				l7 ? v->std[7].ecx : 0, l7 ? v->std[7].edx : 0,
 				l7 ? v->leaf7_1.eax : 0);
+}
+
+u64 guest_cr4_valid(const struct vcpu *vcpu)
+{
+	return cr4_valid(vcpu->cpuid_view);
+}
+
+u64 guest_cr4_hidden(const struct vcpu *vcpu)
+{
+	return cr4_valid(&host_cpu.cpuid) & ~cr4_valid(vcpu->cpuid_view);
 }
 
 /* The source GPR when the CPU did not name it (SVM without decode assists). */
@@ -30,10 +39,11 @@ static bool decode_gpr(struct vcpu *vcpu, const struct vm_exit *exit, u8 *gpr)
 
 	if (insn_decode_mov_cr(bytes, n, code_bits, &insn) < 0 || !insn.to_cr ||
 	    insn.cr != exit->cr.cr) {
-		vm_stop(vcpu->vm, VM_STOP_INSN_DECODE,
-			"bytes at rip 0x%llx (%02x %02x %02x) are not the MOV to CR%u the exit names",
-			vcpu->regs.rip, n > 0 ? bytes[0] : 0, n > 1 ? bytes[1] : 0,
-			n > 2 ? bytes[2] : 0, exit->cr.cr);
+		vm_stop(
+		    vcpu->vm, VM_STOP_INSN_DECODE,
+		    "bytes at rip 0x%llx (%02x %02x %02x) are not the MOV to CR%u the exit names",
+		    vcpu->regs.rip, n > 0 ? bytes[0] : 0, n > 1 ? bytes[1] : 0,
+		    n > 2 ? bytes[2] : 0, exit->cr.cr);
 		return false;
 	}
 	*gpr = insn.gpr;
@@ -89,7 +99,7 @@ void handle_cr_write(struct vcpu *vcpu, const struct vm_exit *exit)
 	/* Paging on with EFER.LME enters IA-32e mode, paging off leaves it
 	 * (SDM Vol 3 §10.8.5; APM Vol 2 §14.6). */
 	if (exit->cr.cr == 0 && ((val ^ s.cr0) & CR0_PG) && (s.efer & EFER_LME))
-		backend->set_guest_efer(vcpu, val & CR0_PG ? s.efer | EFER_LMA
-							 : s.efer & ~EFER_LMA);
+		backend->set_guest_efer(vcpu,
+					val & CR0_PG ? s.efer | EFER_LMA : s.efer & ~EFER_LMA);
 	vcpu_skip_insn(vcpu, exit);
 }

@@ -13,6 +13,7 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 #include "core/vm.h"
+#include "core/guest_cr.h"
 #include "arch/msr.h"
 #include "arch/ctlreg.h"
 #include "arch/regs.h"
@@ -136,9 +137,15 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 	c->intercept_misc1 = INTERCEPT_INTR | INTERCEPT_NMI | INTERCEPT_RDPMC | INTERCEPT_CPUID |
 			     INTERCEPT_INVD | INTERCEPT_HLT | INTERCEPT_INVLPGA |
 			     INTERCEPT_IOIO_PROT | INTERCEPT_MSR_PROT | INTERCEPT_SHUTDOWN;
-	/* CR4: the guest may set only the bits its CPUID offers (guest_cr.c);
-	 * the CPU would take all it implements (APM Vol 2 §3.1.3). */
-	c->intercept_cr_write = INTERCEPT_CR4_WRITE;
+	/*
+	 * CR4: the CPU refuses the bits it does not implement (APM Vol 2
+	 * §3.1.3), but would let the guest set those it has and the guest's
+	 * CPUID hides: only then are CR4 writes intercepted (guest_cr.c
+	 * refuses them), an exit per write.  Otherwise they cost nothing,
+	 * as on VMX where only the hidden bits are in the CR4 mask.
+	 */
+	if (guest_cr4_hidden(vcpu))
+		c->intercept_cr_write = INTERCEPT_CR4_WRITE;
 	c->intercept_misc2 = INTERCEPT_VMRUN | INTERCEPT_VMMCALL | INTERCEPT_VMLOAD |
 			     INTERCEPT_VMSAVE | INTERCEPT_STGI | INTERCEPT_CLGI | INTERCEPT_SKINIT |
 			     INTERCEPT_WBINVD | INTERCEPT_XSETBV;
