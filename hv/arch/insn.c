@@ -223,6 +223,25 @@ int insn_length(enum insn_op op, const u8 *bytes, size_t avail)
 	return -1;
 }
 
+int insn_decode_mov_cr(const u8 *bytes, size_t avail, unsigned code_bits, struct mov_cr_insn *out)
+{
+	struct prefixes p;
+	int pos;
+	u8 modrm;
+
+	if (!bytes)
+		return -1;
+	pos = parse_prefixes_mode(bytes, avail, &p, code_bits == 64);
+	if (pos < 0 || !have(pos + 3, avail) || bytes[pos] != 0x0f ||
+	    (bytes[pos + 1] != 0x20 && bytes[pos + 1] != 0x22))
+		return -1;
+	modrm = bytes[pos + 2];
+	out->to_cr = bytes[pos + 1] == 0x22;
+	out->cr = ((modrm >> 3) & 7) | (p.rex & REX_R ? 8 : 0) | (p.flags & PFX_LOCK ? 8 : 0);
+	out->gpr = (modrm & 7) | (p.rex & REX_B ? 8 : 0);
+	return pos + 3;
+}
+
 #define MMIO_WRITE BIT(0)
 #define MMIO_IMM BIT(1)	  /* C6/C7: ModRM.reg must be 0, immediate follows */
 #define MMIO_MOFFS BIT(2) /* A0-A3: no ModRM, absolute address, reg is rAX */

@@ -55,6 +55,20 @@ enum insn_op {
  */
 int insn_length(enum insn_op op, const u8 *bytes, size_t avail);
 
+/*
+ * MOV to or from a control register (0F 22 /r, 0F 20 /r; SDM Vol 2B
+ * "MOV-Move to/from Control Registers") in code of @code_bits (16, 32,
+ * 64): the CR number (ModRM.reg, REX.R; LOCK selects CR8 from CR0 on AMD,
+ * APM Vol 3 "MOV CRn"), the GPR (ModRM.rm, REX.B; mod is ignored) and
+ * whether it writes the CR.  Returns the length, or negative for any other
+ * instruction or truncated bytes.
+ */
+struct mov_cr_insn {
+	u8 cr, gpr;
+	bool to_cr;
+};
+int insn_decode_mov_cr(const u8 *bytes, size_t avail, unsigned code_bits, struct mov_cr_insn *out);
+
 /* Mnemonic for logs; "?" for an out-of-range op. */
 const char *insn_op_name(enum insn_op op);
 

@@ -66,11 +66,17 @@ struct backend_ops {
 	unsigned (*guest_cpl)(struct vcpu *vcpu);
 	/* 16, 32 or 64: how the guest's code segment decodes now; its base. */
 	unsigned (*guest_code_bits)(struct vcpu *vcpu, u64 *cs_base);
-	/* A guest WRMSR to EFER that msr.c found valid (LMA unchanged). */
+	/* A guest EFER value msr.c or a CR0 write found valid; LMA as the
+	 * guest's mode now has it. */
 	void (*set_guest_efer)(struct vcpu *vcpu, u64 efer);
 	/* The guest's TSC is the host's plus offset; false where the CPU
 	 * cannot offset it. */
 	bool (*set_tsc_offset)(struct vcpu *vcpu, u64 offset);
+	/* Load the guest's CR0 or CR4 with a value core/guest_cr.c found
+	 * valid, as the guest will read it back (the backend keeps what the
+	 * CPU needs underneath and does the TLB invalidation the MOV would).
+	 * false: this CPU cannot hold it (#GP, as the CPU itself would). */
+	bool (*set_guest_cr)(struct vcpu *vcpu, unsigned cr, u64 value);
 	/* The vendor's name of a raw exit code, for messages. */
 	const char *(*exit_name)(u64 vendor_code);
 	/* The CPU refused to enter the guest (EXIT_INVALID): the cause in why

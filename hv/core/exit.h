@@ -16,6 +16,7 @@ enum exit_kind {
 	EXIT_CACHE_FLUSH, /* WBINVD, INVD: never executed for real on the host's caches */
 	EXIT_XSETBV,
 	EXIT_RDPMC,
+	EXIT_CR_WRITE,	/* a write to CR0/CR4 that touches bits mhv holds */
 	EXIT_PAUSE,	/* PAUSE filter / PAUSE-loop exiting: a vCPU spins on another */
 	EXIT_NPF,	/* nested page fault / EPT violation */
 	EXIT_EXCEPTION, /* an intercepted guest exception */
@@ -53,12 +54,28 @@ struct vm_exit {
 			bool present;
 		} npf;
 		struct {
+			u8 cr; /* 0 or 4 */
+			u8 op; /* enum cr_write_op */
+			u8 gpr;
+			u16 lmsw;
+		} cr;
+		struct {
 			u8 vector;
 			bool has_error;
 			u32 error_code;
 		} exc;
 	};
 };
+
+/* How an EXIT_CR_WRITE instruction writes the CR. */
+enum cr_write_op {
+	CR_WRITE_MOV,  /* MOV to CR from cr.gpr */
+	CR_WRITE_CLTS, /* CR0.TS := 0 */
+	CR_WRITE_LMSW, /* CR0 bits 3:0 from cr.lmsw; PE is not cleared */
+};
+
+/* cr.gpr when the CPU did not say: decode the instruction at RIP. */
+#define CR_GPR_DECODE 0xff
 
 enum exit_result {
 	EXIT_RESUME,

@@ -15,6 +15,7 @@ exit_handler_fn handle_msr_read;
 exit_handler_fn handle_msr_write;
 exit_handler_fn handle_io;
 exit_handler_fn handle_npf;
+exit_handler_fn handle_cr_write;
 
 /* Build the guest's CPUID view from the host cache (once, at init). */
 void guest_cpuid_init(void);

@@ -50,6 +50,19 @@ static void decode_exception(const struct vmcb *vmcb, const struct guest_regs *r
 	exit->exc.error_code = vmcb->control.exit_info_1;
 }
 
+/* EXITINFO1 bit 63 with decode assists: bits 3:0 are the MOV's GPR (APM
+ * Vol 2 §15.33.1); without them the core decodes the instruction. */
+static void decode_cr_write(const struct vmcb *vmcb, const struct guest_regs *regs,
+			    struct vm_exit *exit)
+{
+	u64 info = vmcb->control.exit_info_1;
+
+	exit->cr.cr = vmcb->control.exit_code - SVM_EXIT_CR0_WRITE;
+	exit->cr.op = CR_WRITE_MOV;
+	exit->cr.gpr = info & BIT(63) ? info & 15 : CR_GPR_DECODE;
+	exit->info1 = info;
+}
+
 static void decode_raw(const struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit)
 {
 	exit->info1 = vmcb->control.exit_info_1;
@@ -71,6 +84,7 @@ static const struct {
 	{ SVM_EXIT_PAUSE, { EXIT_PAUSE, INSN_PAUSE, NULL } },
 	{ SVM_EXIT_WBINVD, { EXIT_CACHE_FLUSH, INSN_WBINVD, NULL } },
 	{ SVM_EXIT_XSETBV, { EXIT_XSETBV, INSN_XSETBV, NULL } },
+	{ SVM_EXIT_CR4_WRITE, { EXIT_CR_WRITE, INSN_MOV_CR, decode_cr_write } },
 	{ SVM_EXIT_INVD, { EXIT_CACHE_FLUSH, INSN_INVD, NULL } },
 	{ SVM_EXIT_INTR, { EXIT_INTR, INSN_OP_COUNT, NULL } },
 	{ SVM_EXIT_NMI, { EXIT_NMI, INSN_OP_COUNT, NULL } },

@@ -13,7 +13,9 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 #include "core/vm.h"
+#include "core/guest_cr.h"
 #include "arch/msr.h"
+#include "arch/ctlreg.h"
 #include "arch/regs.h"
 #include "arch/x86.h"
 
@@ -135,6 +137,15 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 	c->intercept_misc1 = INTERCEPT_INTR | INTERCEPT_NMI | INTERCEPT_RDPMC | INTERCEPT_CPUID |
 			     INTERCEPT_INVD | INTERCEPT_HLT | INTERCEPT_INVLPGA |
 			     INTERCEPT_IOIO_PROT | INTERCEPT_MSR_PROT | INTERCEPT_SHUTDOWN;
+	/*
+	 * CR4: the CPU refuses the bits it does not implement (APM Vol 2
+	 * §3.1.3), but would let the guest set those it has and the guest's
+	 * CPUID hides: only then are CR4 writes intercepted (guest_cr.c
+	 * refuses them), an exit per write.  Otherwise they cost nothing,
+	 * as on VMX where only the hidden bits are in the CR4 mask.
+	 */
+	if (guest_cr4_hidden(vcpu))
+		c->intercept_cr_write = INTERCEPT_CR4_WRITE;
 	c->intercept_misc2 = INTERCEPT_VMRUN | INTERCEPT_VMMCALL | INTERCEPT_VMLOAD |
 			     INTERCEPT_VMSAVE | INTERCEPT_STGI | INTERCEPT_CLGI | INTERCEPT_SKINIT |
 			     INTERCEPT_WBINVD | INTERCEPT_XSETBV;
@@ -359,6 +370,27 @@ static bool svm_set_tsc_offset(struct vcpu *vcpu, u64 offset)
 }
 
 /*
+ * The guest's CR0/CR4 are the VMCB's as they are.  The MOV mhv completes
+ * for the guest did not invalidate the TLB entries that the CPU's MOV
+ * would have (SDM Vol 3 §4.10.4.1): flush the guest's ASID instead.
+ */
+static bool svm_set_guest_cr(struct vcpu *vcpu, unsigned cr, u64 value)
+{
+	struct vmcb *vmcb = ((struct svm_vcpu *)vcpu->vendor)->vmcb;
+	u64 old = cr == 0 ? vmcb->save.cr0 : vmcb->save.cr4;
+	u64 tlb_bits = cr == 0 ? CR0_PG | CR0_WP : CTLREG_CR4_TLB_BITS;
+
+	if ((old ^ value) & tlb_bits)
+		vmcb->control.tlb_control =
+		    host_cpu.has.flush_by_asid ? TLB_CONTROL_FLUSH_ASID : TLB_CONTROL_FLUSH_ALL;
+	if (cr == 0)
+		vmcb->save.cr0 = value;
+	else
+		vmcb->save.cr4 = value;
+	return true;
+}
+
+/*
  * The host runs with GIF clear; a physical interrupt or NMI that made the
  * guest exit is taken here, through the host IDT (APM Vol 2 §15.17).
  */
@@ -378,7 +410,7 @@ static void svm_describe(void)
 		       "decode assists %s, VMCB clean bits %s\n",
 		       host_cpu.nr_asids,
 		       svm_has_nrips ? "yes" : "no (RIP advanced from opcode bytes)",
-		       host_cpu.has.decode_assists ? "yes (unused)" : "no",
+		       host_cpu.has.decode_assists ? "yes (MOV to CR4)" : "no",
 		       host_cpu.has.vmcb_clean ? "yes (unused)" : "no");
 }
 
@@ -401,6 +433,7 @@ const struct backend_ops svm_backend = {
 	.guest_code_bits = svm_guest_code_bits,
 	.set_guest_efer = svm_set_guest_efer,
 	.set_tsc_offset = svm_set_tsc_offset,
+	.set_guest_cr = svm_set_guest_cr,
 	.exit_name = svm_exit_name,
 	.explain_invalid = svm_explain_invalid,
 	.host_interrupt_window = svm_host_interrupt_window,

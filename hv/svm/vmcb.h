@@ -153,6 +153,10 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 
 #define NESTED_CTL_NP_ENABLE BIT(0)
 #define TLB_CONTROL_FLUSH_ALL 1
+#define TLB_CONTROL_FLUSH_ASID \
+	3 /* needs FlushByAsid, CPUID 8000_000A EDX[6] (APM Vol 2 §15.16.1) */
+/* CR write intercepts: bit n of intercept_cr_write is CRn (APM Vol 2 §15.9) */
+#define INTERCEPT_CR4_WRITE BIT(4)
 #define INT_CTL_V_INTR_MASKING BIT(24)
 /* V_IRQ (bit 8), V_INTR_PRIO (19:16), V_IGN_TPR (bit 20): APM Vol 2 §15.21.4 */
 #define INT_CTL_V_IRQ BIT(8)
@@ -169,6 +173,8 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define EVENT_VALID BIT(31)
 
 /* #VMEXIT codes (APM Vol 2 Appendix C) */
+#define SVM_EXIT_CR0_WRITE 0x010 /* CRn: 0x10 + n */
+#define SVM_EXIT_CR4_WRITE 0x014
 #define SVM_EXIT_EXCP_BASE 0x040
 #define SVM_EXIT_INTR 0x060
 #define SVM_EXIT_NMI 0x061

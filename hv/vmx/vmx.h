@@ -21,10 +21,12 @@ struct vmx_caps {
 
 struct vmx_vcpu {
 	u64 vmcs_pa;
-	u8 *msr_bitmap;	  /* 4 KiB, SDM Vol 3 §25.6.9 */
-	u8 *io_bitmaps;	  /* A and B, 8 KiB, §25.6.4 */
-	u8 *virtual_apic; /* TPR shadow page, §25.6.8 */
-	u64 cr4_mask;
+	u8 *msr_bitmap;		/* 4 KiB, SDM Vol 3 §25.6.9 */
+	u8 *io_bitmaps;		/* A and B, 8 KiB, §25.6.4 */
+	u8 *virtual_apic;	/* TPR shadow page, §25.6.8 */
+	u64 cr0_mask, cr4_mask; /* guest/host masks: the bits mhv holds (§25.6.6) */
+	bool unrestricted;	/* unrestricted guest: PE and PG are the guest's */
+	u16 vpid;
 	u32 proc;		    /* primary controls as last written */
 	u64 guest_perf_global_ctrl; /* VMCS 0x2808 as last written */
 };

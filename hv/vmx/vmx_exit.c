@@ -51,6 +51,28 @@ static void decode_exception_nmi(const struct vmx_exit_fields *f, const struct g
 	exit->exc.error_code = f->intr_error;
 }
 
+/*
+ * Exit qualification for control-register accesses: SDM Vol 3 Table 28-3.
+ * Only writes to CR0 and CR4 exit (the guest/host masks); anything else
+ * is reported as it came.
+ */
+static void decode_cr_access(const struct vmx_exit_fields *f, const struct guest_regs *regs,
+			     struct vm_exit *exit)
+{
+	static const u8 ops[4] = { CR_WRITE_MOV, 0xff, CR_WRITE_CLTS, CR_WRITE_LMSW };
+	unsigned cr = f->qual & 15, op = ops[(f->qual >> 4) & 3];
+
+	exit->info1 = f->qual;
+	if ((cr != 0 && cr != 4) || op == 0xff) {
+		exit->kind = EXIT_UNHANDLED;
+		return;
+	}
+	exit->cr.cr = cr;
+	exit->cr.op = op;
+	exit->cr.gpr = (f->qual >> 8) & 15;
+	exit->cr.lmsw = f->qual >> 16;
+}
+
 static const struct {
 	u8 reason;
 	struct vmx_exit_desc desc;
@@ -62,6 +84,7 @@ static const struct {
 	{ EXIT_REASON_WRMSR, { EXIT_MSR_WRITE, INSN_WRMSR, 0, decode_msr } },
 	{ EXIT_REASON_IO, { EXIT_IO, INSN_OP_COUNT, NEED_QUAL, decode_io } },
 	{ EXIT_REASON_HLT, { EXIT_HLT, INSN_HLT, 0, NULL } },
+	{ EXIT_REASON_CR_ACCESS, { EXIT_CR_WRITE, INSN_MOV_CR, NEED_QUAL, decode_cr_access } },
 	{ EXIT_REASON_PAUSE, { EXIT_PAUSE, INSN_PAUSE, 0, NULL } },
 	{ EXIT_REASON_INVD, { EXIT_CACHE_FLUSH, INSN_INVD, 0, NULL } },
 	{ EXIT_REASON_WBINVD, { EXIT_CACHE_FLUSH, INSN_WBINVD, 0, NULL } },

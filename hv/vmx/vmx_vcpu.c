@@ -13,6 +13,8 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 #include "core/vm.h"
+#include "core/guest_cr.h"
+#include "arch/ctlreg.h"
 #include "vmcs.h"
 #include "vmx_controls.h"
 #include "vmx_exit.h"
@@ -55,6 +57,46 @@ void vmx_msr_bitmap_allow(u8 *bitmap, u32 msr, bool read, bool write)
 }
 
 /*
+ * The guest's CR0 as it writes and reads it, and the CR0 the CPU runs it
+ * with.  VMX fixes some bits (IA32_VMX_CR0_FIXED0/1, SDM Vol 3 Appendix
+ * A.7; with unrestricted guest PE and PG are free, §26.3.1.1), and mhv
+ * keeps CD and NW clear: guest RAM is ordinary write-back memory that no
+ * device writes behind the caches, and CD would make every guest access
+ * uncached (§12.5.1), as KVM also avoids.  Those bits are in the CR0
+ * guest/host mask: the guest reads its own values from the read shadow,
+ * and a write that changes them exits (§25.6.6, §26.1.3).
+ */
+static u64 vmx_cr0_fixed0(bool unrestricted)
+{
+	return vmx_caps.cr0_fixed0 & ~(unrestricted ? (u64)(CR0_PE | CR0_PG) : 0);
+}
+
+static u64 vmx_cr0_mask(bool unrestricted)
+{
+	return ((vmx_cr0_fixed0(unrestricted) | ~vmx_caps.cr0_fixed1) & 0xffffffffull) | CR0_CD |
+	       CR0_NW;
+}
+
+static void vmx_write_cr0(struct vmx_vcpu *x, u64 guest)
+{
+	u64 real = vmx_fix_cr(guest, vmx_cr0_fixed0(x->unrestricted), vmx_caps.cr0_fixed1);
+
+	vmwrite(VMCS_GUEST_CR0, real & ~(u64)(CR0_CD | CR0_NW));
+	vmwrite(VMCS_CR0_READ_SHADOW, guest);
+}
+
+/*
+ * CR4: VMXE is VMX's (CR4_FIXED0, Appendix A.8) and the guest has no VMX;
+ * the guest owns the bits its CPUID offers and VMX leaves free.  Every
+ * other bit is in the mask with 0 in the read shadow, so setting one
+ * exits and raises #GP (core/guest_cr.c), as on a CPU without it.
+ */
+static u64 vmx_cr4_mask(struct vcpu *vcpu)
+{
+	return ~(guest_cr4_valid(vcpu) & ~vmx_caps.cr4_fixed0 & vmx_caps.cr4_fixed1);
+}
+
+/*
  * The multiboot entry state (Multiboot Specification §3.2): 32-bit
  * protected mode with paging off, which VMX allows only to an
  * "unrestricted guest" (SDM Vol 3 §26.3.1.1); no IA-32e mode, EFER 0, a
@@ -64,7 +106,7 @@ void vmx_msr_bitmap_allow(u8 *bitmap, u32 msr, bool read, bool write)
 #define AR_CODE32 0xc09b
 #define AR_TSS32_BUSY 0x8b
 
-static enum backend_err vmx_boot32(u64 cr0, struct backend_error *err)
+static enum backend_err vmx_boot32(struct backend_error *err)
 {
 	if (!vmx_caps.unrestricted_guest)
 		return backend_fail(err, BACKEND_ERR_UNSUPPORTED,
@@ -73,8 +115,6 @@ static enum backend_err vmx_boot32(u64 cr0, struct backend_error *err)
 	/* keep PAUSE-loop exiting if it was set for a multi-vCPU VM */
 	vmwrite(VMCS_PROC_CONTROLS2, vmread(VMCS_PROC_CONTROLS2) | PROC2_UNRESTRICTED_GUEST);
 	vmwrite(VMCS_ENTRY_CONTROLS, vmx_caps.entry & ~ENTRY_IA32E_MODE_GUEST);
-	vmwrite(VMCS_GUEST_CR0, cr0 & ~CR0_PG);
-	vmwrite(VMCS_CR0_READ_SHADOW, cr0 & ~CR0_PG);
 	vmwrite(VMCS_GUEST_CR3, 0);
 	vmwrite(VMCS_GUEST_CR4, vmread(VMCS_GUEST_CR4) & ~CR4_PAE);
 	vmwrite(VMCS_GUEST_EFER, 0);
@@ -91,7 +131,7 @@ static enum backend_err vmx_boot32(u64 cr0, struct backend_error *err)
  * state: real mode, which needs unrestricted guest too.  Access rights
  * P, S, type: code 0x9b, data 0x93, LDT 0x82 (§27.3.1.2).
  */
-static void vmx_boot_real(u8 vector)
+static void vmx_boot_real(struct vmx_vcpu *x, u8 vector)
 {
 	static const u32 data_segs[][4] = {
 		{ VMCS_GUEST_DS_SEL, VMCS_GUEST_DS_BASE, VMCS_GUEST_DS_LIMIT, VMCS_GUEST_DS_AR },
@@ -112,8 +152,7 @@ static void vmx_boot_real(u8 vector)
 	vmwrite(VMCS_GUEST_CS_BASE, (u64)vector << 12);
 	vmwrite(VMCS_GUEST_CS_LIMIT, 0xffff);
 	vmwrite(VMCS_GUEST_CS_AR, 0x9b);
-	vmwrite(VMCS_GUEST_CR0, vmread(VMCS_GUEST_CR0) & ~CR0_PE);
-	vmwrite(VMCS_CR0_READ_SHADOW, vmread(VMCS_CR0_READ_SHADOW) & ~CR0_PE);
+	vmx_write_cr0(x, vmread(VMCS_CR0_READ_SHADOW) & ~CR0_PE);
 	vmwrite(VMCS_GUEST_IDTR_BASE, 0);
 	vmwrite(VMCS_GUEST_IDTR_LIMIT, 0xffff);
 	vmwrite(VMCS_GUEST_GDTR_LIMIT, 0xffff);
@@ -194,6 +233,10 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 	u64 eptp = vm->npt_root | EPTP_WALK_LENGTH_4 | EPTP_WB;
 	enum backend_err e;
 	char text[96];
+	/* a multiboot guest has unrestricted guest (vmx_boot32 checks) */
+	bool unrestricted = vcpu->boot32 && vmx_caps.unrestricted_guest;
+	u64 guest_cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | (vcpu->boot32 ? 0 : CR0_PG);
+	u64 guest_cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
 	u64 cr0, cr4;
 	unsigned i;
 
@@ -223,13 +266,13 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 				    vmx_failure_text(vmx_last_error(), text, sizeof(text)));
 	vcpu->vendor = x; /* the VMCS is current: vmx_vcpu_destroy clears it */
 
-	cr0 = vmx_fix_cr(CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG, vmx_caps.cr0_fixed0,
-			 vmx_caps.cr0_fixed1);
-	cr4 = vmx_fix_cr(CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT | CR4_VMXE, vmx_caps.cr4_fixed0,
-			 vmx_caps.cr4_fixed1);
-	/* The guest sees CR4.VMXE as 0: it is owned by mhv (SDM Vol 3 §25.6.6). */
-	x->cr4_mask = CR4_VMXE;
+	x->unrestricted = unrestricted;
+	x->cr0_mask = vmx_cr0_mask(unrestricted);
+	x->cr4_mask = vmx_cr4_mask(vcpu);
+	cr0 = vmx_fix_cr(guest_cr0, vmx_cr0_fixed0(unrestricted), vmx_caps.cr0_fixed1);
+	cr4 = vmx_fix_cr(guest_cr4, vmx_caps.cr4_fixed0, vmx_caps.cr4_fixed1);
 	x->proc = vmx_caps.proc;
+	x->vpid = vpid_value;
 
 	const struct vmcs_init fields[] = {
 		F(VMCS_PIN_CONTROLS, vmx_caps.pin),
@@ -249,9 +292,9 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_TPR_THRESHOLD, 0),
 		F(VMCS_EPT_POINTER, eptp),
 		F(VMCS_CR4_GUEST_HOST_MASK, x->cr4_mask),
-		F(VMCS_CR4_READ_SHADOW, cr4 & ~x->cr4_mask),
-		F(VMCS_CR0_GUEST_HOST_MASK, 0),
-		F(VMCS_CR0_READ_SHADOW, cr0),
+		F(VMCS_CR4_READ_SHADOW, guest_cr4),
+		F(VMCS_CR0_GUEST_HOST_MASK, x->cr0_mask),
+		F(VMCS_CR0_READ_SHADOW, guest_cr0),
 
 		F(VMCS_HOST_CR0, read_cr0()),
 		F(VMCS_HOST_CR3, read_cr3()),
@@ -342,11 +385,11 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 	if (!e && vm->nr_vcpus > 1 && vmx_caps.ple)
 		e = vmx_write_fields(ple, ARRAY_SIZE(ple), BACKEND_ERR_VMWRITE, err);
 	if (!e && vcpu->boot32)
-		e = vmx_boot32(cr0, err);
+		e = vmx_boot32(err);
 	if (e)
 		return e;
 	if (vcpu->wait_sipi)
-		vmx_boot_real(vcpu->sipi_vector);
+		vmx_boot_real(x, vcpu->sipi_vector);
 	if (vcpu->pmu_mode) {
 		e = vmx_pmu_setup(vcpu, x, err);
 		if (e)
@@ -536,9 +579,12 @@ static unsigned vmx_guest_cpl(struct vcpu *vcpu)
 	return (vmread(VMCS_GUEST_SS_AR) >> 5) & 3;
 }
 
+/* What the guest believes CR0 is: held bits come from the read shadow. */
 static u64 vmx_guest_cr0(struct vcpu *vcpu)
 {
-	return vmread(VMCS_GUEST_CR0);
+	u64 mask = ((struct vmx_vcpu *)vcpu->vendor)->cr0_mask;
+
+	return (vmread(VMCS_GUEST_CR0) & ~mask) | (vmread(VMCS_CR0_READ_SHADOW) & mask);
 }
 
 static u64 vmx_guest_efer(struct vcpu *vcpu)
@@ -573,10 +619,77 @@ static bool vmx_set_tsc_offset(struct vcpu *vcpu, u64 offset)
 	return true;
 }
 
-/* LMA is unchanged, so the "IA-32e mode guest" entry control still matches. */
+/* The "IA-32e mode guest" entry control follows EFER.LMA (SDM Vol 3
+ * §25.8.1; a VM exit stores LMA into it, §28.3.1.1 — here mhv changed it). */
 static void vmx_set_guest_efer(struct vcpu *vcpu, u64 efer)
 {
+	u64 entry = vmread(VMCS_ENTRY_CONTROLS);
+	u64 want =
+	    efer & EFER_LMA ? entry | ENTRY_IA32E_MODE_GUEST : entry & ~(u64)ENTRY_IA32E_MODE_GUEST;
+
 	vmwrite(VMCS_GUEST_EFER, efer);
+	if (want != entry)
+		vmwrite(VMCS_ENTRY_CONTROLS, want);
+}
+
+/*
+ * After a MOV to CR0/CR4 that mhv completed and that changed how the guest
+ * translates: the TLB invalidation the MOV does (SDM Vol 3 §4.10.4.1) for
+ * the guest's VPID (entries without VPID flush anyway, §29.4.3.1), and
+ * with PAE paging outside IA-32e mode the PDPTEs, which VM entry takes
+ * from the VMCS under EPT (§27.3.2.4) and the MOV would have loaded from
+ * CR3 (§5.4.1).
+ */
+static void vmx_paging_changed(struct vcpu *vcpu, struct vmx_vcpu *x)
+{
+	u64 cr0 = vmread(VMCS_GUEST_CR0), cr4 = vmread(VMCS_GUEST_CR4);
+	const u64 *pdpte;
+	unsigned i;
+
+	if (vmx_caps.vpid)
+		invvpid(vmx_caps.flush.invvpid_type, x->vpid);
+	if (!(cr0 & CR0_PG) || !(cr4 & CR4_PAE) || (vmread(VMCS_GUEST_EFER) & EFER_LME))
+		return;
+	pdpte = gpa_to_hva(vcpu->vm, vmread(VMCS_GUEST_CR3) & 0xffffffe0ull, 32);
+	for (i = 0; i < 4; i++)
+		vmwrite(VMCS_GUEST_PDPTE0 + 2 * i, pdpte ? pdpte[i] : 0);
+}
+
+/*
+ * A guest CR0/CR4 value core/guest_cr.c checked: the guest's in the read
+ * shadow, VMX's fixed bits in the CR the CPU uses.  A bit VMX operation
+ * does not allow is refused with #GP, as the CPU refuses it there (§24.8).
+ */
+static bool vmx_set_guest_cr(struct vcpu *vcpu, unsigned cr, u64 value)
+{
+	struct vmx_vcpu *x = vcpu->vendor;
+	u64 old;
+
+	if (cr == 4) {
+		if (value & ~vmx_caps.cr4_fixed1)
+			return false;
+		old = vmx_guest_cr4(vcpu);
+		vmwrite(VMCS_GUEST_CR4,
+			vmx_fix_cr(value, vmx_caps.cr4_fixed0, vmx_caps.cr4_fixed1));
+		vmwrite(VMCS_CR4_READ_SHADOW, value);
+		if ((old ^ value) & CTLREG_CR4_TLB_BITS)
+			vmx_paging_changed(vcpu, x);
+		return true;
+	}
+	if (value & ~vmx_caps.cr0_fixed1 & ~(u64)(CR0_CD | CR0_NW))
+		return false;
+	if (!x->unrestricted && (~value & vmx_caps.cr0_fixed0 & (CR0_PE | CR0_PG))) {
+		vm_stop(vcpu->vm, VM_STOP_UNHANDLED,
+			"the guest cleared CR0.PE or CR0.PG (CR0 0x%llx at rip 0x%llx): mhv runs "
+			"that only for multiboot guests (unrestricted guest)",
+			value, vcpu->regs.rip);
+		return true;
+	}
+	old = vmx_guest_cr0(vcpu);
+	vmx_write_cr0(x, value);
+	if ((old ^ value) & (CR0_PG | CR0_WP))
+		vmx_paging_changed(vcpu, x);
+	return true;
 }
 
 static const char *vmx_exit_name(u64 code)
@@ -637,6 +750,7 @@ const struct backend_ops vmx_backend = {
 	.guest_code_bits = vmx_guest_code_bits,
 	.set_guest_efer = vmx_set_guest_efer,
 	.set_tsc_offset = vmx_set_tsc_offset,
+	.set_guest_cr = vmx_set_guest_cr,
 	.exit_name = vmx_exit_name,
 	.explain_invalid = vmx_explain_invalid,
 	.host_interrupt_window = vmx_host_interrupt_window,

@@ -140,6 +140,35 @@ static void test_mov_cr_dr(void **state)
 	assert_int_equal(insn_length(INSN_MOV_DR, BYTES(0x0f, 0x23, 0x84, 0, 0, 0, 0, 0)), 3);
 }
 
+static void test_decode_mov_cr(void **state)
+{
+	struct mov_cr_insn m;
+
+	(void)state;
+	/* mov %rbx,%cr4 (0F 22 E3) */
+	assert_int_equal(insn_decode_mov_cr(BYTES(0x0f, 0x22, 0xe3), 64, &m), 3);
+	assert_true(m.to_cr);
+	assert_int_equal(m.cr, 4);
+	assert_int_equal(m.gpr, 3);
+	/* mov %r10,%cr4 (41 0F 22 E2); mov %cr8,%rax (44 0F 20 C0) */
+	assert_int_equal(insn_decode_mov_cr(BYTES(0x41, 0x0f, 0x22, 0xe2), 64, &m), 4);
+	assert_int_equal(m.gpr, 10);
+	assert_int_equal(insn_decode_mov_cr(BYTES(0x44, 0x0f, 0x20, 0xc0), 64, &m), 4);
+	assert_false(m.to_cr);
+	assert_int_equal(m.cr, 8);
+	/* 32-bit code: 41 is INC ECX, not REX */
+	assert_true(insn_decode_mov_cr(BYTES(0x41, 0x0f, 0x22, 0xe2), 32, &m) < 0);
+	assert_int_equal(insn_decode_mov_cr(BYTES(0x0f, 0x22, 0xe0), 32, &m), 3);
+	assert_int_equal(m.cr, 4);
+	assert_int_equal(m.gpr, 0);
+	/* LOCK MOV CR0 is CR8 on AMD; mod is ignored */
+	assert_int_equal(insn_decode_mov_cr(BYTES(0xf0, 0x0f, 0x22, 0x00), 64, &m), 4);
+	assert_int_equal(m.cr, 8);
+	/* other instructions, truncated bytes */
+	assert_true(insn_decode_mov_cr(BYTES(0x0f, 0x21, 0xc0), 64, &m) < 0);
+	assert_true(insn_decode_mov_cr(BYTES(0x0f, 0x22), 64, &m) < 0);
+}
+
 static void test_invlpg_forms(void **state)
 {
 	(void)state;
@@ -451,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_mismatch),
 		cmocka_unit_test(test_truncated_and_too_long),
 		cmocka_unit_test(test_mov_cr_dr),
+		cmocka_unit_test(test_decode_mov_cr),
 		cmocka_unit_test(test_invlpg_forms),
 		cmocka_unit_test(test_mmio_decode),
 		cmocka_unit_test(test_mmio_decode_modes),

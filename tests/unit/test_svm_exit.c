@@ -72,6 +72,22 @@ static void simple_exits(void **state)
 	}
 }
 
+/* MOV to CR4: the GPR from decode assists (APM Vol 2 §15.33.1), else decoded later */
+static void cr4_write(void **state)
+{
+	struct vm_exit e;
+
+	(void)state;
+	e = decode(0x014, BIT(63) | 5, 0);
+	assert_int_equal(e.kind, EXIT_CR_WRITE);
+	assert_int_equal(e.insn, INSN_MOV_CR);
+	assert_int_equal(e.cr.cr, 4);
+	assert_int_equal(e.cr.op, CR_WRITE_MOV);
+	assert_int_equal(e.cr.gpr, 5);
+	e = decode(0x014, 0, 0);
+	assert_int_equal(e.cr.gpr, CR_GPR_DECODE);
+}
+
 static void next_rip_only_with_nrips(void **state)
 {
 	(void)state;
@@ -185,6 +201,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(simple_exits, setup),
 		cmocka_unit_test_setup(next_rip_only_with_nrips, setup),
+		cmocka_unit_test_setup(cr4_write, setup),
 		cmocka_unit_test_setup(msr_read_and_write, setup),
 		cmocka_unit_test_setup(ioio, setup),
 		cmocka_unit_test_setup(npf, setup),

@@ -533,13 +533,49 @@ static void entry_failure(void **state)
 	assert_int_equal(decode(0x80000029).kind, EXIT_INVALID);
 }
 
+/* Control-register accesses: SDM Vol 3 Table 28-3 */
+static void cr_access(void **state)
+{
+	struct vm_exit e;
+
+	(void)state;
+	fields.qual = 0x4 | (3 << 8); /* MOV to CR4 from RBX */
+	e = decode(28);
+	assert_int_equal(e.kind, EXIT_CR_WRITE);
+	assert_int_equal(e.insn, INSN_MOV_CR);
+	assert_int_equal(e.cr.cr, 4);
+	assert_int_equal(e.cr.op, CR_WRITE_MOV);
+	assert_int_equal(e.cr.gpr, 3);
+	fields.qual = 0x0 | (15 << 8); /* MOV to CR0 from R15 */
+	e = decode(28);
+	assert_int_equal(e.cr.cr, 0);
+	assert_int_equal(e.cr.gpr, 15);
+	fields.qual = 0x20; /* CLTS */
+	e = decode(28);
+	assert_int_equal(e.kind, EXIT_CR_WRITE);
+	assert_int_equal(e.cr.op, CR_WRITE_CLTS);
+	fields.qual = 0x30 | (0xbull << 16); /* LMSW of 0xb */
+	e = decode(28);
+	assert_int_equal(e.cr.op, CR_WRITE_LMSW);
+	assert_int_equal(e.cr.lmsw, 0xb);
+	/* MOV from CR3, MOV to CR3 and CR8: nothing mhv asks for */
+	fields.qual = 0x13;
+	e = decode(28);
+	assert_int_equal(e.kind, EXIT_UNHANDLED);
+	assert_int_equal(e.info1, 0x13);
+	fields.qual = 0x03;
+	assert_int_equal(decode(28).kind, EXIT_UNHANDLED);
+	fields.qual = 0x08;
+	assert_int_equal(decode(28).kind, EXIT_UNHANDLED);
+}
+
 static void unknown_reasons(void **state)
 {
-	static const u32 reasons[] = { 28, 65, 1000 };
+	static const u32 reasons[] = { 29, 65, 1000 };
 	size_t i;
 
 	(void)state;
-	fields.qual = 0x34; /* e.g. MOV CR4, rax */
+	fields.qual = 0x34; /* a raw qualification, reported as it came */
 	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
 		struct vm_exit e = decode(reasons[i]);
 
@@ -577,6 +613,7 @@ int main(void)
 		cmocka_unit_test_setup(exceptions_and_nmi, setup),
 		cmocka_unit_test_setup(simple_exits, setup),
 		cmocka_unit_test_setup(entry_failure, setup),
+		cmocka_unit_test_setup(cr_access, setup),
 		cmocka_unit_test_setup(unknown_reasons, setup),
 	};
 
