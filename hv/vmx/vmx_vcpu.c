@@ -579,6 +579,21 @@ static void vmx_set_guest_efer(struct vcpu *vcpu, u64 efer)
 	vmwrite(VMCS_GUEST_EFER, efer);
 }
 
+/*
+ * VM entry loads the guest's IA32_PAT from the VMCS and VM exit saves it
+ * there (SDM Vol 3 §28.3.2.1, §29.3.7.2), where the CPU has the controls
+ * (vmx.c asks for them; the processors with EPT have them).
+ */
+static u64 vmx_guest_pat(struct vcpu *vcpu)
+{
+	return vmread(VMCS_GUEST_PAT);
+}
+
+static void vmx_set_guest_pat(struct vcpu *vcpu, u64 pat)
+{
+	vmwrite(VMCS_GUEST_PAT, pat);
+}
+
 static const char *vmx_exit_name(u64 code)
 {
 	return vmx_exit_reason_name((u32)code);
@@ -636,6 +651,8 @@ const struct backend_ops vmx_backend = {
 	.guest_cpl = vmx_guest_cpl,
 	.guest_code_bits = vmx_guest_code_bits,
 	.set_guest_efer = vmx_set_guest_efer,
+	.guest_pat = vmx_guest_pat,
+	.set_guest_pat = vmx_set_guest_pat,
 	.set_tsc_offset = vmx_set_tsc_offset,
 	.exit_name = vmx_exit_name,
 	.explain_invalid = vmx_explain_invalid,
