@@ -74,6 +74,7 @@
 #define PAT_POWER_ON_DEFAULT 0x0007040600070406ull
 
 #define MSR_IA32_TSC_DEADLINE 0x6e0
+#define MSR_IA32_PKRS 0x6e1 /* supervisor protection keys (SDM Vol 3 §5.6.2) */
 #define MSR_IA32_XSS 0xda0
 
 /* AMD64 system MSRs (APM Vol 2 Appendix A) */

@@ -32,6 +32,17 @@ static bool guest_has_tsc_aux(void)
 }
 
 /*
+ * PKRS has no VMCB field (AMD has no PKS) and mhv does not ask VMX to
+ * switch it: the host never sets CR4.PKS, so the guest's value can stay
+ * loaded, reset where a vCPU starts (core/cpu_reset.c).  The guest has it
+ * where its CPUID shows PKS, which is where the host has it.
+ */
+static bool guest_has_pks(void)
+{
+	return guest_cpuid_view(false)->std[7].ecx & CPUID7_ECX_PKS;
+}
+
+/*
  * The guest's segment and system-call state: the CPU checks the values
  * (canonical addresses, SDM Vol 4 Table 2-2) and the VM owns them: the
  * VMCB (VMLOAD/VMSAVE) or the VMCS switches FS/GS bases and SYSENTER_*,
@@ -49,6 +60,7 @@ const struct msr_passthrough msr_passthrough[] = {
 	{ MSR_CSTAR, true, true, NULL },
 	{ MSR_SFMASK, true, true, NULL },
 	{ MSR_TSC_AUX, true, true, guest_has_tsc_aux },
+	{ MSR_IA32_PKRS, true, true, guest_has_pks },
 	/* IBPB is a command with no state to switch; reads #GP (write-only MSR) */
 	{ MSR_IA32_PRED_CMD, false, true, has_ibpb },
 };

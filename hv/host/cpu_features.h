@@ -14,6 +14,7 @@
 /* the features that bring MSRs of their own (SDM Vol 2A CPUID) */
 #define CPUID1_EDX_MCA BIT(14)	  /* IA32_MCG_CAP and the banks */
 #define CPUID1_ECX_MONITOR BIT(3) /* IA32_MISC_ENABLE[18] */
+#define CPUID7_ECX_PKS BIT(31)	  /* IA32_PKRS */
 
 enum cpu_vendor {
 	VENDOR_OTHER,
