@@ -73,6 +73,7 @@
 #define MSR_IA32_PAT 0x00000277
 #define PAT_POWER_ON_DEFAULT 0x0007040600070406ull
 
+#define MSR_IA32_DS_AREA 0x600 /* the BTS/PEBS save area (SDM Vol 3 §19.6.3.4) */
 #define MSR_IA32_TSC_DEADLINE 0x6e0
 #define MSR_IA32_PKRS 0x6e1 /* supervisor protection keys (SDM Vol 3 §5.6.2) */
 #define MSR_IA32_XSS 0xda0

@@ -277,6 +277,39 @@ static bool mc_bank_write(struct vcpu *vcpu, u64 val)
 	return true;
 }
 
+/* Canonical for the guest's paging: 57 bits with CR4.LA57 (bit 12), else
+ * 48 (SDM Vol 3 §4.5.1). */
+static bool guest_canonical(struct vcpu *vcpu, u64 addr)
+{
+	unsigned unused = backend->guest_cr4(vcpu) & BIT(12) ? 64 - 57 : 64 - 48;
+
+	return (u64)((s64)(addr << unused) >> unused) == addr;
+}
+
+/*
+ * IA32_DS_AREA where the guest's CPUID shows DS: a linear address, #GP
+ * when not canonical (SDM Vol 4 Table 2-2), held for the guest.  Nothing
+ * writes to the area: IA32_MISC_ENABLE says BTS and PEBS are unavailable.
+ */
+static bool guest_has_ds(struct vcpu *vcpu)
+{
+	return vcpu->cpuid_view->std[1].edx & CPUID1_EDX_DS;
+}
+
+static bool ds_area_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = vcpu->ds_area;
+	return guest_has_ds(vcpu);
+}
+
+static bool ds_area_write(struct vcpu *vcpu, u64 val)
+{
+	if (!guest_has_ds(vcpu) || !guest_canonical(vcpu, val))
+		return false;
+	vcpu->ds_area = val;
+	return true;
+}
+
 static const struct msr_handler msr_handlers[] = {
 	{ MSR_IA32_TSC_ADJUST, 1, tsc_adjust_read, tsc_adjust_write },
 	{ MSR_IA32_APIC_BASE, 1, apic_base_read, apic_base_write },
@@ -303,6 +336,7 @@ static const struct msr_handler msr_handlers[] = {
 	{ MSR_IA32_PAT, 1, pat_read, pat_write },
 	{ MSR_IA32_MCG_CAP, 2, mcg_read, mcg_write }, /* and MCG_STATUS */
 	{ MSR_IA32_MC_CTL(0), 4 * VCPU_MCE_BANKS, mc_bank_read, mc_bank_write },
+	{ MSR_IA32_DS_AREA, 1, ds_area_read, ds_area_write },
 };
 
 void msr_vcpu_reset(struct vcpu *vcpu)
@@ -316,6 +350,7 @@ void msr_vcpu_reset(struct vcpu *vcpu)
 	if (v->std[1].ecx & CPUID1_ECX_MONITOR)
 		vcpu->misc_enable |= MISC_ENABLE_MONITOR;
 	vcpu->mce = (struct vcpu_mce){ 0 };
+	vcpu->ds_area = 0;
 }
 
 static const struct msr_handler *find_msr(u32 index)

@@ -103,6 +103,7 @@ struct vcpu {
 	struct host_timer *timer; /* that CPU's host timer */
 	/* MSRs that only exits reach (core/msr.c) */
 	u64 misc_enable; /* IA32_MISC_ENABLE */
+	u64 ds_area;	 /* IA32_DS_AREA */
 	struct vcpu_mce mce;
 };
 
