@@ -619,6 +619,9 @@ static void vmx_adjust_guest_cpuid(struct cpuid_cache *view)
 		view->ext[1].edx &= ~CPUID_EXT1_EDX_RDTSCP;
 		view->std[7].ecx &= ~CPUID7_ECX_RDPID;
 	}
+	/* without "enable INVPCID" the guest's INVPCID is #UD (SDM Vol 3 §26.3) */
+	if (!(vmx_caps.proc2 & PROC2_ENABLE_INVPCID))
+		view->std[7].ebx &= ~CPUID7_EBX_INVPCID;
 }
 
 static void vmx_describe(void)
