@@ -31,12 +31,16 @@
 
 #define MSR_MICROCODE_REV 0x8b /* Intel IA32_BIOS_SIGN_ID, AMD PATCH_LEVEL */
 
-/* Machine check (SDM Vol 3 §16.3.1 MCG_CAP, MCG_STATUS; §16.3.2.2 MCi_STATUS) */
+/* Machine check (SDM Vol 3 §16.3.1 MCG_CAP, MCG_STATUS; §16.3.2 the banks) */
 #define MSR_IA32_MCG_CAP 0x179
 #define MSR_IA32_MCG_STATUS 0x17a
+#define MSR_IA32_MC_CTL(i) (0x400 + 4 * (i))
 #define MSR_IA32_MC_STATUS(i) (0x401 + 4 * (i))
 #define MSR_IA32_MC_ADDR(i) (0x402 + 4 * (i))
+#define MCG_CAP_COUNT 0xff /* number of banks */
 #define MCG_STATUS_RIPV BIT(0)
+#define MCG_STATUS_EIPV BIT(1)
+#define MCG_STATUS_MCIP BIT(2)
 #define MCI_STATUS_ADDRV BIT(58)
 #define MCI_STATUS_VAL BIT(63)
 
@@ -52,11 +56,26 @@
 #define MSR_MTRR_FIX4K(i) (0x268 + (i)) /* C0000 .. F8000, i = 0..7 */
 #define MSR_MTRR_DEF_TYPE 0x2ff
 
+/* IA32_MISC_ENABLE's architectural bits (SDM Vol 4 Table 2-2) */
+#define MSR_IA32_MISC_ENABLE 0x1a0
+#define MISC_ENABLE_FAST_STRINGS BIT(0)
+#define MISC_ENABLE_AUTO_TCC BIT(3)	 /* automatic thermal control circuit */
+#define MISC_ENABLE_PERFMON BIT(7)	 /* read-only: performance monitoring available */
+#define MISC_ENABLE_BTS_UNAVAIL BIT(11)	 /* read-only */
+#define MISC_ENABLE_PEBS_UNAVAIL BIT(12) /* read-only */
+#define MISC_ENABLE_EIST BIT(16)	 /* Enhanced Intel SpeedStep */
+#define MISC_ENABLE_MONITOR BIT(18)	 /* MONITOR/MWAIT FSM */
+#define MISC_ENABLE_LIMIT_CPUID BIT(22)	 /* CPUID.0:EAX reports at most 2 */
+#define MISC_ENABLE_XTPR_DISABLE BIT(23)
+#define MISC_ENABLE_XD_DISABLE BIT(34)
+
 /* PAT: WB, WT, UC-, UC, WB, WT, UC-, UC after power-up (SDM Vol 3 §13.12.4) */
 #define MSR_IA32_PAT 0x00000277
 #define PAT_POWER_ON_DEFAULT 0x0007040600070406ull
 
+#define MSR_IA32_DS_AREA 0x600 /* the BTS/PEBS save area (SDM Vol 3 §19.6.3.4) */
 #define MSR_IA32_TSC_DEADLINE 0x6e0
+#define MSR_IA32_PKRS 0x6e1 /* supervisor protection keys (SDM Vol 3 §5.6.2) */
 #define MSR_IA32_XSS 0xda0
 
 /* AMD64 system MSRs (APM Vol 2 Appendix A) */

@@ -69,6 +69,11 @@ struct backend_ops {
 	/* A guest EFER value msr.c or a CR0 write found valid; LMA as the
 	 * guest's mode now has it. */
 	void (*set_guest_efer)(struct vcpu *vcpu, u64 efer);
+	/* The guest's IA32_PAT, which msr.c checked: the memory types its own
+	 * page tables choose, combined with the nested tables' (APM Vol 2
+	 * §15.25.8; SDM Vol 3 §29.3.7.2). */
+	u64 (*guest_pat)(struct vcpu *vcpu);
+	void (*set_guest_pat)(struct vcpu *vcpu, u64 pat);
 	/* The guest's TSC is the host's plus offset; false where the CPU
 	 * cannot offset it. */
 	bool (*set_tsc_offset)(struct vcpu *vcpu, u64 offset);

@@ -6,6 +6,7 @@
  * APM Vol 2 §14.1.3).
  */
 #include "cpu_reset.h"
+#include "host/cpu_features.h"
 #include "arch/msr.h"
 #include "arch/regs.h"
 #include "arch/x86.h"
@@ -41,5 +42,8 @@ void cpu_reset_for_new_vcpu(void)
 	wrmsr(MSR_SFMASK, 0);
 	wrmsr_safe(MSR_CSTAR, 0);
 	wrmsr_safe(MSR_TSC_AUX, 0);
+	/* PKRS likewise (core/msr.c), where the CPU has PKS */
+	if (host_cpu.cpuid.std[7].ecx & CPUID7_ECX_PKS)
+		wrmsr(MSR_IA32_PKRS, 0);
 	xstate_cpu_reset();
 }

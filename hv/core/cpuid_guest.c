@@ -70,6 +70,11 @@ static struct cpuid_regs hv_leaves[] = {
  * leaves; the others see a CPU without a PMU.
  */
 static struct cpuid_cache guest_view, guest_view_pmu;
+/* The same with IA32_MISC_ENABLE.LIMIT_CPUID set: leaf 0 reports 2 as the
+ * highest basic leaf, and the leaves above it are out of range (SDM Vol 4
+ * Table 2-2), but for XSTATE's leaf 0xD, answered first for its benchmark's
+ * sake.  A WRMSR switches the vCPU's view, CPUID exits pay nothing. */
+static struct cpuid_cache guest_view_limited, guest_view_pmu_limited;
 
 static void apply_edits(u32 leaf, struct cpuid_regs *r, bool with_pmu)
 {
@@ -102,9 +107,23 @@ static void build_view(struct cpuid_cache *view, bool with_pmu)
 		pmu_adjust_guest_cpuid(view);
 }
 
+static void limit_view(struct cpuid_cache *limited, const struct cpuid_cache *view)
+{
+	*limited = *view;
+	if (limited->max_std > 2) {
+		limited->max_std = 2;
+		limited->std[0].eax = 2;
+	}
+}
+
 const struct cpuid_cache *guest_cpuid_view(bool with_pmu)
 {
 	return with_pmu ? &guest_view_pmu : &guest_view;
+}
+
+const struct cpuid_cache *guest_cpuid_view_limited(bool with_pmu)
+{
+	return with_pmu ? &guest_view_pmu_limited : &guest_view_limited;
 }
 
 void guest_cpuid_init(void)
@@ -117,6 +136,8 @@ void guest_cpuid_init(void)
 		hv_leaves[1].ebx |= HV_FEATURE_LOOSE_WINDOWS;
 	build_view(&guest_view, false);
 	build_view(&guest_view_pmu, true);
+	limit_view(&guest_view_limited, &guest_view);
+	limit_view(&guest_view_pmu_limited, &guest_view_pmu);
 }
 
 #define PER_VCPU_LEAVES (BIT(0x1) | BIT(0xb) | BIT(0x1f))

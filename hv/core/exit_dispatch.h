@@ -17,9 +17,15 @@ exit_handler_fn handle_io;
 exit_handler_fn handle_npf;
 exit_handler_fn handle_cr_write;
 
+/* The MSRs that only exits reach, as after RESET (core/msr.c); after
+ * the vCPU's CPUID view is chosen. */
+void msr_vcpu_reset(struct vcpu *vcpu);
+
 /* Build the guest's CPUID view from the host cache (once, at init). */
 void guest_cpuid_init(void);
 /* The view a vCPU's CPUID exits read: with or without the host's PMU. */
 const struct cpuid_cache *guest_cpuid_view(bool with_pmu);
+/* The same with CPUID's basic leaves limited to 2 (IA32_MISC_ENABLE[22]). */
+const struct cpuid_cache *guest_cpuid_view_limited(bool with_pmu);
 
 #endif

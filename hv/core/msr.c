@@ -32,6 +32,17 @@ static bool guest_has_tsc_aux(void)
 }
 
 /*
+ * PKRS has no VMCB field (AMD has no PKS) and mhv does not ask VMX to
+ * switch it: the host never sets CR4.PKS, so the guest's value can stay
+ * loaded, reset where a vCPU starts (core/cpu_reset.c).  The guest has it
+ * where its CPUID shows PKS, which is where the host has it.
+ */
+static bool guest_has_pks(void)
+{
+	return guest_cpuid_view(false)->std[7].ecx & CPUID7_ECX_PKS;
+}
+
+/*
  * The guest's segment and system-call state: the CPU checks the values
  * (canonical addresses, SDM Vol 4 Table 2-2) and the VM owns them: the
  * VMCB (VMLOAD/VMSAVE) or the VMCS switches FS/GS bases and SYSENTER_*,
@@ -49,6 +60,7 @@ const struct msr_passthrough msr_passthrough[] = {
 	{ MSR_CSTAR, true, true, NULL },
 	{ MSR_SFMASK, true, true, NULL },
 	{ MSR_TSC_AUX, true, true, guest_has_tsc_aux },
+	{ MSR_IA32_PKRS, true, true, guest_has_pks },
 	/* IBPB is a command with no state to switch; reads #GP (write-only MSR) */
 	{ MSR_IA32_PRED_CMD, false, true, has_ibpb },
 };
@@ -150,6 +162,154 @@ static bool pmu_write(struct vcpu *vcpu, u64 val)
 	return pmu_vcpu_msr_write(vcpu, (u32)vcpu->regs.gpr[GPR_RCX], val);
 }
 
+/*
+ * IA32_MISC_ENABLE on both vendors, as KVM gives it: the architectural
+ * bits (SDM Vol 4 Table 2-2).  The read-only ones describe the vCPU
+ * (no BTS, no PEBS; performance monitoring where its CPUID has the
+ * architectural PMU leaf); the others hold what the guest writes.  Of
+ * those only LIMIT_CPUID changes what the guest sees (its CPUID view);
+ * as under KVM, clearing MONITOR or setting XD_DISABLE takes neither
+ * MONITOR/MWAIT nor NX away.  Other bits are reserved: #GP.
+ */
+#define MISC_ENABLE_RO (MISC_ENABLE_PERFMON | MISC_ENABLE_BTS_UNAVAIL | MISC_ENABLE_PEBS_UNAVAIL)
+#define MISC_ENABLE_RW                                                              \
+	(MISC_ENABLE_FAST_STRINGS | MISC_ENABLE_AUTO_TCC | MISC_ENABLE_EIST |       \
+	 MISC_ENABLE_MONITOR | MISC_ENABLE_LIMIT_CPUID | MISC_ENABLE_XTPR_DISABLE | \
+	 MISC_ENABLE_XD_DISABLE)
+
+static bool misc_enable_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = vcpu->misc_enable;
+	return true;
+}
+
+static bool misc_enable_write(struct vcpu *vcpu, u64 val)
+{
+	bool pmu = vcpu->pmu_mode != PMU_OFF;
+	u64 changed = val ^ vcpu->misc_enable;
+
+	if ((val & ~(MISC_ENABLE_RO | MISC_ENABLE_RW)) || (changed & MISC_ENABLE_RO))
+		return false;
+	vcpu->misc_enable = val;
+	if (changed & MISC_ENABLE_LIMIT_CPUID)
+		vcpu->cpuid_view = val & MISC_ENABLE_LIMIT_CPUID ? guest_cpuid_view_limited(pmu)
+								 : guest_cpuid_view(pmu);
+	return true;
+}
+
+/* Each of the eight entries is a memory type; 2, 3 and 8-255 are reserved
+ * (SDM Vol 3 §13.12.2; APM Vol 2 §7.8.1): #GP. */
+static bool pat_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = backend->guest_pat(vcpu);
+	return true;
+}
+
+static bool pat_write(struct vcpu *vcpu, u64 val)
+{
+	unsigned i;
+
+	for (i = 0; i < 64; i += 8) {
+		u8 type = val >> i;
+
+		if (type > 7 || type == 2 || type == 3)
+			return false;
+	}
+	backend->set_guest_pat(vcpu, val);
+	return true;
+}
+
+/*
+ * The machine-check architecture that CPUID.1:EDX[14] (MCA) promises:
+ * VCPU_MCE_BANKS banks, no MCG_CTL, no extended registers, CMCI or LMCE
+ * (SDM Vol 3 §16.3.1).  mhv logs no errors in them; the guest's values
+ * stay, with the writes the architecture refuses refused: MCG_CAP is
+ * read-only, MCi_STATUS takes only 0 (§16.3.2.2) and MCi_CTL all 0s or
+ * all 1s, as KVM enforces.  Banks beyond the count #GP.
+ */
+static bool guest_has_mca(struct vcpu *vcpu)
+{
+	return vcpu->cpuid_view->std[1].edx & CPUID1_EDX_MCA;
+}
+
+static bool mcg_read(struct vcpu *vcpu, u64 *val)
+{
+	if (!guest_has_mca(vcpu))
+		return false;
+	*val = (u32)vcpu->regs.gpr[GPR_RCX] == MSR_IA32_MCG_CAP ? VCPU_MCE_BANKS : vcpu->mce.status;
+	return true;
+}
+
+static bool mcg_write(struct vcpu *vcpu, u64 val)
+{
+	if (!guest_has_mca(vcpu) || (u32)vcpu->regs.gpr[GPR_RCX] == MSR_IA32_MCG_CAP ||
+	    (val & ~(MCG_STATUS_RIPV | MCG_STATUS_EIPV | MCG_STATUS_MCIP)))
+		return false;
+	vcpu->mce.status = val;
+	return true;
+}
+
+static u64 *mc_bank_reg(struct vcpu *vcpu)
+{
+	u32 n = (u32)vcpu->regs.gpr[GPR_RCX] - MSR_IA32_MC_CTL(0);
+
+	return guest_has_mca(vcpu) ? &vcpu->mce.bank[n / 4][n % 4] : NULL;
+}
+
+static bool mc_bank_read(struct vcpu *vcpu, u64 *val)
+{
+	u64 *reg = mc_bank_reg(vcpu);
+
+	if (!reg)
+		return false;
+	*val = *reg;
+	return true;
+}
+
+static bool mc_bank_write(struct vcpu *vcpu, u64 val)
+{
+	u32 n = (u32)vcpu->regs.gpr[GPR_RCX] - MSR_IA32_MC_CTL(0);
+	u64 *reg = mc_bank_reg(vcpu);
+
+	if (!reg || (n % 4 == 0 && val && ~val) || (n % 4 == 1 && val))
+		return false;
+	*reg = val;
+	return true;
+}
+
+/* Canonical for the guest's paging: 57 bits with CR4.LA57 (bit 12), else
+ * 48 (SDM Vol 3 §4.5.1). */
+static bool guest_canonical(struct vcpu *vcpu, u64 addr)
+{
+	unsigned unused = backend->guest_cr4(vcpu) & BIT(12) ? 64 - 57 : 64 - 48;
+
+	return (u64)((s64)(addr << unused) >> unused) == addr;
+}
+
+/*
+ * IA32_DS_AREA where the guest's CPUID shows DS: a linear address, #GP
+ * when not canonical (SDM Vol 4 Table 2-2), held for the guest.  Nothing
+ * writes to the area: IA32_MISC_ENABLE says BTS and PEBS are unavailable.
+ */
+static bool guest_has_ds(struct vcpu *vcpu)
+{
+	return vcpu->cpuid_view->std[1].edx & CPUID1_EDX_DS;
+}
+
+static bool ds_area_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = vcpu->ds_area;
+	return guest_has_ds(vcpu);
+}
+
+static bool ds_area_write(struct vcpu *vcpu, u64 val)
+{
+	if (!guest_has_ds(vcpu) || !guest_canonical(vcpu, val))
+		return false;
+	vcpu->ds_area = val;
+	return true;
+}
+
 static const struct msr_handler msr_handlers[] = {
 	{ MSR_IA32_TSC_ADJUST, 1, tsc_adjust_read, tsc_adjust_write },
 	{ MSR_IA32_APIC_BASE, 1, apic_base_read, apic_base_write },
@@ -174,6 +334,43 @@ static const struct msr_handler msr_handlers[] = {
 	{ MSR_IA32_TSC, 1, tsc_read, tsc_write },
 };
 
+/*
+ * MSRs no benchmark uses, searched only when the table above has no
+ * entry: with them in it, the compiler no longer unrolls its search into
+ * compares, and the benchmarked MSRs pay a loop.
+ */
+static const struct msr_handler msr_handlers_rare[] = {
+	{ MSR_IA32_MISC_ENABLE, 1, misc_enable_read, misc_enable_write },
+	{ MSR_IA32_PAT, 1, pat_read, pat_write },
+	{ MSR_IA32_MCG_CAP, 2, mcg_read, mcg_write }, /* and MCG_STATUS */
+	{ MSR_IA32_MC_CTL(0), 4 * VCPU_MCE_BANKS, mc_bank_read, mc_bank_write },
+	{ MSR_IA32_DS_AREA, 1, ds_area_read, ds_area_write },
+};
+
+void msr_vcpu_reset(struct vcpu *vcpu)
+{
+	const struct cpuid_cache *v = vcpu->cpuid_view;
+
+	vcpu->misc_enable =
+	    MISC_ENABLE_FAST_STRINGS | MISC_ENABLE_BTS_UNAVAIL | MISC_ENABLE_PEBS_UNAVAIL;
+	if (v->max_std >= 0xa && (v->std[0xa].eax & 0xff))
+		vcpu->misc_enable |= MISC_ENABLE_PERFMON;
+	if (v->std[1].ecx & CPUID1_ECX_MONITOR)
+		vcpu->misc_enable |= MISC_ENABLE_MONITOR;
+	vcpu->mce = (struct vcpu_mce){ 0 };
+	vcpu->ds_area = 0;
+}
+
+static __attribute__((noinline)) const struct msr_handler *find_msr_rare(u32 index)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(msr_handlers_rare); i++)
+		if (index - msr_handlers_rare[i].index < msr_handlers_rare[i].count)
+			return &msr_handlers_rare[i];
+	return NULL;
+}
+
 static const struct msr_handler *find_msr(u32 index)
 {
 	unsigned i;
@@ -181,7 +378,7 @@ static const struct msr_handler *find_msr(u32 index)
 	for (i = 0; i < ARRAY_SIZE(msr_handlers); i++)
 		if (index - msr_handlers[i].index < msr_handlers[i].count)
 			return &msr_handlers[i];
-	return NULL;
+	return find_msr_rare(index);
 }
 
 void handle_msr_read(struct vcpu *vcpu, const struct vm_exit *exit)

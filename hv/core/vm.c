@@ -153,6 +153,7 @@ void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 		pmu_vcpu_init(v, mode, config->no_accounting ? 0 : spec->pmu_account,
 			      config->guest_counts_insn);
 		v->cpuid_view = guest_cpuid_view(mode != PMU_OFF);
+		msr_vcpu_reset(v);
 	}
 }
 

@@ -68,6 +68,17 @@ enum sipi_state {
 	SIPI_STARTED
 };
 
+/*
+ * The vCPU's machine-check architecture (core/msr.c): banks that hold what
+ * the guest writes and never log an error, as under KVM without injected
+ * machine checks.  QEMU gives KVM guests 10 banks.
+ */
+#define VCPU_MCE_BANKS 10
+struct vcpu_mce {
+	u64 status;		     /* IA32_MCG_STATUS */
+	u64 bank[VCPU_MCE_BANKS][4]; /* MCi_CTL, MCi_STATUS, MCi_ADDR, MCi_MISC */
+};
+
 struct vcpu {
 	struct guest_regs regs;
 	struct vcpu_timing timing;
@@ -90,6 +101,10 @@ struct vcpu {
 	u8 sipi_vector;		  /* real-mode start at sipi_vector << 12 */
 	struct cpu *cpu;	  /* the physical CPU it runs on */
 	struct host_timer *timer; /* that CPU's host timer */
+	/* MSRs that only exits reach (core/msr.c) */
+	u64 misc_enable; /* IA32_MISC_ENABLE */
+	u64 ds_area;	 /* IA32_DS_AREA */
+	struct vcpu_mce mce;
 };
 
 /* The backends' entry code finds the guest GPRs at the start of the vCPU. */

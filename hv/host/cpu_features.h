@@ -11,6 +11,12 @@
 /* the instructions that read TSC_AUX (SDM Vol 2A CPUID) */
 #define CPUID_EXT1_EDX_RDTSCP BIT(27) /* leaf 8000_0001 */
 #define CPUID7_ECX_RDPID BIT(22)      /* leaf 7, subleaf 0 */
+/* the features that bring MSRs of their own (SDM Vol 2A CPUID) */
+#define CPUID1_EDX_DS BIT(21)	   /* IA32_DS_AREA */
+#define CPUID1_EDX_MCA BIT(14)	   /* IA32_MCG_CAP and the banks */
+#define CPUID1_ECX_MONITOR BIT(3)  /* IA32_MISC_ENABLE[18] */
+#define CPUID7_EBX_INVPCID BIT(10) /* VMX runs it only with "enable INVPCID" */
+#define CPUID7_ECX_PKS BIT(31)	   /* IA32_PKRS */
 
 enum cpu_vendor {
 	VENDOR_OTHER,

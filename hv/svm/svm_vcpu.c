@@ -362,6 +362,17 @@ static void svm_set_guest_efer(struct vcpu *vcpu, u64 efer)
 	((struct svm_vcpu *)vcpu->vendor)->vmcb->save.efer = efer | EFER_SVME;
 }
 
+/* With nested paging the guest's PAT is the VMCB's g_pat (APM Vol 2 §15.25.8). */
+static u64 svm_guest_pat(struct vcpu *vcpu)
+{
+	return ((struct svm_vcpu *)vcpu->vendor)->vmcb->save.g_pat;
+}
+
+static void svm_set_guest_pat(struct vcpu *vcpu, u64 pat)
+{
+	((struct svm_vcpu *)vcpu->vendor)->vmcb->save.g_pat = pat;
+}
+
 /* Always applied to the guest's RDTSC, RDTSCP and RDMSR (APM Vol 2 §15.30.5). */
 static bool svm_set_tsc_offset(struct vcpu *vcpu, u64 offset)
 {
@@ -432,6 +443,8 @@ const struct backend_ops svm_backend = {
 	.guest_cpl = svm_guest_cpl,
 	.guest_code_bits = svm_guest_code_bits,
 	.set_guest_efer = svm_set_guest_efer,
+	.guest_pat = svm_guest_pat,
+	.set_guest_pat = svm_set_guest_pat,
 	.set_tsc_offset = svm_set_tsc_offset,
 	.set_guest_cr = svm_set_guest_cr,
 	.exit_name = svm_exit_name,

@@ -692,6 +692,21 @@ static bool vmx_set_guest_cr(struct vcpu *vcpu, unsigned cr, u64 value)
 	return true;
 }
 
+/*
+ * VM entry loads the guest's IA32_PAT from the VMCS and VM exit saves it
+ * there (SDM Vol 3 §28.3.2.1, §29.3.7.2), where the CPU has the controls
+ * (vmx.c asks for them; the processors with EPT have them).
+ */
+static u64 vmx_guest_pat(struct vcpu *vcpu)
+{
+	return vmread(VMCS_GUEST_PAT);
+}
+
+static void vmx_set_guest_pat(struct vcpu *vcpu, u64 pat)
+{
+	vmwrite(VMCS_GUEST_PAT, pat);
+}
+
 static const char *vmx_exit_name(u64 code)
 {
 	return vmx_exit_reason_name((u32)code);
@@ -717,6 +732,9 @@ static void vmx_adjust_guest_cpuid(struct cpuid_cache *view)
 		view->ext[1].edx &= ~CPUID_EXT1_EDX_RDTSCP;
 		view->std[7].ecx &= ~CPUID7_ECX_RDPID;
 	}
+	/* without "enable INVPCID" the guest's INVPCID is #UD (SDM Vol 3 §26.3) */
+	if (!(vmx_caps.proc2 & PROC2_ENABLE_INVPCID))
+		view->std[7].ebx &= ~CPUID7_EBX_INVPCID;
 }
 
 static void vmx_describe(void)
@@ -749,6 +767,8 @@ const struct backend_ops vmx_backend = {
 	.guest_cpl = vmx_guest_cpl,
 	.guest_code_bits = vmx_guest_code_bits,
 	.set_guest_efer = vmx_set_guest_efer,
+	.guest_pat = vmx_guest_pat,
+	.set_guest_pat = vmx_set_guest_pat,
 	.set_tsc_offset = vmx_set_tsc_offset,
 	.set_guest_cr = vmx_set_guest_cr,
 	.exit_name = vmx_exit_name,
