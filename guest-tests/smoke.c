@@ -88,6 +88,51 @@ static void t_io_test_port(const char *name)
 	       v, w);
 }
 
+/*
+ * INS/OUTS through the test port (it keeps the last byte written at
+ * offset 0): both directions of DF, the index and count registers after,
+ * REP with a zero count, 32-bit addressing, an element across a page, and
+ * a REP longer than mhv moves per exit.
+ */
+static u8 strio_buf[3 * 4096] __attribute__((aligned(4096)));
+
+static void t_io_string(const char *name)
+{
+	static const char src[] = "abcd";
+	u8 *cross = strio_buf + 4095, *big = strio_buf + 4097;
+	u64 si, di, cx, io = exit_count(EXIT_IO);
+	u8 last_up, last_down;
+	u32 i, bad = 0;
+
+	si = (u64)(uintptr_t)src, cx = 4;
+	asm volatile("cld; rep outsb" : "+S"(si), "+c"(cx) : "d"(GUEST_TEST_PORT) : "memory");
+	last_up = inb(GUEST_TEST_PORT);
+	bad |= (si != (u64)(uintptr_t)src + 4 || cx) << 0;
+	si = (u64)(uintptr_t)(src + 3), cx = 4;
+	asm volatile("std; rep outsb; cld" : "+S"(si), "+c"(cx) : "d"(GUEST_TEST_PORT) : "memory");
+	last_down = inb(GUEST_TEST_PORT);
+	bad |= (si != (u64)(uintptr_t)src - 1 || cx) << 1;
+	/* one word across the page boundary, through EDI (addr32) */
+	outw(GUEST_TEST_PORT, 0x5a6b);
+	di = (u64)(uintptr_t)cross | 0xffffffff00000000ull;
+	asm volatile("addr32 insw" : "+D"(di) : "d"(GUEST_TEST_PORT) : "memory");
+	bad |= (cross[0] != 0x6b || cross[1] != 0x5a || di != (u64)(uintptr_t)cross + 2) << 2;
+	/* REP with RCX = 0 does nothing */
+	di = (u64)(uintptr_t)big, cx = 0;
+	asm volatile("rep insl" : "+D"(di), "+c"(cx) : "d"(GUEST_TEST_PORT) : "memory");
+	bad |= (di != (u64)(uintptr_t)big || big[0]) << 3;
+	/* 5000 bytes: more than one exit's worth */
+	outb(GUEST_TEST_PORT, 0xc3);
+	di = (u64)(uintptr_t)big, cx = 5000;
+	asm volatile("rep insb" : "+D"(di), "+c"(cx) : "d"(GUEST_TEST_PORT) : "memory");
+	for (i = 0; i < 5000; i++)
+		bad |= (big[i] != 0xc3) << 4;
+	bad |= (di != (u64)(uintptr_t)big + 5000 || cx || big[5000]) << 5;
+	expect(name, last_up == 'd' && last_down == 'a' && !bad && exit_count(EXIT_IO) - io >= 7,
+	       "last bytes '%c' '%c' (want 'd' 'a'), failed parts 0x%x, %llu I/O exits", last_up,
+	       last_down, bad, (unsigned long long)(exit_count(EXIT_IO) - io));
+}
+
 static void t_io_unclaimed_port(const char *name)
 {
 	u32 b = inb(UNUSED_PORT), w = inw(UNUSED_PORT), l = inl(UNUSED_PORT);
@@ -245,6 +290,7 @@ static const struct {
 	{ "msr_tsc_adjust", t_msr_tsc_adjust },
 	{ "msr_passthrough", t_msr_passthrough },
 	{ "io_test_port", t_io_test_port },
+	{ "io_string", t_io_string },
 	{ "io_unclaimed_port", t_io_unclaimed_port },
 	{ "io_serial", t_io_serial },
 	{ "mmio_device", t_mmio },

@@ -5,6 +5,7 @@
  * APM Vol 3 ch. 1 and appendix A.
  */
 #include "insn.h"
+#include "segment.h"
 
 /* Legacy prefixes, SDM Vol 2 §2.1.1. */
 #define PFX_OPSIZE BIT(0)
@@ -431,4 +432,70 @@ u64 mmio_write_value(const struct mmio_insn *insn, u64 reg_value)
 	if (insn->high_byte)
 		return (reg_value >> 8) & 0xff;
 	return reg_value & size_mask(insn->size);
+}
+
+/* The segment each override prefix selects (SDM Vol 2 §2.1.1, group 2). */
+static int segment_prefix(u8 byte)
+{
+	switch (byte) {
+	case 0x26:
+		return SEG_ES;
+	case 0x2e:
+		return SEG_CS;
+	case 0x36:
+		return SEG_SS;
+	case 0x3e:
+		return SEG_DS;
+	case 0x64:
+		return SEG_FS;
+	case 0x65:
+		return SEG_GS;
+	default:
+		return -1;
+	}
+}
+
+int insn_decode_string_io(const u8 *bytes, size_t avail, unsigned code_bits,
+			  struct string_io_insn *out)
+{
+	bool long_mode = code_bits == 64;
+	unsigned seg = SEG_DS;
+	size_t i;
+	u8 flags = 0, flag, op;
+	int s;
+
+	if (!bytes || (code_bits != 16 && code_bits != 32 && code_bits != 64))
+		return -1;
+	for (i = 0;; i++) {
+		if (!have(i + 1, avail))
+			return -1;
+		flag = legacy_prefix(bytes[i]);
+		/* A REX not right before the opcode is ignored (SDM Vol 2
+		 * §2.2.1); INS/OUTS have no use for one anyway. */
+		if (!flag && !(long_mode && (bytes[i] & 0xf0) == 0x40))
+			break;
+		flags |= flag;
+		s = segment_prefix(bytes[i]);
+		if (s >= 0 && (!long_mode || s == SEG_FS || s == SEG_GS))
+			seg = (unsigned)s;
+	}
+	op = bytes[i];
+	if (op < 0x6c || op > 0x6f)
+		return -1;
+	out->len = (u8)(i + 1);
+	out->in = op <= 0x6d;
+	out->rep = flags & (PFX_REP | PFX_REPNE);
+	/* 6C/6E move bytes; 6D/6F a word or a doubleword, never a quadword */
+	if (!(op & 1))
+		out->size = 1;
+	else
+		out->size = (code_bits == 16) != !!(flags & PFX_OPSIZE) ? 2 : 4;
+	/* 67 toggles 64 -> 32, 32 -> 16 and 16 -> 32 (SDM Vol 1 §3.6.1) */
+	if (flags & PFX_ADDRSIZE)
+		out->addr_bits = code_bits == 32 ? 16 : 32;
+	else
+		out->addr_bits = (u8)code_bits;
+	/* INS's destination is ES:rDI whatever the prefixes (SDM Vol 2B INS) */
+	out->seg = out->in ? SEG_ES : (u8)seg;
+	return 0;
 }

@@ -111,4 +111,25 @@ u64 mmio_merge_read(const struct mmio_insn *insn, u64 old_reg, u64 value);
 /* The value a write stores (register or immediate), truncated to size. */
 u64 mmio_write_value(const struct mmio_insn *insn, u64 reg_value);
 
+/* INS or OUTS as its prefixes make it (SDM Vol 2B INS/INSB/INSW/INSD,
+ * OUTS/OUTSB/OUTSW/OUTSD). */
+struct string_io_insn {
+	u8 len;
+	u8 size;      /* 1, 2 or 4 bytes per element */
+	u8 addr_bits; /* 16, 32 or 64: which of SI/ESI/RSI, DI/.., CX/.. it uses */
+	u8 seg;	      /* enum seg_reg of the memory operand: ES for INS */
+	bool in;
+	bool rep; /* F3 or F2: both repeat INS/OUTS */
+};
+
+/*
+ * Decode INS/OUTS (6C-6F) in code of @code_bits (16, 32, 64) with its
+ * prefixes: 66, 67, segment overrides (only FS/GS count in 64-bit mode,
+ * SDM Vol 1 §3.3.7.1; INS always writes through ES), F2/F3 and REX.
+ * Returns 0 and fills @out, or negative for another instruction or
+ * truncated bytes.
+ */
+int insn_decode_string_io(const u8 *bytes, size_t avail, unsigned code_bits,
+			  struct string_io_insn *out);
+
 #endif

@@ -28,6 +28,12 @@
 #define PTE_NX BIT(63)
 #define PTE_ADDR_MASK 0x000ffffffffff000ull
 
+/* #PF error code (SDM Vol 3 §4.7): a protection fault rather than a
+ * page not present, a write, a user-mode access. */
+#define PF_ERR_PRESENT BIT(0)
+#define PF_ERR_WRITE BIT(1)
+#define PF_ERR_USER BIT(2)
+
 /* 4-level paging translates 48-bit virtual addresses, SDM Vol 3 §4.5. */
 #define PT_VA_BITS 48
 

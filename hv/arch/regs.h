@@ -61,6 +61,7 @@
 /* RFLAGS (SDM Vol 1 §3.4.3; APM Vol 2 §3.1.6) */
 #define RFLAGS_FIXED1 BIT(1) /* reads as 1 */
 #define RFLAGS_IF BIT(9)
+#define RFLAGS_DF BIT(10)
 /* Reserved RFLAGS bits: 63:22, 15, 5, 3 (SDM Vol 3 §27.3.1.4) */
 #define RFLAGS_RESERVED (~0x3fffffull | BIT(15) | BIT(5) | BIT(3))
 

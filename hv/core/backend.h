@@ -66,6 +66,11 @@ struct backend_ops {
 	unsigned (*guest_cpl)(struct vcpu *vcpu);
 	/* 16, 32 or 64: how the guest's code segment decodes now; its base. */
 	unsigned (*guest_code_bits)(struct vcpu *vcpu, u64 *cs_base);
+	u64 (*guest_rflags)(struct vcpu *vcpu);
+	/* The base of a guest segment register (enum seg_reg), as loaded. */
+	u64 (*guest_seg_base)(struct vcpu *vcpu, unsigned seg);
+	/* CR2 for a #PF mhv injects: the guest sees it in its handler. */
+	void (*set_guest_cr2)(struct vcpu *vcpu, u64 cr2);
 	/* A guest EFER value msr.c or a CR0 write found valid; LMA as the
 	 * guest's mode now has it. */
 	void (*set_guest_efer)(struct vcpu *vcpu, u64 efer);

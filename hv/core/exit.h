@@ -46,6 +46,10 @@ struct vm_exit {
 			bool in;
 			bool string;
 			bool rep;
+			/* INS/OUTS, when the exit says: 16/32/64 (else 0), the
+			 * segment of OUTS' source (else SEG_REG_COUNT) */
+			u8 addr_bits;
+			u8 seg;
 		} io;
 		struct {
 			u64 gpa;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Guest-virtual memory reads and instruction skipping without NRIP save. */
+/* Guest-virtual memory access and instruction skipping without NRIP save. */
 #include "vcpu.h"
 #include "platform/console.h"
 #include "arch/pagetable.h"
@@ -135,6 +135,20 @@ size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 	    (!(backend->guest_cr0(vcpu) & CR0_PG) || !(backend->guest_efer(vcpu) & EFER_LMA)))
 		return read_outside_long_mode(vcpu, gva, buf, len);
 	return copy_from_guest(vcpu, gva, buf, len, translate_long_mode, &ctx);
+}
+
+/* Long mode, or a guest outside it: the same choice as vcpu_read_guest_virt. */
+bool vcpu_translate_gva(struct vcpu *vcpu, u64 gva, u64 *gpa)
+{
+	struct long_mode_ctx ctx = {
+		.walk = { .pt = { .phys_to_virt = guest_table }, .vm = vcpu->vm },
+		.cr3 = backend->guest_cr3(vcpu) & PTE_ADDR_MASK,
+	};
+
+	if (unlikely(vcpu->boot32) &&
+	    (!(backend->guest_cr0(vcpu) & CR0_PG) || !(backend->guest_efer(vcpu) & EFER_LMA)))
+		return translate_outside_long_mode(vcpu, NULL, gva, gpa);
+	return translate_long_mode(vcpu, &ctx, gva, gpa);
 }
 
 size_t vcpu_fetch_insn_any_mode(struct vcpu *vcpu, u8 *buf, size_t len, unsigned *code_bits)

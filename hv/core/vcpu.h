@@ -40,8 +40,18 @@ static inline void vcpu_inject_ud(struct vcpu *vcpu)
 	backend->inject_exception(vcpu, 6, false, 0);
 }
 
+/* #PF with the address in CR2 and the error code of SDM Vol 3 §4.7. */
+static inline void vcpu_inject_pf(struct vcpu *vcpu, u64 addr, u32 error)
+{
+	backend->set_guest_cr2(vcpu, addr);
+	backend->inject_exception(vcpu, 14, true, error);
+}
+
 /* Copy len bytes at guest-virtual gva into buf; number of bytes copied. */
 size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len);
+/* Guest-linear to guest-physical through the guest's paging as it is now
+ * (present bits only: no access rights); false when not mapped. */
+bool vcpu_translate_gva(struct vcpu *vcpu, u64 gva, u64 *gpa);
 size_t vcpu_fetch_insn_any_mode(struct vcpu *vcpu, u8 *buf, size_t len, unsigned *code_bits);
 
 /* The bytes at the guest's CS:RIP and the code size they decode in (16,

@@ -8,6 +8,7 @@
 #include "xstate/xstate_guest.h"
 #include "exit.h"
 #include "host/page_alloc.h"
+#include "lib/guest_abi.h"
 #include "lib/types.h"
 
 /* Guest GPRs in hardware encoding order: index = ModRM register number. */
@@ -120,7 +121,8 @@ struct vm {
 	u32 id;
 	u64 ram_hpa; /* guest RAM: one host-contiguous block at GPA 0 */
 	u64 ram_size;
-	u64 npt_root; /* nested page table root (host physical) */
+	u64 testdev_hpa; /* multiboot guests: pc-testdev's window (lib/guest_abi.h); 0: none */
+	u64 npt_root;	 /* nested page table root (host physical) */
 	enum vm_stop stop;
 	u64 deadline_tsc; /* the time limit, 0 if none */
 	u64 time_limit_ms;
@@ -194,8 +196,14 @@ const char *vm_create_error_str(enum vm_create_error err);
 /* Host pointer to [gpa, gpa + len) in guest RAM, or NULL if any byte is outside. */
 static inline void *gpa_to_hva(struct vm *vm, u64 gpa, u64 len)
 {
-	if (gpa >= vm->ram_size || len > vm->ram_size - gpa)
+	if (gpa >= vm->ram_size || len > vm->ram_size - gpa) {
+		/* the window is memory too: what mhv emulates (string I/O, a
+		 * MOV's fetch) may touch it as the guest's own accesses do */
+		if (vm->testdev_hpa && gpa - GUEST_TESTDEV_MEM < GUEST_TESTDEV_MEM_SIZE &&
+		    len <= GUEST_TESTDEV_MEM + GUEST_TESTDEV_MEM_SIZE - gpa)
+			return (void *)(uintptr_t)(vm->testdev_hpa + (gpa - GUEST_TESTDEV_MEM));
 		return NULL;
+	}
 	return (void *)(uintptr_t)(vm->ram_hpa + gpa);
 }
 

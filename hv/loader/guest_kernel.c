@@ -95,6 +95,7 @@ int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct 
 		fmt_snprintf(why, why_size, "out of memory for its nested page table");
 		return -1;
 	}
+	vm->testdev_hpa = (u64)(uintptr_t)testdev;
 	/* vCPU 0 enters the kernel; the others wait for INIT-SIPI (MP spec
 	 * wake-up, SDM Vol 3 §9.4.4) and start in real mode */
 	for (i = 0; i < vm->nr_vcpus; i++) {

@@ -2,6 +2,7 @@
 /* #VMEXIT decoding into struct vm_exit (exit codes: APM Vol 2 Appendix C). */
 #include "svm_exit.h"
 #include "core/vm.h"
+#include "arch/segment.h"
 
 static void decode_msr(const struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit)
 {
@@ -24,6 +25,11 @@ static void decode_ioio(const struct vmcb *vmcb, const struct guest_regs *regs,
 	exit->io.rep = info & BIT(3);
 	exit->io.size = info & BIT(4) ? 1 : info & BIT(5) ? 2 : 4;
 	exit->io.port = info >> 16;
+	/* A16/A32/A64 (bits 7-9): QEMU 7.2 sets none of them.  SEG (bits
+	 * 12:10) is left 0 by QEMU and Bochs alike: the core decodes the
+	 * prefixes for it. */
+	exit->io.addr_bits = info & BIT(7) ? 16 : info & BIT(8) ? 32 : info & BIT(9) ? 64 : 0;
+	exit->io.seg = SEG_REG_COUNT;
 	/* EXITINFO2 holds the next RIP for IOIO even without NRIP save */
 	exit->next_rip = vmcb->control.exit_info_2;
 }

@@ -17,6 +17,7 @@
 #include "arch/msr.h"
 #include "arch/ctlreg.h"
 #include "arch/regs.h"
+#include "arch/segment.h"
 #include "arch/x86.h"
 
 #define MSRPM_PAGES (SVM_MSRPM_SIZE / PAGE_SIZE)
@@ -357,6 +358,44 @@ static unsigned svm_guest_code_bits(struct vcpu *vcpu, u64 *cs_base)
 	return (g->cs.attrib & BIT(10)) ? 32 : 16;
 }
 
+static u64 svm_guest_rflags(struct vcpu *vcpu)
+{
+	return ((struct svm_vcpu *)vcpu->vendor)->vmcb->save.rflags;
+}
+
+/*
+ * ES, CS, SS and DS are in the VMCB after #VMEXIT; FS and GS stay in the
+ * CPU, VMSAVE only stores them when the vCPU stops (svm_vcpu_run), and
+ * the host never changes their bases meanwhile.
+ */
+static u64 svm_guest_seg_base(struct vcpu *vcpu, unsigned seg)
+{
+	const struct vmcb_save_area *g = &((struct svm_vcpu *)vcpu->vendor)->vmcb->save;
+
+	switch (seg) {
+	case SEG_ES:
+		return g->es.base;
+	case SEG_CS:
+		return g->cs.base;
+	case SEG_SS:
+		return g->ss.base;
+	case SEG_DS:
+		return g->ds.base;
+	case SEG_FS:
+		return rdmsr(MSR_FS_BASE);
+	case SEG_GS:
+		return rdmsr(MSR_GS_BASE);
+	default:
+		return 0;
+	}
+}
+
+/* VMRUN loads the guest's CR2 from the VMCB (APM Vol 2 §15.5.1). */
+static void svm_set_guest_cr2(struct vcpu *vcpu, u64 cr2)
+{
+	((struct svm_vcpu *)vcpu->vendor)->vmcb->save.cr2 = cr2;
+}
+
 static void svm_set_guest_efer(struct vcpu *vcpu, u64 efer)
 {
 	((struct svm_vcpu *)vcpu->vendor)->vmcb->save.efer = efer | EFER_SVME;
@@ -442,6 +481,9 @@ const struct backend_ops svm_backend = {
 	.guest_cr4 = svm_guest_cr4,
 	.guest_cpl = svm_guest_cpl,
 	.guest_code_bits = svm_guest_code_bits,
+	.guest_rflags = svm_guest_rflags,
+	.guest_seg_base = svm_guest_seg_base,
+	.set_guest_cr2 = svm_set_guest_cr2,
 	.set_guest_efer = svm_set_guest_efer,
 	.guest_pat = svm_guest_pat,
 	.set_guest_pat = svm_set_guest_pat,

@@ -62,6 +62,7 @@ enum vmcs_field {
 	VMCS_IDT_VECTORING_INFO = 0x4408,
 	VMCS_IDT_VECTORING_ERROR = 0x440a,
 	VMCS_EXIT_INSTRUCTION_LEN = 0x440c,
+	VMCS_EXIT_INSTRUCTION_INFO = 0x440e,
 	VMCS_GUEST_ES_LIMIT = 0x4800,
 	VMCS_GUEST_CS_LIMIT = 0x4802,
 	VMCS_GUEST_SS_LIMIT = 0x4804,
@@ -149,6 +150,8 @@ enum vmcs_field {
 #define MSR_IA32_VMX_TRUE_PROCBASED_CTLS 0x48e
 #define MSR_IA32_VMX_TRUE_EXIT_CTLS 0x48f
 #define MSR_IA32_VMX_TRUE_ENTRY_CTLS 0x490
+#define VMX_BASIC_INS_OUTS_INFO \
+	BIT(54) /* Appendix A.1: INS/OUTS exits fill the instruction information */
 #define VMX_BASIC_TRUE_CTLS BIT(55) /* Appendix A.1 */
 
 /* Pin-based controls (§25.6.1) */

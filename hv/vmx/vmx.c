@@ -191,6 +191,7 @@ const struct backend_ops *vmx_probe(const char **why, int *status)
 	if (*why)
 		return NULL;
 	vmx_caps.revision = rdmsr(MSR_IA32_VMX_BASIC) & 0x7fffffff;
+	vmx_caps.ins_outs_info = rdmsr(MSR_IA32_VMX_BASIC) & VMX_BASIC_INS_OUTS_INFO;
 	vmx_caps.cr0_fixed0 = rdmsr(MSR_IA32_VMX_CR0_FIXED0);
 	vmx_caps.cr0_fixed1 = rdmsr(MSR_IA32_VMX_CR0_FIXED1);
 	vmx_caps.cr4_fixed0 = rdmsr(MSR_IA32_VMX_CR4_FIXED0);

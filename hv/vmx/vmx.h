@@ -17,6 +17,7 @@ struct vmx_caps {
 	bool vpid, unrestricted_guest, interrupt_window, tsc_offsetting;
 	bool perf_global_ctrl; /* entry and exit can load IA32_PERF_GLOBAL_CTRL */
 	bool ple;	       /* PAUSE-loop exiting (secondary control bit 10) */
+	bool ins_outs_info;    /* INS/OUTS exits give address size and segment */
 };
 
 struct vmx_vcpu {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The VMX exit-reason table and the decoders of exit qualifications. */
 #include "vmx_exit.h"
+#include "arch/segment.h"
 
 struct vmx_exit_desc vmx_exit_table[VMX_EXIT_REASONS];
 
@@ -17,15 +18,27 @@ static void decode_msr(const struct vmx_exit_fields *f, const struct guest_regs 
 	exit->msr.index = (u32)regs->gpr[GPR_RCX];
 }
 
-/* Exit qualification for I/O instructions: SDM Vol 3 Table 28-5 */
+/* Exit qualification for I/O instructions: SDM Vol 3 Table 28-5; for
+ * INS/OUTS the instruction information, Table 28-8 (§28.2.5). */
 static void decode_io(const struct vmx_exit_fields *f, const struct guest_regs *regs,
 		      struct vm_exit *exit)
 {
 	exit->io.size = (f->qual & 7) + 1;
 	exit->io.in = f->qual & BIT(3);
-	exit->io.string = f->qual & BIT(4);
+	exit->io.string = f->qual & IO_QUAL_STRING;
 	exit->io.rep = f->qual & BIT(5);
 	exit->io.port = f->qual >> 16;
+	exit->io.addr_bits = 0;
+	exit->io.seg = SEG_REG_COUNT;
+	if (f->has_insn_info) {
+		unsigned asize = (f->insn_info >> 7) & 7, seg = (f->insn_info >> 15) & 7;
+
+		if (asize <= 2)
+			exit->io.addr_bits = 16 << asize;
+		/* bits 17:15 are undefined for INS, which always uses ES */
+		if (!exit->io.in && seg < SEG_REG_COUNT)
+			exit->io.seg = seg;
+	}
 }
 
 /* Exit qualification for EPT violations: SDM Vol 3 Table 28-7 */
@@ -82,7 +95,7 @@ static const struct {
 	{ EXIT_REASON_RDPMC, { EXIT_RDPMC, INSN_RDPMC, 0, NULL } },
 	{ EXIT_REASON_RDMSR, { EXIT_MSR_READ, INSN_RDMSR, 0, decode_msr } },
 	{ EXIT_REASON_WRMSR, { EXIT_MSR_WRITE, INSN_WRMSR, 0, decode_msr } },
-	{ EXIT_REASON_IO, { EXIT_IO, INSN_OP_COUNT, NEED_QUAL, decode_io } },
+	{ EXIT_REASON_IO, { EXIT_IO, INSN_OP_COUNT, NEED_QUAL | NEED_STRING_IO_INFO, decode_io } },
 	{ EXIT_REASON_HLT, { EXIT_HLT, INSN_HLT, 0, NULL } },
 	{ EXIT_REASON_CR_ACCESS, { EXIT_CR_WRITE, INSN_MOV_CR, NEED_QUAL, decode_cr_access } },
 	{ EXIT_REASON_PAUSE, { EXIT_PAUSE, INSN_PAUSE, 0, NULL } },

@@ -6,11 +6,15 @@
 #include "core/vm.h"
 #include "vmcs.h"
 
+/* Exit qualification of I/O instructions, bit 4: INS/OUTS (SDM Vol 3 Table 28-5) */
+#define IO_QUAL_STRING BIT(4)
+
 /* What an exit's decoder needs read from the VMCS beyond reason, length and RIP. */
 enum vmx_exit_needs {
 	NEED_QUAL = BIT(0),
 	NEED_INTR_INFO = BIT(1),
 	NEED_GPA = BIT(2),
+	NEED_STRING_IO_INFO = BIT(3), /* the instruction information, for INS/OUTS */
 };
 
 /* The VMCS exit fields, read by vmx_vcpu.c (only those the reason needs). */
@@ -21,6 +25,8 @@ struct vmx_exit_fields {
 	u64 qual;
 	u32 intr_info, intr_error;
 	u64 gpa;
+	u32 insn_info;	    /* SDM Vol 3 §28.2.5 */
+	bool has_insn_info; /* read for this exit */
 };
 
 struct vmx_exit_desc {

@@ -22,6 +22,7 @@
 #include "vmx_insn.h"
 #include "arch/msr.h"
 #include "arch/regs.h"
+#include "arch/segment.h"
 #include "arch/x86.h"
 
 /* The guest segments mhv sets up, as access rights (SDM Vol 3 §25.4.1, Table 25-2) */
@@ -427,6 +428,11 @@ static void read_exit_fields(u8 needs, struct vmx_exit_fields *f)
 {
 	f->qual = needs & NEED_QUAL ? vmread(VMCS_EXIT_QUALIFICATION) : 0;
 	f->gpa = needs & NEED_GPA ? vmread(VMCS_GUEST_PHYSICAL_ADDRESS) : 0;
+	/* Only string I/O has it, and only where IA32_VMX_BASIC[54] says so */
+	f->has_insn_info =
+	    (needs & NEED_STRING_IO_INFO) && (f->qual & IO_QUAL_STRING) && vmx_caps.ins_outs_info;
+	if (f->has_insn_info)
+		f->insn_info = vmread(VMCS_EXIT_INSTRUCTION_INFO);
 	if (needs & NEED_INTR_INFO) {
 		f->intr_info = vmread(VMCS_EXIT_INTR_INFO);
 		f->intr_error = vmread(VMCS_EXIT_INTR_ERROR);
@@ -603,6 +609,26 @@ static unsigned vmx_guest_code_bits(struct vcpu *vcpu, u64 *cs_base)
 	return (ar & AR_DB) ? 32 : 16;
 }
 
+static u64 vmx_guest_rflags(struct vcpu *vcpu)
+{
+	return vmread(VMCS_GUEST_RFLAGS);
+}
+
+/* The guest base fields are in encoding order ES, CS, SS, DS, FS, GS,
+ * two apart (SDM Vol 3 Appendix B.4.3). */
+static u64 vmx_guest_seg_base(struct vcpu *vcpu, unsigned seg)
+{
+	return seg < SEG_REG_COUNT ? vmread(VMCS_GUEST_ES_BASE + 2 * seg) : 0;
+}
+
+/* CR2 is in no VMCS field: VM entry and exit leave it alone (SDM Vol 3
+ * §28.3, §27.3), and the host does not take page faults, so the CPU's CR2
+ * is the guest's. */
+static void vmx_set_guest_cr2(struct vcpu *vcpu, u64 cr2)
+{
+	write_cr2(cr2);
+}
+
 /* "Use TSC offsetting" is turned on with the first offset (SDM Vol 3 §26.3,
  * RDTSC, RDTSCP and RDMSR of IA32_TIME_STAMP_COUNTER add it). */
 static bool vmx_set_tsc_offset(struct vcpu *vcpu, u64 offset)
@@ -766,6 +792,9 @@ const struct backend_ops vmx_backend = {
 	.guest_cr4 = vmx_guest_cr4,
 	.guest_cpl = vmx_guest_cpl,
 	.guest_code_bits = vmx_guest_code_bits,
+	.guest_rflags = vmx_guest_rflags,
+	.guest_seg_base = vmx_guest_seg_base,
+	.set_guest_cr2 = vmx_set_guest_cr2,
 	.set_guest_efer = vmx_set_guest_efer,
 	.guest_pat = vmx_guest_pat,
 	.set_guest_pat = vmx_set_guest_pat,

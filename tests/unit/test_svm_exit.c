@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "svm/svm_exit.h"
+#include "arch/segment.h"
 
 bool svm_has_nrips;
 
@@ -131,6 +132,18 @@ static void ioio(void **state)
 	assert_true(e.io.string);
 	assert_true(e.io.rep);
 	assert_int_equal(e.io.size, 2);
+	/* no A16/A32/A64 (QEMU): the address size is not known; SEG never is */
+	assert_int_equal(e.io.addr_bits, 0);
+	assert_int_equal(e.io.seg, SEG_REG_COUNT);
+	/* rep insb with A64 (bit 9), A32 (bit 8), A16 (bit 7), as Bochs gives */
+	e = decode(0x07b, (0xe0ull << 16) | (1 << 9) | (1 << 4) | (1 << 3) | (1 << 2) | 1,
+		   0x200000);
+	assert_true(e.io.in);
+	assert_int_equal(e.io.addr_bits, 64);
+	e = decode(0x07b, (0xe0ull << 16) | (1 << 8) | (1 << 4) | (1 << 2) | 1, 0x200000);
+	assert_int_equal(e.io.addr_bits, 32);
+	e = decode(0x07b, (0xe0ull << 16) | (1 << 7) | (1 << 4) | (1 << 2) | 1, 0x200000);
+	assert_int_equal(e.io.addr_bits, 16);
 	/* outl */
 	e = decode(0x07b, (0xf4ull << 16) | (1 << 6), 0x300000);
 	assert_int_equal(e.io.size, 4);

@@ -13,6 +13,7 @@
 
 #include "vmx/vmx_controls.h"
 #include "vmx/vmx_exit.h"
+#include "arch/segment.h"
 
 /* Realistic capability MSR values */
 #define SKL_TRUE_PROCBASED_CTLS 0xfff9fffe04006172ull
@@ -328,7 +329,7 @@ static void exit_reason_names(void **state)
 static void needs_flags(void **state)
 {
 	(void)state;
-	assert_int_equal(vmx_exit_desc(EXIT_REASON_IO)->needs, NEED_QUAL);
+	assert_int_equal(vmx_exit_desc(EXIT_REASON_IO)->needs, NEED_QUAL | NEED_STRING_IO_INFO);
 	assert_int_equal(vmx_exit_desc(EXIT_REASON_EPT_VIOLATION)->needs, NEED_QUAL | NEED_GPA);
 	assert_int_equal(vmx_exit_desc(EXIT_REASON_EXCEPTION_NMI)->needs, NEED_INTR_INFO);
 	assert_int_equal(vmx_exit_desc(EXIT_REASON_CPUID)->needs, 0);
@@ -410,6 +411,35 @@ static void io(void **state)
 	assert_false(e.io.rep);
 	assert_int_equal(e.io.size, 4);
 	assert_int_equal(e.io.port, 0xf4);
+	/* without the instruction information, neither size nor segment */
+	assert_int_equal(e.io.addr_bits, 0);
+	assert_int_equal(e.io.seg, SEG_REG_COUNT);
+	/* outsb with it (Table 28-8): address size in 9:7, segment in 17:15 */
+	fields.qual = (0xe0ull << 16) | (1 << 4);
+	fields.has_insn_info = true;
+	fields.insn_info = (1 << 7) | (SEG_FS << 15);
+	e = decode(30);
+	assert_int_equal(e.io.addr_bits, 32);
+	assert_int_equal(e.io.seg, SEG_FS);
+	fields.insn_info = (2 << 7) | (SEG_DS << 15);
+	e = decode(30);
+	assert_int_equal(e.io.addr_bits, 64);
+	assert_int_equal(e.io.seg, SEG_DS);
+	fields.insn_info = 0;
+	e = decode(30);
+	assert_int_equal(e.io.addr_bits, 16);
+	assert_int_equal(e.io.seg, SEG_ES);
+	/* INS: bits 17:15 are undefined, the core uses ES */
+	fields.qual = (0xe0ull << 16) | (1 << 4) | (1 << 3);
+	fields.insn_info = (2 << 7) | (5 << 15);
+	e = decode(30);
+	assert_int_equal(e.io.addr_bits, 64);
+	assert_int_equal(e.io.seg, SEG_REG_COUNT);
+	/* unused address-size encodings say nothing */
+	fields.insn_info = 3 << 7;
+	e = decode(30);
+	assert_int_equal(e.io.addr_bits, 0);
+	fields.has_insn_info = false;
 	/* port 0xffff: all of bits 31:16 */
 	fields.qual = (0xffffull << 16) | (1 << 3) | 1;
 	e = decode(30);
