@@ -50,7 +50,14 @@ static u32 test_port_in(struct vm *vm, u16 offset, u8 size)
 
 static void test_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
 {
-	u32 mask = (size == 4 ? ~0u : (1u << (size * 8)) - 1) << (offset * 8);
+	u32 mask;
+
+	/* the whole register, as the exit benchmark writes it */
+	if (likely(size == 4 && !offset)) {
+		vm->test_port_value = val;
+		return;
+	}
+	mask = (size == 4 ? ~0u : (1u << (size * 8)) - 1) << (offset * 8);
 
 	vm->test_port_value = (vm->test_port_value & ~mask) | ((val << (offset * 8)) & mask);
 }
@@ -183,10 +190,11 @@ static void i8042_out(struct vm *vm, u16 offset, u8 size, u32 val)
 	}
 }
 
+/* The ports the exit benchmarks use come first: the search is their cost. */
 static const struct port_device port_devices[] = {
-	{ GUEST_SERIAL_PORT, 8, serial_in, serial_out },
 	{ GUEST_TEST_PORT, 4, test_port_in, test_port_out },
 	{ GUEST_PM_TIMER_PORT, 4, pm_timer_in, ignore_out },
+	{ GUEST_SERIAL_PORT, 8, serial_in, serial_out },
 	{ GUEST_EXIT_PORT, 4, write_only_in, exit_port_out },
 	{ FW_CFG_SELECTOR_PORT, 2, fw_cfg_in, fw_cfg_out },
 	{ GUEST_SHUTDOWN_PORT, 1, write_only_in, shutdown_port_out },
