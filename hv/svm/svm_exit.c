@@ -28,8 +28,13 @@ static void decode_ioio(const struct vmcb *vmcb, const struct guest_regs *regs,
 	/* A16/A32/A64 (bits 7-9): QEMU 7.2 sets none of them.  SEG (bits
 	 * 12:10) is left 0 by QEMU and Bochs alike: the core decodes the
 	 * prefixes for it. */
-	exit->io.addr_bits = info & BIT(7) ? 16 : info & BIT(8) ? 32 : info & BIT(9) ? 64 : 0;
-	exit->io.seg = SEG_REG_COUNT;
+	if (unlikely(exit->io.string)) { /* only INS/OUTS read them: IN/OUT pay nothing */
+		exit->io.addr_bits = info & BIT(7)   ? 16
+				     : info & BIT(8) ? 32
+				     : info & BIT(9) ? 64
+						     : 0;
+		exit->io.seg = SEG_REG_COUNT;
+	}
 	/* EXITINFO2 holds the next RIP for IOIO even without NRIP save */
 	exit->next_rip = vmcb->control.exit_info_2;
 }

@@ -28,6 +28,8 @@ static void decode_io(const struct vmx_exit_fields *f, const struct guest_regs *
 	exit->io.string = f->qual & IO_QUAL_STRING;
 	exit->io.rep = f->qual & BIT(5);
 	exit->io.port = f->qual >> 16;
+	if (likely(!exit->io.string)) /* only INS/OUTS read what follows */
+		return;
 	exit->io.addr_bits = 0;
 	exit->io.seg = SEG_REG_COUNT;
 	if (f->has_insn_info) {
