@@ -287,6 +287,28 @@ static void svm_request_interrupt_window(struct vcpu *vcpu, bool on)
 	}
 }
 
+/*
+ * With V_INTR_MASKING the guest's CR8 is V_TPR (APM Vol 2 §15.21.4): the
+ * APIC's TPR bits 7:4.  Bits 3:0 written through the APIC are kept while
+ * the class is unchanged; a CR8 write to another class clears them, as
+ * MOV to CR8 does on hardware (SDM Vol 3 §11.8.6).
+ */
+static u8 svm_guest_tpr(struct vcpu *vcpu)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+	u8 class = s->vmcb->control.int_ctl & INT_CTL_V_TPR_MASK;
+
+	return class == s->tpr >> 4 ? s->tpr : class << 4;
+}
+
+static void svm_set_guest_tpr(struct vcpu *vcpu, u8 tpr)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+
+	s->tpr = tpr;
+	s->vmcb->control.int_ctl = (s->vmcb->control.int_ctl & ~INT_CTL_V_TPR_MASK) | tpr >> 4;
+}
+
 static void svm_end_interrupt_shadow(struct vcpu *vcpu)
 {
 	((struct svm_vcpu *)vcpu->vendor)->vmcb->control.int_shadow &= ~INT_SHADOW_MASK;
@@ -363,6 +385,8 @@ const struct backend_ops svm_backend = {
 	.interrupt_allowed = svm_interrupt_allowed,
 	.inject_interrupt = svm_inject_interrupt,
 	.request_interrupt_window = svm_request_interrupt_window,
+	.guest_tpr = svm_guest_tpr,
+	.set_guest_tpr = svm_set_guest_tpr,
 	.end_interrupt_shadow = svm_end_interrupt_shadow,
 	.guest_cr0 = svm_guest_cr0,
 	.guest_cr3 = svm_guest_cr3,

@@ -104,9 +104,19 @@ int apic_deliverable_vector(const struct vapic *apic)
 	return v;
 }
 
+/* The TPR lives where the guest's CR8 reaches it without an exit; the
+ * copy in struct vapic is refreshed before priorities are computed. */
+static inline __attribute__((always_inline)) void tpr_sync(struct vcpu *vcpu)
+{
+	vcpu->apic.tpr = backend->guest_tpr(vcpu);
+}
+
 void apic_update_interrupts(struct vcpu *vcpu)
 {
-	int v = apic_deliverable_vector(&vcpu->apic);
+	int v;
+
+	tpr_sync(vcpu);
+	v = apic_deliverable_vector(&vcpu->apic);
 
 	if (v < 0) {
 		backend->request_interrupt_window(vcpu, false);
@@ -136,6 +146,7 @@ void apic_halt(struct vcpu *vcpu)
 {
 	struct vm *vm = vcpu->vm;
 
+	tpr_sync(vcpu); /* CR8 cannot change while the vCPU is halted */
 	while (apic_deliverable_vector(&vcpu->apic) < 0 && vm->stop == VM_RUNNING) {
 		if (vm->deadline_tsc && rdtsc() >= vm->deadline_tsc) {
 			vm_stop(vm, VM_STOP_TIME_LIMIT,
@@ -169,7 +180,7 @@ bool apic_wait_for_timer(struct vcpu *vcpu)
 static inline __attribute__((always_inline)) bool reg_read(struct vcpu *vcpu, u32 reg, u64 *val,
 							   bool x2)
 {
-	const struct vapic *apic = &vcpu->apic;
+	struct vapic *apic = &vcpu->apic;
 	u32 v32;
 
 	if (reg >= APIC_ISR && reg < APIC_ISR + 0x80) {
@@ -200,9 +211,11 @@ static inline __attribute__((always_inline)) bool reg_read(struct vcpu *vcpu, u3
 		*val = APIC_VERSION_VALUE;
 		return true;
 	case APIC_TPR:
+		tpr_sync(vcpu);
 		*val = apic->tpr;
 		return true;
 	case APIC_PPR:
+		tpr_sync(vcpu);
 		*val = ppr(apic);
 		return true;
 	case APIC_LDR:
@@ -259,7 +272,7 @@ static inline __attribute__((always_inline)) bool reg_write(struct vcpu *vcpu, u
 	case APIC_TIMER_DIVIDE:
 		return apic_timer_write(vcpu, reg, (u32)val);
 	case APIC_TPR:
-		apic->tpr = val & 0xff;
+		backend->set_guest_tpr(vcpu, val & 0xff);
 		break;
 	case APIC_EOI: {
 		int v = highest_bit256(apic->isr);

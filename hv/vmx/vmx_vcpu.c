@@ -509,6 +509,18 @@ static void vmx_request_interrupt_window(struct vcpu *vcpu, bool on)
 	}
 }
 
+/* With the TPR shadow, CR8 reads and writes the virtual TPR at offset 0x80
+ * of the virtual-APIC page (SDM Vol 3 §30.1.1, §30.3). */
+static u8 vmx_guest_tpr(struct vcpu *vcpu)
+{
+	return ((struct vmx_vcpu *)vcpu->vendor)->virtual_apic[APIC_TPR];
+}
+
+static void vmx_set_guest_tpr(struct vcpu *vcpu, u8 tpr)
+{
+	((struct vmx_vcpu *)vcpu->vendor)->virtual_apic[APIC_TPR] = tpr;
+}
+
 static void vmx_end_interrupt_shadow(struct vcpu *vcpu)
 {
 	u64 v = vmread(VMCS_GUEST_INTERRUPTIBILITY);
@@ -610,6 +622,8 @@ const struct backend_ops vmx_backend = {
 	.interrupt_allowed = vmx_interrupt_allowed,
 	.inject_interrupt = vmx_inject_interrupt,
 	.request_interrupt_window = vmx_request_interrupt_window,
+	.guest_tpr = vmx_guest_tpr,
+	.set_guest_tpr = vmx_set_guest_tpr,
 	.end_interrupt_shadow = vmx_end_interrupt_shadow,
 	.guest_cr0 = vmx_guest_cr0,
 	.guest_cr3 = vmx_guest_cr3,

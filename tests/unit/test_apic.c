@@ -33,6 +33,18 @@ static void fake_request_window(struct vcpu *vcpu, bool on)
 	window = on;
 }
 
+static u8 fake_tpr; /* the guest's CR8 << 4 */
+
+static u8 fake_guest_tpr(struct vcpu *vcpu)
+{
+	return fake_tpr;
+}
+
+static void fake_set_guest_tpr(struct vcpu *vcpu, u8 tpr)
+{
+	fake_tpr = tpr;
+}
+
 static u64 fake_cr4(struct vcpu *vcpu)
 {
 	return 0;
@@ -44,6 +56,8 @@ static const struct backend_ops fake_backend = {
 	.interrupt_allowed = fake_interrupt_allowed,
 	.inject_interrupt = fake_inject_interrupt,
 	.request_interrupt_window = fake_request_window,
+	.guest_tpr = fake_guest_tpr,
+	.set_guest_tpr = fake_set_guest_tpr,
 };
 
 const struct backend_ops *backend = &fake_backend;
@@ -100,6 +114,7 @@ static int setup(void **state)
 	guest_if = true;
 	injected = -1;
 	window = false;
+	fake_tpr = 0;
 	return 0;
 }
 
@@ -185,6 +200,26 @@ static void tpr_blocks_lower_classes(void **state)
 	assert_int_equal(apic_deliverable_vector(&vcpu->apic), -1);
 	assert_true(apic_msr_write(vcpu, MSR_TPR, 0x0f));
 	assert_int_equal(injected, 0xb0);
+}
+
+static void cr8_is_the_tpr(void **state)
+{
+	u64 v;
+
+	(void)state;
+	/* a guest MOV to CR8 reaches the backend's TPR without an exit */
+	fake_tpr = 0xc0;
+	assert_true(apic_msr_read(vcpu, MSR_TPR, &v));
+	assert_int_equal(v, 0xc0);
+	/* ... and blocks lower classes (SDM Vol 3 §11.8.6) */
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xb0));
+	assert_int_equal(injected, -1);
+	fake_tpr = 0;
+	apic_update_interrupts(vcpu);
+	assert_int_equal(injected, 0xb0);
+	/* an APIC write is what CR8 reads next */
+	assert_true(apic_msr_write(vcpu, MSR_TPR, 0x35));
+	assert_int_equal(fake_tpr, 0x35);
 }
 
 static void in_service_blocks_same_class(void **state)
@@ -409,6 +444,7 @@ int main(void)
 		cmocka_unit_test_setup(if_clear_asks_for_a_window, setup),
 		cmocka_unit_test_setup(ipi_to_another_vcpu, setup),
 		cmocka_unit_test_setup(tpr_blocks_lower_classes, setup),
+		cmocka_unit_test_setup(cr8_is_the_tpr, setup),
 		cmocka_unit_test_setup(in_service_blocks_same_class, setup),
 		cmocka_unit_test_setup(icr_self_ipis_only, setup),
 		cmocka_unit_test_setup(tsc_deadline_in_the_past_fires, setup),
