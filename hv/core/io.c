@@ -2,7 +2,9 @@
 /*
  * Guest port I/O.  Every port exits (the I/O permission map is all ones);
  * the emulated devices are a table of port ranges.  A port with no device
- * reads as all ones and ignores writes, as an empty ISA port does.
+ * reads as all ones and ignores writes, as an empty ISA port does.  The
+ * interrupt lines of QEMU's pc-testdev (what kvm-unit-tests drives the
+ * I/O APIC with) act for the vCPU that wrote them.
  */
 #include "exit_dispatch.h"
 #include "vdev/fw_cfg.h"
@@ -108,6 +110,12 @@ void handle_io(struct vcpu *vcpu, const struct vm_exit *exit)
 		vm_stop(vcpu->vm, VM_STOP_UNHANDLED,
 			"string I/O (INS/OUTS) to port 0x%x is not emulated (rip 0x%llx)", port,
 			vcpu->regs.rip);
+		return;
+	}
+	/* Interrupt lines (write-only): the I/O APIC delivers on this vCPU's behalf. */
+	if (unlikely((u16)(port - GUEST_IRQ_LINE_PORT) < IOAPIC_PINS) && !exit->io.in) {
+		ioapic_set_line(vcpu, port - GUEST_IRQ_LINE_PORT, *rax & 1);
+		vcpu_skip_insn(vcpu, exit);
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(port_devices); i++) {

@@ -3,6 +3,7 @@
 #define MHV_VM_H
 
 #include "vdev/vapic.h"
+#include "vdev/ioapic.h"
 #include "vdev/fw_cfg.h"
 #include "pmu/pmu.h"
 #include "xstate/xstate_guest.h"
@@ -124,6 +125,7 @@ struct vm {
 	u32 test_port_value;
 	u32 shutdown_match;   /* bytes of "Shutdown" seen on GUEST_SHUTDOWN_PORT */
 	struct fw_cfg fw_cfg; /* the firmware-configuration ports */
+	struct ioapic ioapic;
 	u64 mmio_scratch;
 	const struct vm_config *config;
 	/* who hears the guest's results and answers its questions */

@@ -4,6 +4,7 @@
  * MSRs, its IA32_APIC_BASE modes and interrupt delivery (see vapic.h).
  */
 #include "vapic_priv.h"
+#include "ioapic.h"
 #include "core/backend.h"
 #include "platform/host_timer.h"
 #include "arch/x86.h"
@@ -192,7 +193,7 @@ static inline __attribute__((always_inline)) bool reg_read(struct vcpu *vcpu, u3
 		return true;
 	}
 	if (reg >= APIC_TMR && reg < APIC_TMR + 0x80) {
-		*val = 0; /* every interrupt mhv delivers is edge-triggered */
+		*val = apic->tmr[(reg - APIC_TMR) >> 4];
 		return true;
 	}
 	switch (reg) {
@@ -279,8 +280,12 @@ static inline __attribute__((always_inline)) bool reg_write(struct vcpu *vcpu, u
 
 		if (x2 && val)
 			return false; /* x2APIC EOI takes 0 only (§11.12.1.2) */
-		if (v >= 0)
+		if (v >= 0) {
 			clear_bit256(apic->isr, v);
+			/* a level-triggered vector's EOI goes to the I/O APIC (§11.8.4) */
+			if (unlikely(apic->tmr[v / 32] & (1u << (v % 32))))
+				ioapic_eoi(vcpu, (u8)v);
+		}
 		break;
 	}
 	case APIC_SVR:

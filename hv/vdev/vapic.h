@@ -16,6 +16,7 @@ struct vcpu;
 
 struct vapic {
 	u32 irr[8], isr[8]; /* 256 vectors each */
+	u32 tmr[8];	    /* level-triggered vectors accepted (SDM Vol 3 §11.8.4) */
 	u64 base;	    /* IA32_APIC_BASE as the guest reads it */
 	u32 tpr;
 	u32 svr;

@@ -16,12 +16,30 @@ static inline void irr_set(u32 *irr, u8 v)
 	asm volatile("lock btsl %1, %0" : "+m"(irr[v / 32]) : "r"((u32)(v % 32)) : "memory");
 }
 
+/* Acceptance into IRR sets the vector's TMR bit for a level-triggered
+ * interrupt, clears it for an edge one (SDM Vol 3 §11.8.4); IPIs and the
+ * LVT timer are edge, so the clear is tested first. */
+static inline void tmr_update(u32 *tmr, u8 v, bool level)
+{
+	if (level)
+		asm volatile("lock btsl %1, %0"
+			     : "+m"(tmr[v / 32])
+			     : "r"((u32)(v % 32))
+			     : "memory");
+	else if (unlikely(tmr[v / 32] & (1u << (v % 32))))
+		asm volatile("lock btrl %1, %0"
+			     : "+m"(tmr[v / 32])
+			     : "r"((u32)(v % 32))
+			     : "memory");
+}
+
 /* Inlined: it is the self-IPI and timer path of the benchmarks. */
 static inline __attribute__((always_inline)) void apic_accept(struct vcpu *vcpu, u8 vector)
 {
 	/* Vectors 0-15 are illegal for fixed delivery (§11.5.3): ignored. */
 	if (vector < 16)
 		return;
+	tmr_update(vcpu->apic.tmr, vector, false);
 	irr_set(vcpu->apic.irr, vector);
 	apic_update_interrupts(vcpu);
 }

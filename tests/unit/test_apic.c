@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "vdev/vapic.h"
+#include "vdev/ioapic.h"
 #include "core/backend.h"
 #include "platform/host_timer.h"
 #include "host/smp.h"
@@ -90,6 +91,14 @@ void smp_kick(struct cpu *c)
 void vm_stop(struct vm *v, enum vm_stop why, const char *fmt, ...)
 {
 	v->stop = why;
+}
+
+/* The I/O APIC hears the EOIs of level-triggered vectors. */
+static int ioapic_eois;
+
+void ioapic_eoi(struct vcpu *v, u8 vector)
+{
+	ioapic_eois++;
 }
 
 static struct vm vm;
@@ -220,6 +229,34 @@ static void cr8_is_the_tpr(void **state)
 	/* an APIC write is what CR8 reads next */
 	assert_true(apic_msr_write(vcpu, MSR_TPR, 0x35));
 	assert_int_equal(fake_tpr, 0x35);
+}
+
+static void level_vectors_set_tmr_and_eoi_to_the_ioapic(void **state)
+{
+	u64 tmr;
+
+	(void)state;
+	ioapic_eois = 0;
+	/* a level message sets the TMR bit; its EOI is broadcast (SDM §11.8.4) */
+	assert_int_equal(apic_bus_deliver(vcpu, 0, false, false, 0x79, true), 1);
+	assert_int_equal(injected, 0x79);
+	assert_true(apic_msr_read(vcpu, 0x818 + 0x79 / 32, &tmr));
+	assert_true(tmr & 1u << (0x79 % 32));
+	assert_true(apic_msr_write(vcpu, MSR_EOI, 0));
+	assert_int_equal(ioapic_eois, 1);
+	/* the same vector edge-triggered clears it and its EOI stays local */
+	injected = -1;
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0x79));
+	assert_int_equal(injected, 0x79);
+	assert_true(apic_msr_read(vcpu, 0x818 + 0x79 / 32, &tmr));
+	assert_false(tmr & 1u << (0x79 % 32));
+	assert_true(apic_msr_write(vcpu, MSR_EOI, 0));
+	assert_int_equal(ioapic_eois, 1);
+	/* destinations: another ID, none; broadcast, this one */
+	injected = -1;
+	assert_int_equal(apic_bus_deliver(vcpu, 5, false, false, 0x80, false), 0);
+	assert_int_equal(apic_bus_deliver(vcpu, 0xff, false, false, 0x80, false), 1);
+	assert_int_equal(injected, 0x80);
 }
 
 static void in_service_blocks_same_class(void **state)
@@ -445,6 +482,7 @@ int main(void)
 		cmocka_unit_test_setup(ipi_to_another_vcpu, setup),
 		cmocka_unit_test_setup(tpr_blocks_lower_classes, setup),
 		cmocka_unit_test_setup(cr8_is_the_tpr, setup),
+		cmocka_unit_test_setup(level_vectors_set_tmr_and_eoi_to_the_ioapic, setup),
 		cmocka_unit_test_setup(in_service_blocks_same_class, setup),
 		cmocka_unit_test_setup(icr_self_ipis_only, setup),
 		cmocka_unit_test_setup(tsc_deadline_in_the_past_fires, setup),
