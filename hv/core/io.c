@@ -112,12 +112,6 @@ void handle_io(struct vcpu *vcpu, const struct vm_exit *exit)
 			vcpu->regs.rip);
 		return;
 	}
-	/* Interrupt lines (write-only): the I/O APIC delivers on this vCPU's behalf. */
-	if (unlikely((u16)(port - GUEST_IRQ_LINE_PORT) < IOAPIC_PINS) && !exit->io.in) {
-		ioapic_set_line(vcpu, port - GUEST_IRQ_LINE_PORT, *rax & 1);
-		vcpu_skip_insn(vcpu, exit);
-		return;
-	}
 	for (i = 0; i < ARRAY_SIZE(port_devices); i++) {
 		if ((u16)(port - port_devices[i].base) < port_devices[i].count) {
 			dev = &port_devices[i];
@@ -131,6 +125,9 @@ void handle_io(struct vcpu *vcpu, const struct vm_exit *exit)
 		*rax = size == 4 ? val : (*rax & ~(u64)mask) | val;
 	} else if (dev) {
 		dev->out(vcpu->vm, port - dev->base, size, (u32)*rax & mask);
+	} else if ((u16)(port - GUEST_IRQ_LINE_PORT) < IOAPIC_PINS) {
+		/* interrupt lines (write-only): the I/O APIC acts for this vCPU */
+		ioapic_set_line(vcpu, port - GUEST_IRQ_LINE_PORT, *rax & 1);
 	}
 	vcpu_skip_insn(vcpu, exit);
 }
