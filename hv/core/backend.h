@@ -57,11 +57,6 @@ struct backend_ops {
 	bool (*interrupt_allowed)(struct vcpu *vcpu);
 	void (*inject_interrupt)(struct vcpu *vcpu, u8 vector);
 	void (*request_interrupt_window)(struct vcpu *vcpu, bool on);
-	/* The task-priority register as the guest's CR8 accesses see it
-	 * (SVM V_TPR, VMX virtual TPR), so that the APIC's TPR and CR8 are
-	 * one register (SDM Vol 3 §11.8.6). */
-	u8 (*guest_tpr)(struct vcpu *vcpu);
-	void (*set_guest_tpr)(struct vcpu *vcpu, u8 tpr);
 	/* An instruction mhv completed for the guest ends a STI/MOV SS shadow. */
 	void (*end_interrupt_shadow)(struct vcpu *vcpu);
 	u64 (*guest_cr0)(struct vcpu *vcpu);

@@ -13,7 +13,6 @@ struct svm_vcpu {
 	u64 vmcb_pa;
 	u8 *msrpm; /* 8 KiB MSR permission map, APM Vol 2 §15.11 */
 	u8 *iopm;  /* 12 KiB I/O permission map, APM Vol 2 §15.10.1 */
-	u8 tpr;	   /* the APIC TPR last written: V_TPR keeps bits 7:4 only */
 };
 
 extern const struct backend_ops svm_backend;

@@ -148,6 +148,10 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 	c->guest_asid = 1 + vcpu->vm->id % (host_cpu.nr_asids > 1 ? host_cpu.nr_asids - 1 : 1);
 	c->tlb_control = TLB_CONTROL_FLUSH_ALL;
 	c->int_ctl = INT_CTL_V_INTR_MASKING; /* host IF governs physical interrupts */
+	/* With V_INTR_MASKING the guest's CR8 is V_TPR, bits 3:0 of int_ctl:
+	 * the APIC's TPR bits 7:4 (APM Vol 2 §15.21.4); the vAPIC keeps its
+	 * TPR there, so that MOV to CR8 needs no exit. */
+	apic_set_cr8_home(&vcpu->apic, (u8 *)&c->int_ctl, 4);
 	c->nested_ctl = NESTED_CTL_NP_ENABLE;
 	c->nested_cr3 = vcpu->vm->npt_root;
 
@@ -309,28 +313,6 @@ static void svm_request_interrupt_window(struct vcpu *vcpu, bool on)
 	}
 }
 
-/*
- * With V_INTR_MASKING the guest's CR8 is V_TPR (APM Vol 2 §15.21.4): the
- * APIC's TPR bits 7:4.  Bits 3:0 written through the APIC are kept while
- * the class is unchanged; a CR8 write to another class clears them, as
- * MOV to CR8 does on hardware (SDM Vol 3 §11.8.6).
- */
-static u8 svm_guest_tpr(struct vcpu *vcpu)
-{
-	struct svm_vcpu *s = vcpu->vendor;
-	u8 class = s->vmcb->control.int_ctl & INT_CTL_V_TPR_MASK;
-
-	return class == s->tpr >> 4 ? s->tpr : class << 4;
-}
-
-static void svm_set_guest_tpr(struct vcpu *vcpu, u8 tpr)
-{
-	struct svm_vcpu *s = vcpu->vendor;
-
-	s->tpr = tpr;
-	s->vmcb->control.int_ctl = (s->vmcb->control.int_ctl & ~INT_CTL_V_TPR_MASK) | tpr >> 4;
-}
-
 static void svm_end_interrupt_shadow(struct vcpu *vcpu)
 {
 	((struct svm_vcpu *)vcpu->vendor)->vmcb->control.int_shadow &= ~INT_SHADOW_MASK;
@@ -414,8 +396,6 @@ const struct backend_ops svm_backend = {
 	.interrupt_allowed = svm_interrupt_allowed,
 	.inject_interrupt = svm_inject_interrupt,
 	.request_interrupt_window = svm_request_interrupt_window,
-	.guest_tpr = svm_guest_tpr,
-	.set_guest_tpr = svm_set_guest_tpr,
 	.end_interrupt_shadow = svm_end_interrupt_shadow,
 	.guest_cr0 = svm_guest_cr0,
 	.guest_cr3 = svm_guest_cr3,

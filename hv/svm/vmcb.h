@@ -156,7 +156,6 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define INT_CTL_V_INTR_MASKING BIT(24)
 /* V_IRQ (bit 8), V_INTR_PRIO (19:16), V_IGN_TPR (bit 20): APM Vol 2 §15.21.4 */
 #define INT_CTL_V_IRQ BIT(8)
-#define INT_CTL_V_TPR_MASK 0xfull /* CR8 of the guest: TPR bits 7:4 */
 #define INT_CTL_V_INTR_PRIO_MAX (0xfull << 16)
 #define INT_CTL_V_IGN_TPR BIT(20)
 #define INT_SHADOW_MASK BIT(0)

@@ -41,9 +41,14 @@ static int highest_bit256(const u32 *map)
 static void registers_reset(struct vapic *apic)
 {
 	u64 base = apic->base;
+	u8 *cr8 = apic->cr8, cr8_shift = apic->cr8_shift;
 
 	__builtin_memset(apic, 0, sizeof(*apic));
 	apic->base = base;
+	apic->cr8 = cr8;
+	apic->cr8_shift = cr8_shift;
+	if (cr8)
+		*cr8 = 0; /* the TPR, and with it CR8 */
 	apic->svr = 0xff;
 	apic->dfr = 0xffffffff;
 	apic->lvt_pmc = LVT_MASKED;
@@ -87,37 +92,61 @@ bool apic_base_write(struct vcpu *vcpu, u64 val)
 	return true;
 }
 
+/* The TPR's bits 7:4 (its priority class), read where CR8 keeps them:
+ * inline, it is on the self-IPI and timer paths. */
+static inline __attribute__((always_inline)) u32 tpr_class(const struct vapic *apic)
+{
+	return ((u32)*apic->cr8 << apic->cr8_shift) & 0xf0;
+}
+
+/* The whole TPR.  A 4-bit CR8 (SVM) keeps only the class: bits 3:0
+ * are those written through the APIC while the class is unchanged, as a
+ * MOV to CR8 would have cleared them (SDM Vol 3 §11.8.6). */
+static u32 tpr_read(const struct vapic *apic)
+{
+	u32 t = ((u32)*apic->cr8 << apic->cr8_shift) & 0xff;
+
+	return apic->cr8_shift && t == (apic->tpr & 0xf0) ? apic->tpr : t;
+}
+
+static inline __attribute__((always_inline)) void tpr_write(struct vapic *apic, u8 val)
+{
+	apic->tpr = val;
+	*apic->cr8 = val >> apic->cr8_shift;
+}
+
+static u32 isr_class(const struct vapic *apic)
+{
+	int isr = highest_bit256(apic->isr);
+
+	return isr < 0 ? 0 : (u32)isr & 0xf0;
+}
+
 /* Processor priority: the higher of TPR and the in-service class (§11.8.3.1) */
 static u32 ppr(const struct vapic *apic)
 {
-	int isr = highest_bit256(apic->isr);
-	u32 isr_class = isr < 0 ? 0 : (u32)isr & 0xf0;
+	u32 tpr = tpr_read(apic), isr = isr_class(apic);
 
-	return (apic->tpr & 0xf0) >= isr_class ? apic->tpr : isr_class;
+	return (tpr & 0xf0) >= isr ? tpr : isr;
 }
 
 int apic_deliverable_vector(const struct vapic *apic)
 {
 	int v = highest_bit256(apic->irr);
+	u32 tpr, isr;
 
-	if (v < 0 || ((u32)v & 0xf0) <= (ppr(apic) & 0xf0))
+	if (v < 0)
+		return -1;
+	tpr = tpr_class(apic);
+	isr = isr_class(apic);
+	if (((u32)v & 0xf0) <= (tpr >= isr ? tpr : isr))
 		return -1;
 	return v;
 }
 
-/* The TPR lives where the guest's CR8 reaches it without an exit; the
- * copy in struct vapic is refreshed before priorities are computed. */
-static inline __attribute__((always_inline)) void tpr_sync(struct vcpu *vcpu)
-{
-	vcpu->apic.tpr = backend->guest_tpr(vcpu);
-}
-
 void apic_update_interrupts(struct vcpu *vcpu)
 {
-	int v;
-
-	tpr_sync(vcpu);
-	v = apic_deliverable_vector(&vcpu->apic);
+	int v = apic_deliverable_vector(&vcpu->apic);
 
 	if (v < 0) {
 		backend->request_interrupt_window(vcpu, false);
@@ -147,7 +176,6 @@ void apic_halt(struct vcpu *vcpu)
 {
 	struct vm *vm = vcpu->vm;
 
-	tpr_sync(vcpu); /* CR8 cannot change while the vCPU is halted */
 	while (apic_deliverable_vector(&vcpu->apic) < 0 && vm->stop == VM_RUNNING) {
 		if (vm->deadline_tsc && rdtsc() >= vm->deadline_tsc) {
 			vm_stop(vm, VM_STOP_TIME_LIMIT,
@@ -176,12 +204,19 @@ bool apic_wait_for_timer(struct vcpu *vcpu)
 	return true;
 }
 
+/* A level-triggered vector's EOI goes to the I/O APIC (§11.8.4). */
+static __attribute__((noinline, cold)) void level_eoi(struct vcpu *vcpu, u8 v)
+{
+	if (vcpu->apic.tmr[v / 32] & (1u << (v % 32)))
+		ioapic_eoi(vcpu, v);
+}
+
 /* One register file behind both interfaces; @x2 picks the x2APIC forms. */
 /* Inlined into each interface, so that @x2 is a constant there. */
 static inline __attribute__((always_inline)) bool reg_read(struct vcpu *vcpu, u32 reg, u64 *val,
 							   bool x2)
 {
-	struct vapic *apic = &vcpu->apic;
+	const struct vapic *apic = &vcpu->apic;
 	u32 v32;
 
 	if (reg >= APIC_ISR && reg < APIC_ISR + 0x80) {
@@ -212,11 +247,9 @@ static inline __attribute__((always_inline)) bool reg_read(struct vcpu *vcpu, u3
 		*val = APIC_VERSION_VALUE;
 		return true;
 	case APIC_TPR:
-		tpr_sync(vcpu);
-		*val = apic->tpr;
+		*val = tpr_read(apic);
 		return true;
 	case APIC_PPR:
-		tpr_sync(vcpu);
 		*val = ppr(apic);
 		return true;
 	case APIC_LDR:
@@ -273,7 +306,7 @@ static inline __attribute__((always_inline)) bool reg_write(struct vcpu *vcpu, u
 	case APIC_TIMER_DIVIDE:
 		return apic_timer_write(vcpu, reg, (u32)val);
 	case APIC_TPR:
-		backend->set_guest_tpr(vcpu, val & 0xff);
+		tpr_write(apic, (u8)val);
 		break;
 	case APIC_EOI: {
 		int v = highest_bit256(apic->isr);
@@ -282,9 +315,8 @@ static inline __attribute__((always_inline)) bool reg_write(struct vcpu *vcpu, u
 			return false; /* x2APIC EOI takes 0 only (§11.12.1.2) */
 		if (v >= 0) {
 			clear_bit256(apic->isr, v);
-			/* a level-triggered vector's EOI goes to the I/O APIC (§11.8.4) */
-			if (unlikely(apic->tmr[v / 32] & (1u << (v % 32))))
-				ioapic_eoi(vcpu, (u8)v);
+			if (unlikely(apic->tmr_used))
+				level_eoi(vcpu, (u8)v);
 		}
 		break;
 	}

@@ -15,7 +15,7 @@ static void accept_remote(struct vcpu *target, u8 vector)
 {
 	if (vector < 16)
 		return;
-	tmr_update(target->apic.tmr, vector, false);
+	tmr_update(&target->apic, vector, false);
 	irr_set(target->apic.irr, vector);
 	if (target->cpu)
 		smp_kick(target->cpu);
@@ -107,7 +107,7 @@ unsigned apic_bus_deliver(struct vcpu *vcpu, u8 dest, bool logical, bool lowest,
 		if (logical ? !apic_matches(t, dest, true, x2)
 			    : dest != 0xff && !apic_matches(t, dest, false, x2))
 			continue;
-		tmr_update(t->apic.tmr, vector, level);
+		tmr_update(&t->apic, vector, level);
 		irr_set(t->apic.irr, vector);
 		if (t == vcpu)
 			apic_update_interrupts(t);

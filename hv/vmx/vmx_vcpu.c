@@ -205,6 +205,10 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 	if (!x->msr_bitmap || !x->io_bitmaps || !x->virtual_apic)
 		return backend_fail(err, BACKEND_ERR_NO_MEMORY,
 				    "no memory for the MSR and I/O bitmaps and virtual-APIC page");
+	/* With the TPR shadow, CR8 reads and writes the virtual TPR at offset
+	 * 0x80 of the virtual-APIC page (SDM Vol 3 §30.1.1, §30.3): the
+	 * vAPIC keeps its TPR there, so that MOV to CR8 needs no exit. */
+	apic_set_cr8_home(&vcpu->apic, &x->virtual_apic[APIC_TPR], 0);
 	__builtin_memset(x->msr_bitmap, 0xff, PAGE_SIZE);
 	__builtin_memset(x->io_bitmaps, 0xff, 2 * PAGE_SIZE);
 	for (i = 0; i < msr_passthrough_count; i++)
@@ -509,18 +513,6 @@ static void vmx_request_interrupt_window(struct vcpu *vcpu, bool on)
 	}
 }
 
-/* With the TPR shadow, CR8 reads and writes the virtual TPR at offset 0x80
- * of the virtual-APIC page (SDM Vol 3 §30.1.1, §30.3). */
-static u8 vmx_guest_tpr(struct vcpu *vcpu)
-{
-	return ((struct vmx_vcpu *)vcpu->vendor)->virtual_apic[APIC_TPR];
-}
-
-static void vmx_set_guest_tpr(struct vcpu *vcpu, u8 tpr)
-{
-	((struct vmx_vcpu *)vcpu->vendor)->virtual_apic[APIC_TPR] = tpr;
-}
-
 static void vmx_end_interrupt_shadow(struct vcpu *vcpu)
 {
 	u64 v = vmread(VMCS_GUEST_INTERRUPTIBILITY);
@@ -640,8 +632,6 @@ const struct backend_ops vmx_backend = {
 	.interrupt_allowed = vmx_interrupt_allowed,
 	.inject_interrupt = vmx_inject_interrupt,
 	.request_interrupt_window = vmx_request_interrupt_window,
-	.guest_tpr = vmx_guest_tpr,
-	.set_guest_tpr = vmx_set_guest_tpr,
 	.end_interrupt_shadow = vmx_end_interrupt_shadow,
 	.guest_cr0 = vmx_guest_cr0,
 	.guest_cr3 = vmx_guest_cr3,

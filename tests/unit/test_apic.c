@@ -34,17 +34,10 @@ static void fake_request_window(struct vcpu *vcpu, bool on)
 	window = on;
 }
 
-static u8 fake_tpr; /* the guest's CR8 << 4 */
-
-static u8 fake_guest_tpr(struct vcpu *vcpu)
-{
-	return fake_tpr;
-}
-
-static void fake_set_guest_tpr(struct vcpu *vcpu, u8 tpr)
-{
-	fake_tpr = tpr;
-}
+/* Where each vCPU's CR8 keeps the TPR: the VMX format (the whole TPR)
+ * unless a test picks SVM's (V_TPR, bits 7:4) */
+static u8 fake_cr8[2];
+#define fake_tpr fake_cr8[0]
 
 static u64 fake_cr4(struct vcpu *vcpu)
 {
@@ -57,8 +50,6 @@ static const struct backend_ops fake_backend = {
 	.interrupt_allowed = fake_interrupt_allowed,
 	.inject_interrupt = fake_inject_interrupt,
 	.request_interrupt_window = fake_request_window,
-	.guest_tpr = fake_guest_tpr,
-	.set_guest_tpr = fake_set_guest_tpr,
 };
 
 const struct backend_ops *backend = &fake_backend;
@@ -118,12 +109,14 @@ static int setup(void **state)
 	host_deadline = 0;
 	vm.nr_vcpus = 1;
 	vcpu->vm = &vm;
+	fake_cr8[0] = fake_cr8[1] = 0xff;
+	apic_set_cr8_home(&vcpu->apic, &fake_cr8[0], 0);
 	apic_reset(&vcpu->apic, true, true);
 	kicks = 0;
 	guest_if = true;
 	injected = -1;
 	window = false;
-	fake_tpr = 0;
+	assert_int_equal(fake_tpr, 0); /* the reset's TPR is CR8's */
 	return 0;
 }
 
@@ -152,6 +145,7 @@ static struct vcpu *second_vcpu(bool x2apic)
 	other->vm = &vm;
 	other->index = 1;
 	other->cpu = &other_cpu;
+	apic_set_cr8_home(&other->apic, &fake_cr8[1], 0);
 	apic_reset(&vcpu->apic, true, x2apic);
 	apic_reset(&other->apic, false, x2apic);
 	return other;
@@ -229,6 +223,31 @@ static void cr8_is_the_tpr(void **state)
 	/* an APIC write is what CR8 reads next */
 	assert_true(apic_msr_write(vcpu, MSR_TPR, 0x35));
 	assert_int_equal(fake_tpr, 0x35);
+}
+
+/* SVM's V_TPR holds the TPR's class only (APM Vol 2 §15.21.4). */
+static void cr8_of_four_bits(void **state)
+{
+	u64 v;
+
+	(void)state;
+	apic_set_cr8_home(&vcpu->apic, &fake_cr8[0], 4);
+	assert_true(apic_msr_write(vcpu, MSR_TPR, 0x35));
+	assert_int_equal(fake_tpr, 3);
+	/* bits 3:0 as written through the APIC, while CR8 keeps the class */
+	assert_true(apic_msr_read(vcpu, MSR_TPR, &v));
+	assert_int_equal(v, 0x35);
+	assert_true(apic_msr_read(vcpu, 0x80a, &v)); /* PPR */
+	assert_int_equal(v, 0x35);
+	/* MOV to CR8 of another class: the TPR is that class, bits 3:0 clear */
+	fake_tpr = 0xc;
+	assert_true(apic_msr_read(vcpu, MSR_TPR, &v));
+	assert_int_equal(v, 0xc0);
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xc5));
+	assert_int_equal(injected, -1);
+	fake_tpr = 0xb;
+	apic_update_interrupts(vcpu);
+	assert_int_equal(injected, 0xc5);
 }
 
 static void level_vectors_set_tmr_and_eoi_to_the_ioapic(void **state)
@@ -390,7 +409,7 @@ static void apic_base_transitions(void **state)
 	assert_false(
 	    apic_base_write(vcpu, base | APIC_BASE_EN | APIC_BASE_EXTD)); /* disabled -> x2 */
 	assert_true(apic_base_write(vcpu, base | APIC_BASE_EN));	  /* xAPIC again */
-	assert_int_equal(vcpu->apic.tpr, 0);				  /* its state was lost */
+	assert_int_equal(fake_tpr, 0);					  /* its state was lost */
 	assert_true(apic_base_write(vcpu, base | APIC_BASE_EN | APIC_BASE_EXTD));
 	assert_false(apic_base_write(vcpu, base | APIC_BASE_EN)); /* x2APIC -> xAPIC */
 	assert_true(apic_base_write(vcpu, base));		  /* x2APIC -> disabled */
@@ -482,6 +501,7 @@ int main(void)
 		cmocka_unit_test_setup(ipi_to_another_vcpu, setup),
 		cmocka_unit_test_setup(tpr_blocks_lower_classes, setup),
 		cmocka_unit_test_setup(cr8_is_the_tpr, setup),
+		cmocka_unit_test_setup(cr8_of_four_bits, setup),
 		cmocka_unit_test_setup(level_vectors_set_tmr_and_eoi_to_the_ioapic, setup),
 		cmocka_unit_test_setup(in_service_blocks_same_class, setup),
 		cmocka_unit_test_setup(icr_self_ipis_only, setup),
