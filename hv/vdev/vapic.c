@@ -130,25 +130,43 @@ static u32 ppr(const struct vapic *apic)
 	return (tpr & 0xf0) >= isr ? tpr : isr;
 }
 
+/*
+ * Pending vector @v's class is above the PPR's (§11.8.3.1).  Only the ISR
+ * words from @v's up can hold a class as high as its: an in-service
+ * vector below @v's 32-vector word is of a lower class, so the scan stops
+ * there.
+ */
+static inline __attribute__((always_inline)) bool above_ppr(const struct vapic *apic, int v)
+{
+	u32 tpr = tpr_class(apic), isr = 0;
+	int i;
+
+	for (i = 7; i >= v / 32; i--) {
+		if (apic->isr[i]) {
+			isr = (u32)(i * 32 + 31 - __builtin_clz(apic->isr[i])) & 0xf0;
+			break;
+		}
+	}
+	return ((u32)v & 0xf0) > (tpr >= isr ? tpr : isr);
+}
+
 int apic_deliverable_vector(const struct vapic *apic)
 {
 	int v = highest_bit256(apic->irr);
-	u32 tpr, isr;
 
-	if (v < 0)
-		return -1;
-	tpr = tpr_class(apic);
-	isr = isr_class(apic);
-	if (((u32)v & 0xf0) <= (tpr >= isr ? tpr : isr))
-		return -1;
-	return v;
+	return v >= 0 && above_ppr(apic, v) ? v : -1;
 }
 
 void apic_update_interrupts(struct vcpu *vcpu)
 {
-	int v = apic_deliverable_vector(&vcpu->apic);
+	int v = highest_bit256(vcpu->apic.irr);
 
-	if (v < 0) {
+	/* Nothing pending: no window is open either, as one opens only for a
+	 * pending vector and closes when that is delivered (or the APIC is
+	 * disabled).  An EOI or TPR write with nothing pending stops here. */
+	if (v < 0)
+		return;
+	if (!above_ppr(&vcpu->apic, v)) {
 		backend->request_interrupt_window(vcpu, false);
 		return;
 	}

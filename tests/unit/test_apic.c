@@ -296,6 +296,44 @@ static void in_service_blocks_same_class(void **state)
 	assert_int_equal(injected, 0xb1);
 }
 
+/* The PPR's in-service class, with vectors in other 32-vector words. */
+static void in_service_in_other_words(void **state)
+{
+	struct vapic *apic = &vcpu->apic;
+
+	(void)state;
+	apic->irr[0x65 / 32] = 1u << (0x65 % 32);
+	apic->isr[0xe0 / 32] = 1u << (0xe0 % 32); /* a higher word: blocks */
+	assert_int_equal(apic_deliverable_vector(apic), -1);
+	apic->isr[0xe0 / 32] = 0;
+	apic->isr[0x5f / 32] = 1u << (0x5f % 32); /* a lower word, lower class */
+	assert_int_equal(apic_deliverable_vector(apic), 0x65);
+	apic->isr[0x61 / 32] = 1u << (0x61 % 32); /* its word, its class: blocks */
+	assert_int_equal(apic_deliverable_vector(apic), -1);
+	apic->irr[0x75 / 32] |= 1u << (0x75 % 32); /* its word, a higher class */
+	assert_int_equal(apic_deliverable_vector(apic), 0x75);
+}
+
+/* A window is open only while a pending vector waits for IF: a TPR that
+ * blocks the vector closes it, one that unblocks it reopens it. */
+static void tpr_closes_and_reopens_the_window(void **state)
+{
+	(void)state;
+	guest_if = false;
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xb0));
+	assert_true(window);
+	assert_true(apic_msr_write(vcpu, MSR_TPR, 0xc0));
+	assert_false(window);
+	assert_true(apic_msr_write(vcpu, MSR_TPR, 0));
+	assert_true(window);
+	guest_if = true;
+	apic_update_interrupts(vcpu);
+	assert_int_equal(injected, 0xb0);
+	assert_false(window);
+	assert_true(apic_msr_write(vcpu, MSR_EOI, 0));
+	assert_false(window);
+}
+
 static void icr_self_ipis_only(void **state)
 {
 	(void)state;
@@ -502,6 +540,8 @@ int main(void)
 		cmocka_unit_test_setup(tpr_blocks_lower_classes, setup),
 		cmocka_unit_test_setup(cr8_is_the_tpr, setup),
 		cmocka_unit_test_setup(cr8_of_four_bits, setup),
+		cmocka_unit_test_setup(in_service_in_other_words, setup),
+		cmocka_unit_test_setup(tpr_closes_and_reopens_the_window, setup),
 		cmocka_unit_test_setup(level_vectors_set_tmr_and_eoi_to_the_ioapic, setup),
 		cmocka_unit_test_setup(in_service_blocks_same_class, setup),
 		cmocka_unit_test_setup(icr_self_ipis_only, setup),
