@@ -2,7 +2,9 @@
 /*
  * Guest port I/O.  Every port exits (the I/O permission map is all ones);
  * the emulated devices are a table of port ranges.  A port with no device
- * reads as all ones and ignores writes, as an empty ISA port does.
+ * reads as all ones and ignores writes, as an empty ISA port does.  The
+ * interrupt lines of QEMU's pc-testdev (what kvm-unit-tests drives the
+ * I/O APIC with) act for the vCPU that wrote them.
  */
 #include "exit_dispatch.h"
 #include "vdev/fw_cfg.h"
@@ -203,6 +205,15 @@ static const struct port_device port_devices[] = {
 	{ I8042_DATA_PORT, 5, i8042_in, i8042_out },
 };
 
+/* An OUT to no port device: the interrupt lines (write-only), for which
+ * the I/O APIC acts for this vCPU; other ports ignore it.  Out of line,
+ * off the device ports' path. */
+static __attribute__((noinline, cold)) void out_no_device(struct vcpu *vcpu, u16 port, u32 val)
+{
+	if ((u16)(port - GUEST_IRQ_LINE_PORT) < IOAPIC_PINS)
+		ioapic_set_line(vcpu, port - GUEST_IRQ_LINE_PORT, val & 1);
+}
+
 static const struct port_device *find_port_device(u16 port)
 {
 	unsigned i;
@@ -229,6 +240,8 @@ static void port_out(struct vcpu *vcpu, const struct port_device *dev, u16 port,
 {
 	if (dev)
 		dev->out(vcpu->vm, port - dev->base, size, val & io_mask(size));
+	else
+		out_no_device(vcpu, port, val);
 }
 
 /* Bytes a REP INS/OUTS moves per exit; then the guest executes it again. */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Nested page faults: guest-physical accesses outside guest RAM.  The
- * MMIO test device and the xAPIC page are emulated by decoding the
- * faulting MOV from the bytes at CS:RIP, in the guest's code size (no
- * decode assists needed); anything else stops the VM with the address
- * named.
+ * MMIO test device, the xAPIC page and the I/O APIC are emulated by
+ * decoding the faulting MOV from the bytes at CS:RIP, in the guest's code
+ * size (no decode assists needed); anything else stops the VM with the
+ * address named.
  */
 #include "exit_dispatch.h"
 #include "lib/guest_abi.h"
@@ -44,6 +44,21 @@ static void xapic_access(struct vcpu *vcpu, u32 offset, const struct mmio_insn *
 	*reg = mmio_merge_read(insn, *reg, (u64)val >> ((offset & 3) * 8));
 }
 
+/* The I/O APIC's window: 32-bit registers (82093AA §3.1); a narrower
+ * read sees part of one, a narrower write reaches only IOREGSEL. */
+static void ioapic_access(struct vcpu *vcpu, u32 offset, const struct mmio_insn *insn, u64 *reg)
+{
+	if (insn->write) {
+		u64 v = insn->has_imm ? insn->imm : mmio_write_value(insn, *reg);
+
+		if (!(offset & 3) && (insn->size == 4 || offset == IOAPIC_IOREGSEL))
+			ioapic_mmio_write(vcpu, offset, (u32)v);
+		return;
+	}
+	*reg = mmio_merge_read(insn, *reg,
+			       (u64)ioapic_mmio_read(vcpu, offset & ~3u) >> ((offset & 3) * 8));
+}
+
 /* The test device's registers: only the scratch register is writable;
  * narrow writes merge into it, the ID register ignores writes. */
 static inline __attribute__((always_inline)) void
@@ -78,7 +93,7 @@ static __attribute__((noinline, cold)) void stop_undecodable(struct vcpu *vcpu, 
 
 /*
  * Everything but mhv's own 64-bit guests touching the test device: the
- * xAPIC page, code in any mode (external guests), and accesses to
+ * xAPIC page, the I/O APIC, code in any mode (external guests), and accesses to
  * nothing, which stop the VM.
  */
 static __attribute__((noinline)) void npf_slow(struct vcpu *vcpu, const struct vm_exit *exit)
@@ -86,13 +101,14 @@ static __attribute__((noinline)) void npf_slow(struct vcpu *vcpu, const struct v
 	u64 gpa = exit->npf.gpa, offset = gpa - GUEST_MMIO_BASE;
 	bool device = offset < GUEST_MMIO_SIZE;
 	bool xapic = gpa - APIC_DEFAULT_BASE < APIC_MMIO_SIZE;
+	bool ioapic = gpa - IOAPIC_DEFAULT_BASE < IOAPIC_MMIO_SIZE;
 	struct mmio_insn insn;
 	unsigned code_bits;
 	u8 bytes[15];
 	size_t n;
 	u64 *reg;
 
-	if ((!device && !xapic) || exit->npf.fetch) {
+	if ((!device && !xapic && !ioapic) || exit->npf.fetch) {
 		vm_stop(vcpu->vm, VM_STOP_BAD_ACCESS,
 			"%s of guest-physical 0x%llx, outside RAM and devices (rip 0x%llx)",
 			exit->npf.fetch	  ? "instruction fetch"
@@ -109,6 +125,8 @@ static __attribute__((noinline)) void npf_slow(struct vcpu *vcpu, const struct v
 	reg = &vcpu->regs.gpr[insn.reg];
 	if (xapic)
 		xapic_access(vcpu, (u32)(gpa - APIC_DEFAULT_BASE), &insn, reg);
+	else if (ioapic)
+		ioapic_access(vcpu, (u32)(gpa - IOAPIC_DEFAULT_BASE), &insn, reg);
 	else
 		test_device_access(vcpu->vm, offset, &insn, reg);
 	vcpu->regs.rip += insn.len;

@@ -3,6 +3,7 @@
 #define MHV_VM_H
 
 #include "vdev/vapic.h"
+#include "vdev/ioapic.h"
 #include "vdev/fw_cfg.h"
 #include "pmu/pmu.h"
 #include "xstate/xstate_guest.h"
@@ -149,6 +150,7 @@ struct vm {
 	bool i8042_full;      /* ... and the status register says so */
 	u32 shutdown_match;   /* bytes of "Shutdown" seen on GUEST_SHUTDOWN_PORT */
 	struct fw_cfg fw_cfg; /* the firmware-configuration ports */
+	struct ioapic ioapic;
 	u64 mmio_scratch;
 	const struct vm_config *config;
 	/* who hears the guest's results and answers its questions */

@@ -91,7 +91,10 @@ struct hc_params {
 #define GUEST_PM_TIMER_PORT 0x608  /* ACPI PM timer, as at PMBASE 0x600 on Q35 */
 #define GUEST_EXIT_PORT 0xf4	   /* writes end the VM with that exit code */
 #define GUEST_SHUTDOWN_PORT 0x8900 /* "Shutdown" ends the VM (Bochs' port) */
-#define HC_UNKNOWN_NR 0xffff	   /* never a hypercall: the vmcall benchmark's number */
+/* QEMU's pc-testdev interrupt lines: OUT of 1 / 0 to port 0x2000 + n
+ * asserts / deasserts the I/O APIC's input n */
+#define GUEST_IRQ_LINE_PORT 0x2000
+#define HC_UNKNOWN_NR 0xffff /* never a hypercall: the vmcall benchmark's number */
 
 /* CPUID 0x40000001 EBX: what mhv offers beyond the host's CPUID */
 #define HV_FEATURE_TIMER BIT(0) /* a TSC deadline fires while the guest runs */

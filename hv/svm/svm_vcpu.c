@@ -160,6 +160,10 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 	c->guest_asid = 1 + vcpu->vm->id % (host_cpu.nr_asids > 1 ? host_cpu.nr_asids - 1 : 1);
 	c->tlb_control = TLB_CONTROL_FLUSH_ALL;
 	c->int_ctl = INT_CTL_V_INTR_MASKING; /* host IF governs physical interrupts */
+	/* With V_INTR_MASKING the guest's CR8 is V_TPR, bits 3:0 of int_ctl:
+	 * the APIC's TPR bits 7:4 (APM Vol 2 §15.21.4); the vAPIC keeps its
+	 * TPR there, so that MOV to CR8 needs no exit. */
+	apic_set_cr8_home(&vcpu->apic, (u8 *)&c->int_ctl, 4);
 	c->nested_ctl = NESTED_CTL_NP_ENABLE;
 	c->nested_cr3 = vcpu->vm->npt_root;
 

@@ -4,6 +4,7 @@
  * MSRs, its IA32_APIC_BASE modes and interrupt delivery (see vapic.h).
  */
 #include "vapic_priv.h"
+#include "ioapic.h"
 #include "core/backend.h"
 #include "platform/host_timer.h"
 #include "arch/x86.h"
@@ -40,9 +41,14 @@ static int highest_bit256(const u32 *map)
 static void registers_reset(struct vapic *apic)
 {
 	u64 base = apic->base;
+	u8 *cr8 = apic->cr8, cr8_shift = apic->cr8_shift;
 
 	__builtin_memset(apic, 0, sizeof(*apic));
 	apic->base = base;
+	apic->cr8 = cr8;
+	apic->cr8_shift = cr8_shift;
+	if (cr8)
+		*cr8 = 0; /* the TPR, and with it CR8 */
 	apic->svr = 0xff;
 	apic->dfr = 0xffffffff;
 	apic->lvt_pmc = LVT_MASKED;
@@ -86,29 +92,81 @@ bool apic_base_write(struct vcpu *vcpu, u64 val)
 	return true;
 }
 
+/* The TPR's bits 7:4 (its priority class), read where CR8 keeps them:
+ * inline, it is on the self-IPI and timer paths. */
+static inline __attribute__((always_inline)) u32 tpr_class(const struct vapic *apic)
+{
+	return ((u32)*apic->cr8 << apic->cr8_shift) & 0xf0;
+}
+
+/* The whole TPR.  A 4-bit CR8 (SVM) keeps only the class: bits 3:0
+ * are those written through the APIC while the class is unchanged, as a
+ * MOV to CR8 would have cleared them (SDM Vol 3 §11.8.6). */
+static u32 tpr_read(const struct vapic *apic)
+{
+	u32 t = ((u32)*apic->cr8 << apic->cr8_shift) & 0xff;
+
+	return apic->cr8_shift && t == (apic->tpr & 0xf0) ? apic->tpr : t;
+}
+
+static inline __attribute__((always_inline)) void tpr_write(struct vapic *apic, u8 val)
+{
+	apic->tpr = val;
+	*apic->cr8 = val >> apic->cr8_shift;
+}
+
+static u32 isr_class(const struct vapic *apic)
+{
+	int isr = highest_bit256(apic->isr);
+
+	return isr < 0 ? 0 : (u32)isr & 0xf0;
+}
+
 /* Processor priority: the higher of TPR and the in-service class (§11.8.3.1) */
 static u32 ppr(const struct vapic *apic)
 {
-	int isr = highest_bit256(apic->isr);
-	u32 isr_class = isr < 0 ? 0 : (u32)isr & 0xf0;
+	u32 tpr = tpr_read(apic), isr = isr_class(apic);
 
-	return (apic->tpr & 0xf0) >= isr_class ? apic->tpr : isr_class;
+	return (tpr & 0xf0) >= isr ? tpr : isr;
+}
+
+/*
+ * Pending vector @v's class is above the PPR's (§11.8.3.1).  Only the ISR
+ * words from @v's up can hold a class as high as its: an in-service
+ * vector below @v's 32-vector word is of a lower class, so the scan stops
+ * there.
+ */
+static inline __attribute__((always_inline)) bool above_ppr(const struct vapic *apic, int v)
+{
+	u32 tpr = tpr_class(apic), isr = 0;
+	int i;
+
+	for (i = 7; i >= v / 32; i--) {
+		if (apic->isr[i]) {
+			isr = (u32)(i * 32 + 31 - __builtin_clz(apic->isr[i])) & 0xf0;
+			break;
+		}
+	}
+	return ((u32)v & 0xf0) > (tpr >= isr ? tpr : isr);
 }
 
 int apic_deliverable_vector(const struct vapic *apic)
 {
 	int v = highest_bit256(apic->irr);
 
-	if (v < 0 || ((u32)v & 0xf0) <= (ppr(apic) & 0xf0))
-		return -1;
-	return v;
+	return v >= 0 && above_ppr(apic, v) ? v : -1;
 }
 
 void apic_update_interrupts(struct vcpu *vcpu)
 {
-	int v = apic_deliverable_vector(&vcpu->apic);
+	int v = highest_bit256(vcpu->apic.irr);
 
-	if (v < 0) {
+	/* Nothing pending: no window is open either, as one opens only for a
+	 * pending vector and closes when that is delivered (or the APIC is
+	 * disabled).  An EOI or TPR write with nothing pending stops here. */
+	if (v < 0)
+		return;
+	if (!above_ppr(&vcpu->apic, v)) {
 		backend->request_interrupt_window(vcpu, false);
 		return;
 	}
@@ -164,6 +222,13 @@ bool apic_wait_for_timer(struct vcpu *vcpu)
 	return true;
 }
 
+/* A level-triggered vector's EOI goes to the I/O APIC (§11.8.4). */
+static __attribute__((noinline, cold)) void level_eoi(struct vcpu *vcpu, u8 v)
+{
+	if (vcpu->apic.tmr[v / 32] & (1u << (v % 32)))
+		ioapic_eoi(vcpu, v);
+}
+
 /* One register file behind both interfaces; @x2 picks the x2APIC forms. */
 /* Inlined into each interface, so that @x2 is a constant there. */
 static inline __attribute__((always_inline)) bool reg_read(struct vcpu *vcpu, u32 reg, u64 *val,
@@ -181,7 +246,7 @@ static inline __attribute__((always_inline)) bool reg_read(struct vcpu *vcpu, u3
 		return true;
 	}
 	if (reg >= APIC_TMR && reg < APIC_TMR + 0x80) {
-		*val = 0; /* every interrupt mhv delivers is edge-triggered */
+		*val = apic->tmr[(reg - APIC_TMR) >> 4];
 		return true;
 	}
 	switch (reg) {
@@ -200,7 +265,7 @@ static inline __attribute__((always_inline)) bool reg_read(struct vcpu *vcpu, u3
 		*val = APIC_VERSION_VALUE;
 		return true;
 	case APIC_TPR:
-		*val = apic->tpr;
+		*val = tpr_read(apic);
 		return true;
 	case APIC_PPR:
 		*val = ppr(apic);
@@ -259,15 +324,18 @@ static inline __attribute__((always_inline)) bool reg_write(struct vcpu *vcpu, u
 	case APIC_TIMER_DIVIDE:
 		return apic_timer_write(vcpu, reg, (u32)val);
 	case APIC_TPR:
-		apic->tpr = val & 0xff;
+		tpr_write(apic, (u8)val);
 		break;
 	case APIC_EOI: {
 		int v = highest_bit256(apic->isr);
 
 		if (x2 && val)
 			return false; /* x2APIC EOI takes 0 only (§11.12.1.2) */
-		if (v >= 0)
+		if (v >= 0) {
 			clear_bit256(apic->isr, v);
+			if (unlikely(apic->tmr_used))
+				level_eoi(vcpu, (u8)v);
+		}
 		break;
 	}
 	case APIC_SVR:

@@ -16,7 +16,19 @@ struct vcpu;
 
 struct vapic {
 	u32 irr[8], isr[8]; /* 256 vectors each */
+	u32 tmr[8];	    /* level-triggered vectors accepted (SDM Vol 3 §11.8.4) */
+	bool tmr_used;	    /* a level vector was accepted: TMR bits may be set */
 	u64 base;	    /* IA32_APIC_BASE as the guest reads it */
+	/*
+	 * The TPR is the guest's CR8 (SDM Vol 3 §11.8.6), which the guest
+	 * writes without an exit: it lives where the backend keeps CR8, the
+	 * byte at cr8 holding TPR >> cr8_shift (VMX virtual TPR: shift 0;
+	 * SVM V_TPR, TPR bits 7:4: shift 4).  Set by the backend's vCPU
+	 * setup, kept across resets.  @tpr: the TPR as last written through
+	 * the APIC, for the bits 3:0 a 4-bit CR8 does not keep.
+	 */
+	u8 *cr8;
+	u8 cr8_shift;
 	u32 tpr;
 	u32 svr;
 	u32 ldr, dfr; /* xAPIC logical destination (x2APIC derives LDR from the ID) */
@@ -31,6 +43,13 @@ struct vapic {
 	u64 tsc_deadline;
 };
 
+/* The backend's vCPU setup: where the guest's CR8 keeps the TPR (see
+ * struct vapic); the TPR is 0 there. */
+static inline void apic_set_cr8_home(struct vapic *apic, u8 *cr8, u8 shift)
+{
+	apic->cr8 = cr8;
+	apic->cr8_shift = shift;
+}
 /* Reset; @x2apic: start in x2APIC mode (mhv's own guests), else xAPIC as
  * after power-up (external guests). */
 void apic_reset(struct vapic *apic, bool bsp, bool x2apic);

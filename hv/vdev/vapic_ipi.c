@@ -5,6 +5,7 @@
  * for its start-up IPI.
  */
 #include "vapic_priv.h"
+#include "ioapic.h"
 #include "host/smp.h"
 #include "arch/apic.h"
 
@@ -14,6 +15,7 @@ static void accept_remote(struct vcpu *target, u8 vector)
 {
 	if (vector < 16)
 		return;
+	tmr_update(&target->apic, vector, false);
 	irr_set(target->apic.irr, vector);
 	if (target->cpu)
 		smp_kick(target->cpu);
@@ -79,6 +81,43 @@ void apic_send_ipi(struct vcpu *vcpu, u64 icr, u32 dest, bool x2)
 		else
 			accept_remote(t, vector);
 	}
+}
+
+/*
+ * An interrupt message from the I/O APIC: an 8-bit destination, physical
+ * (0xFF broadcast) or logical as each APIC's mode reads it (§11.6.2,
+ * §11.12.10.2).  A hardware-disabled APIC takes none (§11.4.3).
+ * Lowest priority goes to the first APIC named: all vCPUs run at the
+ * same priority as far as mhv knows.
+ */
+unsigned apic_bus_deliver(struct vcpu *vcpu, u8 dest, bool logical, bool lowest, u8 vector,
+			  bool level)
+{
+	struct vm *vm = vcpu->vm;
+	unsigned i, n = 0;
+
+	if (vector < 16)
+		return 0; /* illegal vector (§11.5.3) */
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct vcpu *t = &vm->vcpus[i];
+		bool x2 = apic_x2apic_mode(&t->apic);
+
+		if (!apic_enabled(&t->apic))
+			continue;
+		if (logical ? !apic_matches(t, dest, true, x2)
+			    : dest != 0xff && !apic_matches(t, dest, false, x2))
+			continue;
+		tmr_update(&t->apic, vector, level);
+		irr_set(t->apic.irr, vector);
+		if (t == vcpu)
+			apic_update_interrupts(t);
+		else if (t->cpu)
+			smp_kick(t->cpu);
+		n++;
+		if (lowest)
+			break;
+	}
+	return n;
 }
 
 bool apic_wait_for_sipi(struct vcpu *vcpu)

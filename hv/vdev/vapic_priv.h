@@ -16,12 +16,35 @@ static inline void irr_set(u32 *irr, u8 v)
 	asm volatile("lock btsl %1, %0" : "+m"(irr[v / 32]) : "r"((u32)(v % 32)) : "memory");
 }
 
+/*
+ * Acceptance into IRR sets the vector's TMR bit for a level-triggered
+ * interrupt, clears it for an edge one (SDM Vol 3 §11.8.4).  Only the
+ * I/O APIC sends level interrupts: until it has, the TMR is clear and an
+ * edge acceptance (IPIs, the LVT timer) costs one test of tmr_used.
+ */
+static inline void tmr_update(struct vapic *apic, u8 v, bool level)
+{
+	if (level) {
+		apic->tmr_used = true;
+		asm volatile("lock btsl %1, %0"
+			     : "+m"(apic->tmr[v / 32])
+			     : "r"((u32)(v % 32))
+			     : "memory");
+	} else if (unlikely(apic->tmr_used)) {
+		asm volatile("lock btrl %1, %0"
+			     : "+m"(apic->tmr[v / 32])
+			     : "r"((u32)(v % 32))
+			     : "memory");
+	}
+}
+
 /* Inlined: it is the self-IPI and timer path of the benchmarks. */
 static inline __attribute__((always_inline)) void apic_accept(struct vcpu *vcpu, u8 vector)
 {
 	/* Vectors 0-15 are illegal for fixed delivery (§11.5.3): ignored. */
 	if (vector < 16)
 		return;
+	tmr_update(&vcpu->apic, vector, false);
 	irr_set(vcpu->apic.irr, vector);
 	apic_update_interrupts(vcpu);
 }

@@ -249,6 +249,10 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 	if (!x->msr_bitmap || !x->io_bitmaps || !x->virtual_apic)
 		return backend_fail(err, BACKEND_ERR_NO_MEMORY,
 				    "no memory for the MSR and I/O bitmaps and virtual-APIC page");
+	/* With the TPR shadow, CR8 reads and writes the virtual TPR at offset
+	 * 0x80 of the virtual-APIC page (SDM Vol 3 §30.1.1, §30.3): the
+	 * vAPIC keeps its TPR there, so that MOV to CR8 needs no exit. */
+	apic_set_cr8_home(&vcpu->apic, &x->virtual_apic[APIC_TPR], 0);
 	__builtin_memset(x->msr_bitmap, 0xff, PAGE_SIZE);
 	__builtin_memset(x->io_bitmaps, 0xff, 2 * PAGE_SIZE);
 	for (i = 0; i < msr_passthrough_count; i++)

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "vdev/vapic.h"
+#include "vdev/ioapic.h"
 #include "core/backend.h"
 #include "platform/host_timer.h"
 #include "host/smp.h"
@@ -32,6 +33,11 @@ static void fake_request_window(struct vcpu *vcpu, bool on)
 {
 	window = on;
 }
+
+/* Where each vCPU's CR8 keeps the TPR: the VMX format (the whole TPR)
+ * unless a test picks SVM's (V_TPR, bits 7:4) */
+static u8 fake_cr8[2];
+#define fake_tpr fake_cr8[0]
 
 static u64 fake_cr4(struct vcpu *vcpu)
 {
@@ -78,6 +84,14 @@ void vm_stop(struct vm *v, enum vm_stop why, const char *fmt, ...)
 	v->stop = why;
 }
 
+/* The I/O APIC hears the EOIs of level-triggered vectors. */
+static int ioapic_eois;
+
+void ioapic_eoi(struct vcpu *v, u8 vector)
+{
+	ioapic_eois++;
+}
+
 static struct vm vm;
 static struct vcpu *vcpu = &vm.vcpus[0];
 
@@ -95,11 +109,14 @@ static int setup(void **state)
 	host_deadline = 0;
 	vm.nr_vcpus = 1;
 	vcpu->vm = &vm;
+	fake_cr8[0] = fake_cr8[1] = 0xff;
+	apic_set_cr8_home(&vcpu->apic, &fake_cr8[0], 0);
 	apic_reset(&vcpu->apic, true, true);
 	kicks = 0;
 	guest_if = true;
 	injected = -1;
 	window = false;
+	assert_int_equal(fake_tpr, 0); /* the reset's TPR is CR8's */
 	return 0;
 }
 
@@ -128,6 +145,7 @@ static struct vcpu *second_vcpu(bool x2apic)
 	other->vm = &vm;
 	other->index = 1;
 	other->cpu = &other_cpu;
+	apic_set_cr8_home(&other->apic, &fake_cr8[1], 0);
 	apic_reset(&vcpu->apic, true, x2apic);
 	apic_reset(&other->apic, false, x2apic);
 	return other;
@@ -187,6 +205,79 @@ static void tpr_blocks_lower_classes(void **state)
 	assert_int_equal(injected, 0xb0);
 }
 
+static void cr8_is_the_tpr(void **state)
+{
+	u64 v;
+
+	(void)state;
+	/* a guest MOV to CR8 reaches the backend's TPR without an exit */
+	fake_tpr = 0xc0;
+	assert_true(apic_msr_read(vcpu, MSR_TPR, &v));
+	assert_int_equal(v, 0xc0);
+	/* ... and blocks lower classes (SDM Vol 3 §11.8.6) */
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xb0));
+	assert_int_equal(injected, -1);
+	fake_tpr = 0;
+	apic_update_interrupts(vcpu);
+	assert_int_equal(injected, 0xb0);
+	/* an APIC write is what CR8 reads next */
+	assert_true(apic_msr_write(vcpu, MSR_TPR, 0x35));
+	assert_int_equal(fake_tpr, 0x35);
+}
+
+/* SVM's V_TPR holds the TPR's class only (APM Vol 2 §15.21.4). */
+static void cr8_of_four_bits(void **state)
+{
+	u64 v;
+
+	(void)state;
+	apic_set_cr8_home(&vcpu->apic, &fake_cr8[0], 4);
+	assert_true(apic_msr_write(vcpu, MSR_TPR, 0x35));
+	assert_int_equal(fake_tpr, 3);
+	/* bits 3:0 as written through the APIC, while CR8 keeps the class */
+	assert_true(apic_msr_read(vcpu, MSR_TPR, &v));
+	assert_int_equal(v, 0x35);
+	assert_true(apic_msr_read(vcpu, 0x80a, &v)); /* PPR */
+	assert_int_equal(v, 0x35);
+	/* MOV to CR8 of another class: the TPR is that class, bits 3:0 clear */
+	fake_tpr = 0xc;
+	assert_true(apic_msr_read(vcpu, MSR_TPR, &v));
+	assert_int_equal(v, 0xc0);
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xc5));
+	assert_int_equal(injected, -1);
+	fake_tpr = 0xb;
+	apic_update_interrupts(vcpu);
+	assert_int_equal(injected, 0xc5);
+}
+
+static void level_vectors_set_tmr_and_eoi_to_the_ioapic(void **state)
+{
+	u64 tmr;
+
+	(void)state;
+	ioapic_eois = 0;
+	/* a level message sets the TMR bit; its EOI is broadcast (SDM §11.8.4) */
+	assert_int_equal(apic_bus_deliver(vcpu, 0, false, false, 0x79, true), 1);
+	assert_int_equal(injected, 0x79);
+	assert_true(apic_msr_read(vcpu, 0x818 + 0x79 / 32, &tmr));
+	assert_true(tmr & 1u << (0x79 % 32));
+	assert_true(apic_msr_write(vcpu, MSR_EOI, 0));
+	assert_int_equal(ioapic_eois, 1);
+	/* the same vector edge-triggered clears it and its EOI stays local */
+	injected = -1;
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0x79));
+	assert_int_equal(injected, 0x79);
+	assert_true(apic_msr_read(vcpu, 0x818 + 0x79 / 32, &tmr));
+	assert_false(tmr & 1u << (0x79 % 32));
+	assert_true(apic_msr_write(vcpu, MSR_EOI, 0));
+	assert_int_equal(ioapic_eois, 1);
+	/* destinations: another ID, none; broadcast, this one */
+	injected = -1;
+	assert_int_equal(apic_bus_deliver(vcpu, 5, false, false, 0x80, false), 0);
+	assert_int_equal(apic_bus_deliver(vcpu, 0xff, false, false, 0x80, false), 1);
+	assert_int_equal(injected, 0x80);
+}
+
 static void in_service_blocks_same_class(void **state)
 {
 	(void)state;
@@ -203,6 +294,44 @@ static void in_service_blocks_same_class(void **state)
 	assert_int_equal(injected, -1);
 	assert_true(apic_msr_write(vcpu, MSR_EOI, 0)); /* EOI of 0xb0 */
 	assert_int_equal(injected, 0xb1);
+}
+
+/* The PPR's in-service class, with vectors in other 32-vector words. */
+static void in_service_in_other_words(void **state)
+{
+	struct vapic *apic = &vcpu->apic;
+
+	(void)state;
+	apic->irr[0x65 / 32] = 1u << (0x65 % 32);
+	apic->isr[0xe0 / 32] = 1u << (0xe0 % 32); /* a higher word: blocks */
+	assert_int_equal(apic_deliverable_vector(apic), -1);
+	apic->isr[0xe0 / 32] = 0;
+	apic->isr[0x5f / 32] = 1u << (0x5f % 32); /* a lower word, lower class */
+	assert_int_equal(apic_deliverable_vector(apic), 0x65);
+	apic->isr[0x61 / 32] = 1u << (0x61 % 32); /* its word, its class: blocks */
+	assert_int_equal(apic_deliverable_vector(apic), -1);
+	apic->irr[0x75 / 32] |= 1u << (0x75 % 32); /* its word, a higher class */
+	assert_int_equal(apic_deliverable_vector(apic), 0x75);
+}
+
+/* A window is open only while a pending vector waits for IF: a TPR that
+ * blocks the vector closes it, one that unblocks it reopens it. */
+static void tpr_closes_and_reopens_the_window(void **state)
+{
+	(void)state;
+	guest_if = false;
+	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0xb0));
+	assert_true(window);
+	assert_true(apic_msr_write(vcpu, MSR_TPR, 0xc0));
+	assert_false(window);
+	assert_true(apic_msr_write(vcpu, MSR_TPR, 0));
+	assert_true(window);
+	guest_if = true;
+	apic_update_interrupts(vcpu);
+	assert_int_equal(injected, 0xb0);
+	assert_false(window);
+	assert_true(apic_msr_write(vcpu, MSR_EOI, 0));
+	assert_false(window);
 }
 
 static void icr_self_ipis_only(void **state)
@@ -318,7 +447,7 @@ static void apic_base_transitions(void **state)
 	assert_false(
 	    apic_base_write(vcpu, base | APIC_BASE_EN | APIC_BASE_EXTD)); /* disabled -> x2 */
 	assert_true(apic_base_write(vcpu, base | APIC_BASE_EN));	  /* xAPIC again */
-	assert_int_equal(vcpu->apic.tpr, 0);				  /* its state was lost */
+	assert_int_equal(fake_tpr, 0);					  /* its state was lost */
 	assert_true(apic_base_write(vcpu, base | APIC_BASE_EN | APIC_BASE_EXTD));
 	assert_false(apic_base_write(vcpu, base | APIC_BASE_EN)); /* x2APIC -> xAPIC */
 	assert_true(apic_base_write(vcpu, base));		  /* x2APIC -> disabled */
@@ -409,6 +538,11 @@ int main(void)
 		cmocka_unit_test_setup(if_clear_asks_for_a_window, setup),
 		cmocka_unit_test_setup(ipi_to_another_vcpu, setup),
 		cmocka_unit_test_setup(tpr_blocks_lower_classes, setup),
+		cmocka_unit_test_setup(cr8_is_the_tpr, setup),
+		cmocka_unit_test_setup(cr8_of_four_bits, setup),
+		cmocka_unit_test_setup(in_service_in_other_words, setup),
+		cmocka_unit_test_setup(tpr_closes_and_reopens_the_window, setup),
+		cmocka_unit_test_setup(level_vectors_set_tmr_and_eoi_to_the_ioapic, setup),
 		cmocka_unit_test_setup(in_service_blocks_same_class, setup),
 		cmocka_unit_test_setup(icr_self_ipis_only, setup),
 		cmocka_unit_test_setup(tsc_deadline_in_the_past_fires, setup),

@@ -403,6 +403,9 @@ static void io(void **state)
 	assert_true(e.io.rep);
 	assert_int_equal(e.io.size, 2);
 	assert_int_equal(e.io.port, 0xe0);
+	/* without the instruction information, neither size nor segment */
+	assert_int_equal(e.io.addr_bits, 0);
+	assert_int_equal(e.io.seg, SEG_REG_COUNT);
 	/* out 0xf4, eax: size 3 (4 bytes), bit 6 = immediate operand */
 	fields.qual = (0xf4ull << 16) | (1 << 6) | 3;
 	e = decode(30);
@@ -411,9 +414,6 @@ static void io(void **state)
 	assert_false(e.io.rep);
 	assert_int_equal(e.io.size, 4);
 	assert_int_equal(e.io.port, 0xf4);
-	/* without the instruction information, neither size nor segment */
-	assert_int_equal(e.io.addr_bits, 0);
-	assert_int_equal(e.io.seg, SEG_REG_COUNT);
 	/* outsb with it (Table 28-8): address size in 9:7, segment in 17:15 */
 	fields.qual = (0xe0ull << 16) | (1 << 4);
 	fields.has_insn_info = true;
