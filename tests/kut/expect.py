@@ -196,11 +196,15 @@ def readme_block(exp):
         rows = exp.of_env(env)
         n = {v: sum(1 for e in rows if e.mhv == v) for v in VERDICTS}
         bare_pass = sum(1 for e in rows if e.bare == "pass")
-        gaps = [e for e in rows if e.gap() == "open"]
-        out.append("- %s: %d tests; under mhv %d pass, %d skip, %d fail; bare %d pass; "
-                   "%d fail or skip under mhv where the bare run passes." % (
+        gaps = [e.test for e in rows if e.gap() == "open"]
+        accepted = [e.test for e in rows if e.gap() == "accepted"]
+        bare_missing = sum(1 for e in rows if e.bare == "-")
+        out.append("- %s: %d tests; under mhv %d pass, %d skip, %d fail; bare %d pass%s. "
+                   "Fail or skip under mhv where the bare run passes: %s%s." % (
                        ENV_LABEL[env], len(rows), n["pass"], n["skip"], n["fail"], bare_pass,
-                       len(gaps) + sum(1 for e in rows if e.gap() == "accepted")))
+                       " (%d not recorded yet)" % bare_missing if bare_missing else "",
+                       "%d open (%s)" % (len(gaps), ", ".join(gaps)) if gaps else "none open",
+                       "; accepted: %s" % ", ".join(accepted) if accepted else ""))
     out.append("")
     out.append(END)
     return "\n".join(out)
