@@ -219,7 +219,7 @@ for env in qemu bochs-vmx bochs-svm; do
 		--jobs "${KUT_JOBS:-2}" --out build/kut-check >"$out" 2>&1 </dev/null
 	st=$?
 	secs=$(($(date +%s) - start))
-	summary=$(sed -n "s/^kut-check: $env: \([0-9]* tests, .*\)/\1/p" "$out" | head -n 1)
+	summary=$(sed -n "s/^kut-check: $env: \([0-9]* tests, [0-9]* as expected.*\)/\1/p" "$out" | head -n 1)
 	if grep -q '^kut-check: skipped:' "$out"; then
 		echo "  SKIP  $name: $(sed -n 's/^kut-check: skipped: //p' "$out")"
 	elif [ "$st" = 0 ] && [ -n "$summary" ]; then

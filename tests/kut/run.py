@@ -780,9 +780,14 @@ def main():
     if not jobs:
         print("%s: %s: no tests to run" % (who, a.env))
         return 2 if a.check else 0
-    print("%s: %s: %d tests, %d boots%s, %d at a time" % (
-        who, a.env, len(tests), len(jobs),
-        "" if a.only else " each bare and under mhv", a.jobs), flush=True)
+    boots = []
+    if a.only != "mhv":
+        boots.append("%d bare boots" % len(jobs))
+    if a.only != "bare":
+        boots.append("%d runs under mhv in %d boots" % (
+            len(jobs), len(batches(jobs, a.jobs, a.guests_per_boot))))
+    print("%s: %s: %d tests, %s, %d at a time" % (who, a.env, len(tests), " and ".join(boots),
+                                                  a.jobs), flush=True)
     start = time.monotonic()
     res = run_tests(runner, jobs)
     wall = time.monotonic() - start
