@@ -42,7 +42,7 @@ GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/gues
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
 .PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb fuzz fuzz-build \
-	kut bochs kut-test
+	kut bochs kut-test kut-reference kut-expect kut-check
 .SECONDARY:
 all: $(EFI)
 
@@ -187,8 +187,10 @@ run: deps all
 	@sh scripts/run-qemu.sh --accel $(ACCEL) --cpu $(CPU) --config scripts/run.cfg \
 		--explain-status $(EFI)
 
-test: deps all unit fuzz-build $(MB_KERNELS)
-	@sh tests/run-all.sh
+# KUT and the pinned Bochs for the kvm-unit-tests cases (each a one-line
+# skip where its source cannot be had).
+test: deps all unit fuzz-build $(MB_KERNELS) kut bochs
+	@KUT_OBJ=$(KUT_OUT)/obj sh tests/run-all.sh
 
 # A USB-stick image: GPT + FAT32 EFI System Partition (README: writing it).
 usb: deps all
@@ -204,7 +206,7 @@ bench-baseline: all
 		bochs-ryzen=$(B)/bochs-ryzen.baseline.log \
 		bochs-skylake-x=$(B)/bochs-skylake-x.baseline.log
 
-# ---- kvm-unit-tests as mhv guests (README: kvm-unit-tests); not in make test yet ----
+# ---- kvm-unit-tests as mhv guests (README: kvm-unit-tests) ----
 # The sources stay outside the repository: KUT_SRC=DIR or the pinned
 # snapshot (scripts/build-kut.sh, scripts/build-bochs.sh say where they look).
 KUT_OUT := $(B)/kut
@@ -212,6 +214,9 @@ KUT_OUT := $(B)/kut
 KUT_ENV := $(if $(filter command line,$(origin ENV)),$(ENV),qemu)
 KUT_TESTS ?=
 KUT_JOBS ?= 2
+KUT_EXPECT := tests/kut/expect.txt
+KUT_RUN = python3 tests/kut/run.py --env $(KUT_ENV) --kut $(KUT_OUT)/obj --tests '$(KUT_TESTS)' \
+	--jobs $(KUT_JOBS)
 kut:
 	@sh scripts/deps.sh kut
 	@sh scripts/build-kut.sh $(KUT_OUT)
@@ -226,8 +231,24 @@ bochs:
 # names or patterns (test name or file stem, e.g. 'smptest vmexit*').
 kut-test: deps all kut $(if $(filter bochs-%,$(KUT_ENV)),bochs)
 	@$(if $(filter bochs-%,$(KUT_ENV)),sh scripts/deps.sh kut-bochs)
-	@python3 tests/kut/run.py --env $(KUT_ENV) --kut $(KUT_OUT)/obj --tests '$(KUT_TESTS)' \
-		--jobs $(KUT_JOBS)
+	@$(KUT_RUN)
+
+# The bare reference of $(KUT_EXPECT) for ENV: the tests it lists there
+# (all of KUT's default tests when it lists none), on the bare emulator.
+kut-reference: deps all kut $(if $(filter bochs-%,$(KUT_ENV)),bochs)
+	@$(if $(filter bochs-%,$(KUT_ENV)),sh scripts/deps.sh kut-bochs)
+	@$(KUT_RUN) --only bare --write $(KUT_EXPECT)
+	@python3 tests/kut/expect.py readme
+
+# The mhv side of $(KUT_EXPECT) for ENV rewritten from a run (a verdict that
+# did not change keeps its reason), and README's table with it.
+kut-expect: deps all kut $(if $(filter bochs-%,$(KUT_ENV)),bochs)
+	@$(KUT_RUN) --only mhv --write $(KUT_EXPECT)
+	@python3 tests/kut/expect.py readme
+
+# What make test runs for ENV: the mhv side judged by $(KUT_EXPECT).
+kut-check: deps all kut $(if $(filter bochs-%,$(KUT_ENV)),bochs)
+	@$(KUT_RUN) --check $(KUT_EXPECT) --out $(B)/kut-check
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -2,19 +2,19 @@
 # Make sure the Debian packages mhv needs are installed.  As root, install
 # what is missing; otherwise print the exact command and fail.
 #   deps.sh [GROUP...]
-# Without a group: what `make test` needs.  Optional groups for targets
-# outside `make test`:
+# Without a group: what `make test` needs, building kvm-unit-tests (xz-utils)
+# and the pinned Bochs (g++, patch) included.  Groups:
 #   kut        building kvm-unit-tests (make kut)
 #   bochs      building the pinned Bochs (make bochs)
-#   kut-bochs  booting kvm-unit-tests on bare Bochs (make kut-test ENV=bochs-*):
-#              a GRUB rescue CD, made with grub-mkrescue
+#   kut-bochs  booting kvm-unit-tests on bare Bochs (make kut-test and
+#              make kut-reference ENV=bochs-*): a GRUB rescue CD, made with
+#              grub-mkrescue; not needed by make test
 set -e
 PKGS="clang lld nasm binutils gnu-efi make gcc libcmocka-dev qemu-system-x86 ovmf mtools \
-bochs bochsbios vgabios python3 clang-format fdisk libclang-rt-14-dev git"
+bochs bochsbios vgabios python3 clang-format fdisk libclang-rt-14-dev git xz-utils g++ patch"
 for g in "$@"; do
 	case "$g" in
-	kut) PKGS="$PKGS xz-utils" ;;
-	bochs) PKGS="$PKGS g++ patch xz-utils" ;;
+	kut | bochs) ;; # in the default list: make test builds both
 	kut-bochs) PKGS="$PKGS grub-pc-bin grub-common xorriso" ;;
 	*) echo "deps: unknown group $g" >&2; exit 2 ;;
 	esac

@@ -40,6 +40,13 @@ else
 	bad "style/layers" "$(printf '%s\n' "$out" | grep -v '^info:' | head -n 3 | tr '\n' ' ')(all: $LOGS/layers.txt)"
 fi
 
+# README's kvm-unit-tests table is generated from tests/kut/expect.txt
+if out=$(python3 tests/kut/expect.py readme --check 2>&1); then
+	ok "style/kut-readme"
+else
+	bad "style/kut-readme" "$out"
+fi
+
 echo "== host unit tests (cmocka, ASan + UBSan) =="
 for t in build/unit/test_*; do
 	[ -x "$t" ] || continue
@@ -53,12 +60,19 @@ for t in build/unit/test_*; do
 	fi
 done
 
-echo "== serial-log report tool (python unittest) =="
+echo "== serial-log report tool, kvm-unit-tests harness (python unittest) =="
 if out=$(python3 -m unittest discover -s tests/report 2>&1); then
 	ok "report/unittest ($(printf '%s\n' "$out" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p') cases)"
 else
 	printf '%s\n' "$out" >"$LOGS/report-unittest.log"
 	bad "report/unittest" "$(printf '%s\n' "$out" | tail -n 1); log $LOGS/report-unittest.log"
+fi
+
+if out=$(python3 -m unittest discover -s tests/kut 2>&1); then
+	ok "kut/unittest ($(printf '%s\n' "$out" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p') cases)"
+else
+	printf '%s\n' "$out" >"$LOGS/kut-unittest.log"
+	bad "kut/unittest" "$(printf '%s\n' "$out" | tail -n 1); log $LOGS/kut-unittest.log"
 fi
 
 echo "== fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS_TEST:=5} s per harness; make fuzz runs longer) =="
@@ -188,6 +202,47 @@ while IFS='|' read -r name emu cpu cpus cfg want options patterns; do
 		ok "$name (${secs}s)"
 	fi
 done <"$LOGS/cases"
+
+echo "== kvm-unit-tests under mhv, judged by tests/kut/expect.txt =="
+# One case per environment, kut-qemu, kut-bochs-vmx and kut-bochs-svm, chosen
+# by CASES like the boots above: the mhv side of each test the file lists
+# there, two boots at a time (tests/kut/run.py --check); an unexpected result
+# fails the case with the test's failing lines.  A missing KUT build or
+# pinned Bochs (make kut, make bochs: no source) is a skip, said as such.
+KUT_OBJ=${KUT_OBJ:-build/kut/obj}
+for env in qemu bochs-vmx bochs-svm; do
+	name=kut-$env
+	printf '%s\n' "$name" | grep -Eq "^(${CASES:-.*})\$" || continue
+	out=$LOGS/$name.txt
+	start=$(date +%s)
+	python3 tests/kut/run.py --env "$env" --kut "$KUT_OBJ" --check tests/kut/expect.txt \
+		--jobs "${KUT_JOBS:-2}" --out build/kut-check >"$out" 2>&1 </dev/null
+	st=$?
+	secs=$(($(date +%s) - start))
+	summary=$(sed -n "s/^kut-check: $env: \([0-9]* tests, [0-9]* as expected.*\)/\1/p" "$out" | head -n 1)
+	if grep -q '^kut-check: skipped:' "$out"; then
+		echo "  SKIP  $name: $(sed -n 's/^kut-check: skipped: //p' "$out")"
+	elif [ "$st" = 0 ] && [ -n "$summary" ]; then
+		ok "$name ($summary; ${secs}s)"
+		sed -n "s/^kut-check: $env: \(open: .*\)/        \1/p" "$out" | cut -c1-200
+		grep -A 20 "^kut-check: $env: known gaps" "$out" | grep '^    ' | sed 's/^/    /'
+	else
+		# the unexpected tests, each with its failing lines
+		sed -n '/^$/,$p' "$out" | grep -v '^kut-check: .*: \(open\|wall\)' | sed 's/^/        /'
+		bad "$name" "${summary:-$(tail -n 1 "$out")}; log $out"
+	fi
+	# vmexit.flat's numbers beside mhv's vmexit suite on the same emulator
+	if [ "$env" = qemu ] && [ -f "$LOGS/qemu-max.log" ] &&
+		ls build/kut-check/qemu/vmexit_*.mhv.log >/dev/null 2>&1; then
+		smp2=""
+		[ -f "$LOGS/qemu-smp2.log" ] && smp2="--mhv $LOGS/qemu-smp2.log"
+		# shellcheck disable=SC2086
+		if python3 tests/kut/vmexit-table.py --mhv "$LOGS/qemu-max.log" $smp2 \
+			build/kut-check/qemu/vmexit_*.mhv.log >"$LOGS/kut-vmexit-qemu.md" 2>&1; then
+			echo "        vmexit.flat beside mhv's vmexit suite: $LOGS/kut-vmexit-qemu.md"
+		fi
+	fi
+done
 
 if [ -n "${CASES:-}" ]; then
 	echo

@@ -4,23 +4,33 @@
 
     run.py --env qemu|bochs-vmx|bochs-svm [--kut DIR] [--efi BOOTX64.EFI]
            [--bochs PATH] [--tests PATTERNS] [--jobs N] [--max-time S]
-           [--only bare|mhv] [--out DIR]
+           [--guests-per-boot N] [--only bare|mhv] [--out DIR]
+           [--check EXPECT | --write EXPECT]
 
 Reads KUT's own x86/unittests.cfg from its build (DIR, default
 build/kut/obj) and, for each x86_64 test KUT would run by default, boots
 
   bare  the .flat without mhv: QEMU -kernel as KUT's x86/run does (with
         -cpu max), Bochs through a GRUB rescue CD (`multiboot` + `boot`);
-  mhv   BOOTX64.EFI with an mhv.cfg naming the .flat as its one guest
-        (its test_args as cmdline, its smp as cpus), on the same emulator.
+  mhv   BOOTX64.EFI with an mhv.cfg naming the .flat as a guest (its
+        test_args as cmdline, its smp as cpus, KUT's timeout as its
+        time_limit), on the same emulator; with --guests-per-boot N up to
+        N tests (mhv.cfg takes 8) run one after another in one boot, the
+        default on Bochs, whose firmware and mhv's start take half a minute.
 
 Tests that reduce to the same boot (e.g. KUT's x2apic and xapic differ only
 in -cpu, which -cpu max replaces) run once.  A test's verdict: QEMU's exit
-status from KUT's exit port (0 pass, 77 >> 1 skip, else fail); on bare Bochs,
-which has no exit port, its SUMMARY line; under mhv, mhv's "exit code" line
-(38 = 77 >> 1 is a skip).  Logs and the table (results-ENV.md) go to
-OUT/ENV/ and OUT/; the table is printed too.  Exits 0 whatever the tests
-do: this is a report, not a gate (README: kvm-unit-tests)."""
+status from KUT's exit port (0 pass, 77 >> 1 skip, else fail); on bare Bochs
+the value written to the exit port, else its SUMMARY line; under mhv, mhv's
+"exit code" line (38 = 77 >> 1 is a skip), a stop at the guest's time limit
+is a timeout.  Logs and the table (results-ENV.md) go to OUT/ENV/ and OUT/;
+the table is printed too, and the run exits 0 whatever the tests do.
+
+--check EXPECT (tests/kut/expect.txt, see expect.py) runs only the mhv side
+of the tests EXPECT lists for --env, prints a line per test, each
+unexpected one's failing lines and a summary, and exits 1 when any result
+was not what EXPECT says (make test).  --write EXPECT writes the run's
+bare and/or mhv results into EXPECT (make kut-reference, make kut-expect)."""
 import argparse
 import concurrent.futures
 import fnmatch
@@ -34,6 +44,10 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ next to the scripts
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import expect  # noqa: E402
+
 ENVS = {
     "qemu": {"emu": "qemu", "cpu": "max", "label": "QEMU TCG -cpu max (SVM)"},
     "bochs-vmx": {"emu": "bochs", "cpu": "corei7_skylake_x", "label": "Bochs corei7_skylake_x (VMX)"},
@@ -46,8 +60,30 @@ BOOT_SLACK = {"qemu": {"bare": 10, "mhv": 60}, "bochs": {"bare": 120, "mhv": 300
 # Bochs' clock follows its instruction count (ips=50000000, sync=none), so a
 # guest second costs more or less than one on the wall depending on the load.
 WALL_PER_GUEST_SECOND = {"qemu": 1, "bochs": 3}
+BOCHS_GUEST_WALL = 120  # s: see guest_wall
 DEFAULT_MEM = 128  # MiB: QEMU's default, which KUT runs with
 MAX_MHV_MEM = 1024  # MiB: what fits an emulated host beside mhv's own pool
+MAX_GUESTS_PER_BOOT = 8  # guest = lines mhv.cfg takes (hv/lab/config.h)
+DEFAULT_HEADER = [
+    "# kvm-unit-tests expectations: what `make test` expects of each KUT test under mhv,",
+    "# beside the same binary on the bare emulator (README: kvm-unit-tests).",
+    "#",
+    "#   ENV  TEST  BARE COUNT  MHV",
+    "#",
+    "# ENV    qemu (QEMU TCG -cpu max, SVM), bochs-vmx (Bochs corei7_skylake_x),",
+    "#        bochs-svm (Bochs ryzen)",
+    "# BARE   the test on the bare emulator: pass, skip or fail; COUNT its KUT PASS: lines",
+    "#        (make kut-reference ENV=... writes them; '- 0' while not recorded)",
+    "# MHV    pass            mhv's verdict pass and at least COUNT PASS lines",
+    "#        skip: REASON    KUT's exit code 38 (77 >> 1): every check skipped",
+    "#        fail N: REASON  any other end, with at least N PASS lines (N optional)",
+    "#        (make kut-expect ENV=... writes them, keeping the REASON of a verdict",
+    "#        that did not change)",
+    "# A fail or skip where BARE passes is a gap: accepted when its REASON starts",
+    "# 'kvm:' (the check needs KVM itself: PV interfaces, kvmclock, Hyper-V) or",
+    "# 'device:' (a device the bare run has), else open.  tests/kut/run.py --check",
+    "# lists both; tests/kut/expect.py readme writes README's table from this file.",
+]
 REPORT_RE = re.compile(r"^(PASS|FAIL|SKIP|XFAIL|XPASS|KFAIL): ")
 SUMMARY_RE = re.compile(r"^SUMMARY: (\d+) tests(?:, (\d+) unexpected failures)?.*?(?:, (\d+) skipped)?$")
 
@@ -153,12 +189,14 @@ def mem_mib(t):
 
 
 class Result:
-    def __init__(self, verdict, why="", counts=None, secs=0.0, first=""):
+    def __init__(self, verdict, why="", counts=None, secs=0.0, first="", tail=None):
         self.verdict = verdict  # pass, skip, fail
         self.why = why  # exit code, stop reason
         self.counts = counts or {}
         self.secs = secs
-        self.first = first  # the first FAIL line, or where it stopped
+        self.first = first  # the first FAIL line, or where it stopped; a skip's first SKIP
+        self.tail = tail or []  # the last lines of its log
+        self.log = ""
 
     def cell(self):
         if self.verdict == "not run":
@@ -185,6 +223,13 @@ def first_failure(lines):
         if line.startswith(("FAIL:", "ABORT:", "Unhandled ")) or "assert failed" in line:
             # an assert names its source file by the build's absolute path
             return re.sub(r"/\S*/((?:x86|lib)/)", r"\1", line)
+    return ""
+
+
+def first_skip(lines):
+    for line in lines:
+        if line.startswith("SKIP:"):
+            return line
     return ""
 
 
@@ -217,6 +262,11 @@ class Runner:
         self.emu = self.env["emu"]
         self.logs = os.path.join(args.out, args.env)
         os.makedirs(self.logs, exist_ok=True)
+        if args.check:
+            # no stale log of an earlier check beside this one's
+            for f in os.listdir(self.logs):
+                if ".mhv." in f:
+                    os.remove(os.path.join(self.logs, f))
 
     # ---- bare emulator ----
     def bare(self, t):
@@ -308,68 +358,61 @@ class Runner:
         return Result("fail", "exit code %d" % code, counts, secs, first or last_line(lines))
 
     # ---- mhv ----
-    def mhv(self, t, bare):
-        # Stop a guest well after the time the same binary took bare, not
-        # after KUT's generous default.
-        limit = min(t.timeout, self.a.max_time)
-        if bare and bare.verdict != "not run" and not bare.why.startswith("timeout"):
-            limit = min(limit, max(20, math.ceil(3 * bare.secs) + 15))
-        log = os.path.join(self.logs, t.name + ".mhv.log")
-        cfg = os.path.join(self.logs, t.name + ".mhv.cfg")
-        flat = os.path.join(self.a.kut, "x86", t.file)
-        mem = min(mem_mib(t), MAX_MHV_MEM)
+    def mhv(self, t, bare=None):
+        return self.mhv_boot([t])[0]
+
+    def mhv_boot(self, tests):
+        """@tests as mhv's guests of one boot, one after another (mhv.cfg
+        takes up to 8); their Results in order.  KUT's own per-test timeout
+        is each guest's time_limit: mhv stops it there (every vCPU); the
+        emulator's timeout is above their sum."""
+        name = tests[0].name if len(tests) == 1 else "boot-" + "+".join(t.name for t in tests)
+        if len(name) > 100:
+            name = name[:80] + "-%d" % len(tests)
+        log = os.path.join(self.logs, name + ".mhv.log")
+        cfg = os.path.join(self.logs, name + ".mhv.cfg")
+        limits = [min(t.timeout, self.a.max_time) for t in tests]
+        mems = [min(mem_mib(t), MAX_MHV_MEM) for t in tests]
+        files = []
         with open(cfg, "w") as f:
-            f.write("# kvm-unit-tests %s (tests/kut/run.py)\n" % t.name)
+            f.write("# kvm-unit-tests %s (tests/kut/run.py)\n" % " ".join(t.name for t in tests))
             f.write("exit_action = qemu-exit\n")
             if self.emu == "bochs":
                 f.write("debugcon = on\n")
             f.write("suites = none\n")
-            f.write("guest = \\%s\n" % t.file)
-            f.write('cmdline = "%s"\n' % " ".join([t.file] + t.args))
-            f.write("cpus = %d\nmem = %d\ntime_limit = %d\n" % (t.smp, mem, limit))
-        outer = WALL_PER_GUEST_SECOND[self.emu] * limit + BOOT_SLACK[self.emu]["mhv"]
-        # The emulated host: the guest's CPUs plus the one mhv keeps; its
-        # RAM: the guest's beside mhv's own.
+            for t, limit, mem in zip(tests, limits, mems):
+                f.write("guest = \\%s\n" % t.file)
+                f.write('cmdline = "%s"\n' % " ".join([t.file] + t.args))
+                f.write("cpus = %d\nmem = %d\ntime_limit = %d\n" % (t.smp, mem, limit))
+                flat = os.path.join(self.a.kut, "x86", t.file)
+                if flat not in files:
+                    files.append(flat)
+        outer = sum(guest_wall(self.emu, x) for x in limits) + BOOT_SLACK[self.emu]["mhv"]
+        # The emulated host: as many CPUs as the largest guest has vCPUs
+        # (mhv runs guests on the boot CPU too); its RAM: every guest's
+        # (mhv takes each guest's RAM for the whole run) beside mhv's own.
+        smp, mem = max(t.smp for t in tests), sum(mems)
+        esp = []
+        for flat in files:
+            esp += ["--esp-file", flat]
         if self.emu == "qemu":
-            cmd = ["sh", "scripts/run-qemu.sh", "--cpu", self.env["cpu"], "--smp", str(t.smp),
-                   "--config", cfg, "--esp-file", flat, "--timeout", str(outer),
-                   "--extra", "-m %dM" % (mem + 256), self.a.efi]
+            cmd = ["sh", "scripts/run-qemu.sh", "--cpu", self.env["cpu"], "--smp", str(smp),
+                   "--config", cfg] + esp + ["--timeout", str(outer),
+                                             "--extra", "-m %dM" % (mem + 256), self.a.efi]
         else:
             cmd = ["sh", "scripts/run-bochs.sh", "--bochs", self.a.bochs, "--cpu", self.env["cpu"],
-                   "--cpus", str(t.smp), "--megs", str(mem + 256), "--config", cfg,
-                   "--esp-file", flat, "--timeout", str(outer), self.a.efi]
+                   "--cpus", str(smp), "--megs", str(mem + 256), "--config", cfg] + esp + \
+                  ["--timeout", str(outer), self.a.efi]
         st, secs = run_cmd(cmd, log, outer + 30)
         lines = read_lines(log)
-        prefix = "[%s] " % t.file
-        guest = [line[len(prefix):] for line in lines if line.startswith(prefix)]
-        counts, first = count_reports(guest), first_failure(guest)
-        for line in lines:
-            m = re.search(r"mhv: guest %s: exit code (-?\d+)" % re.escape(t.file), line)
-            if m:
-                code = int(m.group(1))
-                if code == 0:
-                    return Result("pass", "", counts, secs, first)
-                if code == 77 >> 1:
-                    return Result("skip", "", counts, secs, first)
-                return Result("fail", "exit code %d" % code, counts, secs,
-                              first or last_line(guest))
-            m = re.search(r"mhv: guest \S+: stopped: (.*?)(, [0-9]+ (ms|TSC ticks))?$", line)
-            if m:
-                why = m.group(1)
-                after = last_line(guest)
-                return Result("fail", "stopped", counts, secs,
-                              first or ("stopped: %s" % why + ("; last: %s" % after if after else "")))
-            m = re.search(r"mhv: guest \S+ refused: (.*)", line)
-            if m:
-                return Result("fail", "refused", counts, secs, "refused: " + m.group(1))
-            m = re.search(r"mhv: (mhv\.cfg:\d+: .*)", line)
-            if m:
-                return Result("fail", "config refused", counts, secs, m.group(1))
-        if st == 124:
-            return Result("fail", "emulator timeout %ds" % outer, counts, secs,
-                          "mhv did not stop it; last: " + last_line(guest or lines))
-        return Result("fail", "no result line (status %d)" % st, counts, secs,
-                      first or last_line(lines))
+        parts = split_guests(lines, len(tests))
+        out = []
+        for i, (t, limit) in enumerate(zip(tests, limits)):
+            r = judge_mhv(t, parts[i], limit) or unended(lines, parts[i], st, outer, limit)
+            r.secs = secs if len(tests) == 1 else r.secs
+            r.log = log
+            out.append(r)
+        return out
 
     def one(self, t):
         bare = mhv = None
@@ -378,6 +421,95 @@ class Runner:
         if self.a.only != "bare":
             mhv = self.mhv(t, bare)
         return bare, mhv
+
+
+GUEST_START_RE = re.compile(r"mhv: guest (\S+?)(?:: start | refused: )")
+GUEST_END_RE = re.compile(r"mhv: guest (\S+?)(?:: exit code |: stopped: | refused: )")
+
+
+def guest_wall(emu, limit):
+    """Wall seconds the emulator's timeout allows a guest of time_limit
+    @limit.  On Bochs mhv has no TSC frequency (RDTSC counts instructions)
+    and takes 1 GHz, so a guest second is a billion instructions, minutes
+    of wall: there the emulator's timeout, not mhv, bounds a hang, at a
+    budget a Bochs KUT guest that ends stays well inside."""
+    if emu == "bochs":
+        return min(WALL_PER_GUEST_SECOND[emu] * limit, BOCHS_GUEST_WALL)
+    return WALL_PER_GUEST_SECOND[emu] * limit
+
+
+def split_guests(lines, n):
+    """The log's lines per guest, in the order mhv ran them: from its
+    start (or refusal) line to the line that says how it ended."""
+    parts, cur = [], None
+    for line in lines:
+        if cur is None and GUEST_START_RE.search(line):
+            cur = []
+            parts.append(cur)
+        if cur is not None:
+            cur.append(line)
+            if GUEST_END_RE.search(line):
+                cur = None
+    return (parts + [[] for _ in range(n)])[:n]
+
+
+def tail_lines(lines, n=8):
+    return [line for line in lines if line.strip()][-n:]
+
+
+def unended(lines, part, st, outer, limit):
+    """The Result of a guest the boot ended before it said how it ended."""
+    whole = part or lines
+    for line in lines:
+        m = re.search(r"mhv: (mhv\.cfg:\d+: .*)", line)
+        if m:
+            return Result("fail", "config refused", {}, 0, m.group(1), tail_lines(whole))
+    if st == 124:
+        return Result("fail", "emulator timeout %ds" % outer, {}, 0,
+                      "mhv did not stop it at its time limit of %d s; last: %s" %
+                      (limit, last_line(whole)), tail_lines(whole))
+    return Result("fail", "no result line (status %d)" % st, {}, 0, last_line(whole),
+                  tail_lines(whole))
+
+
+def judge_mhv(t, lines, limit):
+    """@t's Result from its part of mhv's log, None without an end line."""
+    prefix = "[%s] " % t.file
+    guest = [line[len(prefix):] for line in lines if line.startswith(prefix)]
+    counts, first = count_reports(guest), first_failure(guest)
+    tail = tail_lines(lines)
+    secs = 0.0
+    for line in lines:
+        m = re.search(r", ([0-9]+) ms$", line)
+        if m and GUEST_END_RE.search(line):
+            secs = int(m.group(1)) / 1000
+        m = re.search(r"mhv: guest %s: exit code (-?\d+)" % re.escape(t.file), line)
+        if m:
+            code = int(m.group(1))
+            if code == 0:
+                return Result("pass", "", counts, secs, first, tail)
+            if code == 77 >> 1:
+                # its SKIP line, else what it printed before its SUMMARY
+                said = [x for x in guest if not x.startswith("SUMMARY:")]
+                return Result("skip", "", counts, secs,
+                              first_skip(guest) or last_line(said), tail)
+            return Result("fail", "exit code %d" % code, counts, secs,
+                          first or last_line(guest), tail)
+        m = re.search(r"mhv: guest \S+: stopped: (.*?)(, [0-9]+ (ms|TSC ticks))?$", line)
+        if m:
+            why = m.group(1)
+            after = last_line(guest)
+            # mhv's stop kind first: time-limit is a timeout at the guest's
+            # time_limit, the others a stop for cause
+            kind = why.split(":", 1)[0]
+            short = "timeout %ds" % limit if kind == "time-limit" else "stopped: " + kind
+            return Result("fail", short, counts, secs,
+                          first or ("stopped: %s" % why + ("; last: %s" % after if after else "")),
+                          tail)
+        m = re.search(r"mhv: guest \S+ refused: (.*)", line)
+        if m:
+            return Result("fail", "refused", counts, secs, "refused: " + m.group(1), tail)
+    return None
 
 
 def select(tests, patterns):
@@ -447,6 +579,130 @@ def table(runner, rows, wall):
     return "\n".join(out) + "\n"
 
 
+def batches(tests, jobs, per_boot):
+    """@tests split into boots of at most @per_boot guests (0: as few boots
+    as @jobs allows, up to mhv's 8 guests each) of similar size; the tests
+    with more vCPUs together, so that fewer boots need a larger machine."""
+    if per_boot <= 0:
+        n = max(min(jobs, len(tests)), math.ceil(len(tests) / MAX_GUESTS_PER_BOOT))
+    else:
+        n = math.ceil(len(tests) / min(per_boot, MAX_GUESTS_PER_BOOT))
+    n = max(n, 1)
+    ordered = sorted(tests, key=lambda t: t.smp)
+    size, extra = divmod(len(ordered), n)
+    out, i = [], 0
+    for k in range(n):
+        j = i + size + (1 if k < extra else 0)
+        if j > i:
+            out.append(ordered[i:j])
+        i = j
+    return out
+
+
+def run_tests(runner, jobs):
+    """Each boot of @jobs (tests) bare and/or under mhv, --jobs at a time:
+    {name: (bare, mhv)}."""
+    a = runner.a
+    tasks = []
+    if a.only != "mhv":
+        tasks += [("bare", [t]) for t in jobs]
+    if a.only != "bare":
+        tasks += [("mhv", b) for b in batches(jobs, a.jobs, a.guests_per_boot)]
+    res = {t.name: [None, None] for t in jobs}
+
+    def do(task):
+        side, ts = task
+        if side == "bare":
+            return [runner.bare(ts[0])]
+        return runner.mhv_boot(ts)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        futs = {pool.submit(do, task): task for task in tasks}
+        for fut in concurrent.futures.as_completed(futs):
+            side, ts = futs[fut]
+            for t, r in zip(ts, fut.result()):
+                res[t.name][0 if side == "bare" else 1] = r
+                if not a.check:
+                    print("kut-test: %-28s %-4s %s" % (t.name, side, r.cell()), flush=True)
+    return res
+
+
+def auto_reason(r):
+    """A one-line reason for an mhv result that is not a pass."""
+    if r.verdict == "skip":
+        return shorten(r.first or "the test skipped all its checks", 140).replace("\\|", "|")
+    text = r.first if r.first.startswith(r.why) else r.why + (": " + r.first if r.first else "")
+    return shorten(text.strip() or "failed", 140).replace("\\|", "|")
+
+
+def check(runner, exp, tests, res):
+    """Compare @res with the expectations; print a line per test, the
+    failing lines of each unexpected one and a summary; True when all were
+    as expected."""
+    env = runner.a.env
+    bad, n = [], {"pass": 0, "skip": 0, "fail": 0}
+    width = max(len(t.name) for t in tests)
+    for t in tests:
+        e = exp.get(env, t.name)
+        r = res[t.same_as or t.name][1]
+        count = r.counts.get("PASS", 0)
+        why = e.judge(r.verdict, count)
+        got = r.cell() + (" (%s)" % r.why if r.why and r.verdict == "fail" and
+                          r.counts.get("FAIL") else "")
+        if why:
+            bad.append((t, e, r, why))
+            print("kut-check: %-*s UNEXPECTED %s; %s" % (width, t.name, got, why))
+        else:
+            n[r.verdict] += 1
+            print("kut-check: %-*s ok  %s (bare %s %d)" % (width, t.name, got, e.bare,
+                                                          e.bare_count))
+    for t, e, r, why in bad:
+        print()
+        print("kut-check: %s: expected %s; bare %s %d; got %s" % (
+            t.name, e.mhv_text(), e.bare, e.bare_count, r.cell()))
+        if r.first:
+            print("    first: %s" % r.first)
+        for line in r.tail:
+            print("    | %s" % line)
+        print("    log: %s" % os.path.relpath(r.log))
+    rows = [exp.get(env, t.name) for t in tests]
+    accepted = [e for e in rows if e.gap() == "accepted"]
+    open_ = [e for e in rows if e.gap() == "open"]
+    print()
+    if accepted:
+        print("kut-check: %s: known gaps (the check needs KVM or a device of the bare run):" % env)
+        for e in accepted:
+            print("    %s: %s" % (e.test, e.mhv_text()))
+    if open_:
+        print("kut-check: %s: open: %d fail or skip under mhv where the bare run passes: %s" %
+              (env, len(open_), " ".join(e.test for e in open_)))
+    print("kut-check: %s: %d tests, %d as expected (%d pass, %d skip, %d fail), %d unexpected; "
+          "%d known gaps, %d open" % (env, len(tests), len(tests) - len(bad), n["pass"],
+                                      n["skip"], n["fail"], len(bad), len(accepted), len(open_)))
+    return not bad
+
+
+def update(exp, env, tests, res):
+    """Write the bare and/or mhv results of @tests into @exp: a result
+    that did not change keeps its entry's reason."""
+    for t in tests:
+        bare, mhv = res[t.same_as or t.name]
+        e = exp.get(env, t.name)
+        if e is None:
+            e = expect.Entry(env, t.name, "fail", 0, "fail", None, "not yet run under mhv")
+            exp.entries.append(e)
+        if bare:
+            e.bare, e.bare_count = bare.verdict, bare.counts.get("PASS", 0)
+        if mhv:
+            count = mhv.counts.get("PASS", 0)
+            if mhv.verdict != e.mhv or e.reason == "not yet run under mhv":
+                e.reason = "" if mhv.verdict == "pass" else auto_reason(mhv)
+            e.mhv = mhv.verdict
+            e.mhv_count = count if mhv.verdict == "fail" and count else None
+            if mhv.verdict == "pass":
+                e.reason = ""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--env", required=True, choices=sorted(ENVS))
@@ -455,33 +711,64 @@ def main():
     ap.add_argument("--bochs", default="")
     ap.add_argument("--tests", default="", help="names or patterns (test name or file stem)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--guests-per-boot", type=int, default=None,
+                    help="KUT tests per mhv boot, 0: spread over --jobs boots "
+                    "(default: 1 on QEMU, 0 on Bochs, whose boot is slow)")
     ap.add_argument("--max-time", type=int, default=180,
                     help="cap on a test's own time limit (s; KUT's default is 90)")
     ap.add_argument("--only", choices=("bare", "mhv"))
     ap.add_argument("--out", default="build/kut")
+    ap.add_argument("--check", metavar="FILE",
+                    help="run the mhv side of the tests FILE lists for --env and judge them by it")
+    ap.add_argument("--write", metavar="FILE",
+                    help="write the results into FILE (the tests it lists for --env, "
+                    "else all); reasons of unchanged results are kept")
     a = ap.parse_args()
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    who = "kut-check" if a.check else "kut-test"
+    if a.check and a.write:
+        ap.error("--check and --write exclude each other")
+    if a.check:
+        a.only = "mhv"
+    if a.guests_per_boot is None:
+        a.guests_per_boot = 1 if ENVS[a.env]["emu"] == "qemu" else 0
+    exp_path = a.check or a.write
+    exp = None
+    if exp_path:
+        try:
+            exp = expect.load(exp_path) if os.path.exists(exp_path) or a.check else \
+                expect.Expectations(DEFAULT_HEADER, [])
+        except (OSError, expect.ExpectError) as e:
+            print("%s: %s" % (who, e))
+            return 2
     cfg = os.path.join(a.kut, "x86", "unittests.cfg")
     if not os.path.exists(cfg):
-        print("kut-test: skipped: no kvm-unit-tests build in %s (make kut says why)" % a.kut)
+        print("%s: skipped: no kvm-unit-tests build in %s (make kut says why)" % (who, a.kut))
         return 0
     if ENVS[a.env]["emu"] == "bochs":
         if not a.bochs:
             a.bochs = subprocess.run(["sh", "scripts/build-bochs.sh", "--path"], capture_output=True,
                                      text=True).stdout.strip()
         if not os.access(a.bochs, os.X_OK):
-            print("kut-test: skipped: no pinned Bochs at %s (make bochs builds it)" % a.bochs)
+            print("%s: skipped: no pinned Bochs at %s (make bochs builds it)" % (who, a.bochs))
             return 0
     a.kut, a.efi, a.out = (os.path.abspath(p) for p in (a.kut, a.efi, a.out))
     if a.bochs:
         a.bochs = os.path.abspath(a.bochs)
-    tests = [t for t in read_unittests(cfg) if t.arch in ("", "x86_64")]
-    tests = select(tests, a.tests)
+    every = [t for t in read_unittests(cfg) if t.arch in ("", "x86_64")]
+    tests = select(every, a.tests)
+    if exp and (a.check or exp.of_env(a.env)):
+        listed = {e.test for e in exp.of_env(a.env)}
+        unknown = listed - {t.name for t in every}
+        if unknown:
+            print("%s: %s lists tests KUT's unittests.cfg does not have: %s" %
+                  (who, exp_path, " ".join(sorted(unknown))))
+            return 2
+        tests = [t for t in tests if t.name in listed]
     runner = Runner(a)
     first_of, jobs = {}, []
     for t in tests:
-        why = not_run_reason(t, a.env)
-        if why:
+        if not_run_reason(t, a.env):
             continue
         k = boot_key(t, runner.emu)
         if k in first_of:
@@ -489,24 +776,29 @@ def main():
         else:
             first_of[k] = t
             jobs.append(t)
-    print("kut-test: %s: %d tests, %d boots each bare and under mhv, %d at a time" %
-          (a.env, len(tests), len(jobs), a.jobs), flush=True)
+    tests = [t for t in tests if not not_run_reason(t, a.env)] if exp else tests
+    if not jobs:
+        print("%s: %s: no tests to run" % (who, a.env))
+        return 2 if a.check else 0
+    boots = []
+    if a.only != "mhv":
+        boots.append("%d bare boots" % len(jobs))
+    if a.only != "bare":
+        boots.append("%d runs under mhv in %d boots" % (
+            len(jobs), len(batches(jobs, a.jobs, a.guests_per_boot))))
+    print("%s: %s: %d tests, %s, %d at a time" % (who, a.env, len(tests), " and ".join(boots),
+                                                  a.jobs), flush=True)
     start = time.monotonic()
-    done = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        futs = {pool.submit(runner.one, t): t for t in jobs}
-        for fut in concurrent.futures.as_completed(futs):
-            t = futs[fut]
-            done[t.name] = fut.result()
-            bare, mhv = done[t.name]
-            print("kut-test: %-28s bare %-22s mhv %s" % (t.name, bare.cell() if bare else "-",
-                                                          mhv.cell() if mhv else "-"), flush=True)
+    res = run_tests(runner, jobs)
     wall = time.monotonic() - start
+    if a.check:
+        ok = check(runner, exp, tests, res)
+        print("kut-check: %s: wall time %.0f s, %d boots at a time" % (a.env, wall, a.jobs))
+        return 0 if ok else 1
     rows = []
     for t in tests:
-        why = not_run_reason(t, a.env)
-        bare, mhv = done.get(t.name, (None, None))
-        rows.append((t, bare, mhv, why))
+        bare, mhv = res.get(t.name, (None, None))
+        rows.append((t, bare, mhv, not_run_reason(t, a.env)))
     text = table(runner, rows, wall)
     path = os.path.join(a.out, "results-%s.md" % a.env)
     with open(path, "w") as f:
@@ -514,6 +806,10 @@ def main():
     print()
     print(text, end="")
     print("kut-test: table in %s, logs in %s/" % (os.path.relpath(path), os.path.relpath(runner.logs)))
+    if a.write:
+        update(exp, a.env, tests, res)
+        expect.write(a.write, exp, [t.name for t in every])
+        print("kut-test: %s: %s entries written" % (a.write, a.env))
     return 0
 
 
