@@ -37,6 +37,7 @@
 
 /* RFLAGS (SDM Vol 1 §3.4.3; APM Vol 2 §3.1.6) */
 #define RFLAGS_FIXED1 BIT(1) /* reads as 1 */
+#define RFLAGS_TF BIT(8)
 #define RFLAGS_IF BIT(9)
 /* Reserved RFLAGS bits: 63:22, 15, 5, 3 (SDM Vol 3 §27.3.1.4) */
 #define RFLAGS_RESERVED (~0x3fffffull | BIT(15) | BIT(5) | BIT(3))
@@ -44,9 +45,13 @@
 /* DR6 and DR7 after reset or INIT (SDM Vol 3 §10.1.1 Table 10-1) */
 #define DR6_INIT 0xffff0ff0ull
 #define DR7_INIT 0x400ull
+/* DR6: B0-B3 (breakpoint matches) and BS (single step), SDM Vol 3 §18.2.3 */
+#define DR6_TRAP_BITS 0xfull
+#define DR6_BS BIT(14)
 
 /* Exception vectors mhv intercepts in its guests (SDM Vol 3 §6.3.1 Table 6-1) */
 #define VECTOR_DB 1
+#define VECTOR_NMI 2
 #define VECTOR_AC 17
 #define VECTOR_MC 18
 

@@ -34,6 +34,9 @@ enum gpr {
 struct guest_regs {
 	u64 gpr[GPR_COUNT];
 	u64 rip; /* kept here so that skipping an instruction is one store */
+	/* RFLAGS as the exit left it, read-only: its TF is tested when mhv
+	 * completes an instruction for the guest */
+	u64 rflags;
 };
 
 /* TSC stamps of the timed run loops (the split-latency benchmarks). */
@@ -86,13 +89,14 @@ struct vcpu {
 	bool wait_sipi;		  /* an AP of an external guest: starts at INIT-SIPI */
 	u8 sipi_state;		  /* enum sipi_state, written by other vCPUs' CPUs */
 	u8 sipi_vector;		  /* real-mode start at sipi_vector << 12 */
+	u8 nmi_pending;		  /* an NMI waits for injection; other vCPUs' CPUs set it */
 	struct cpu *cpu;	  /* the physical CPU it runs on */
 	struct host_timer *timer; /* that CPU's host timer */
 };
 
 /* The backends' entry code finds the guest GPRs at the start of the vCPU. */
 _Static_assert(__builtin_offsetof(struct vcpu, regs) == 0, "regs first in struct vcpu");
-_Static_assert(__builtin_offsetof(struct vcpu, timing) == 136, "T_ENTRY_TSC in the entry code");
+_Static_assert(__builtin_offsetof(struct vcpu, timing) == 144, "T_ENTRY_TSC in the entry code");
 
 #define VM_NAME_LEN 32
 #define VM_MAX_VCPUS 4

@@ -13,6 +13,21 @@ struct svm_vcpu {
 	u64 vmcb_pa;
 	u8 *msrpm; /* 8 KiB MSR permission map, APM Vol 2 §15.11 */
 	u8 *iopm;  /* 12 KiB I/O permission map, APM Vol 2 §15.10.1 */
+	/*
+	 * Guest NMI blocking, kept in software (no vNMI): from an injected
+	 * NMI to the completion of its handler's IRET, which is intercepted
+	 * and then single-stepped when another NMI waits (SDM Vol 3 §6.7.1;
+	 * vNMI, APM Vol 2 §15.21, would do it in hardware: QEMU and Bochs
+	 * have none).  nmi_track: any of it is live, svm_handle_exit looks.
+	 */
+	bool nmi_track;
+	bool nmi_masked;     /* an injected NMI's handler has not returned */
+	bool iret_seen;	     /* ... its IRET was intercepted at iret_rip */
+	bool nmi_step;	     /* mhv set TF to exit after one instruction */
+	bool step_over_iret; /* ... that instruction is the IRET */
+	bool step_guest_tf;  /* ... and the guest had TF set itself */
+	u64 iret_rip;
+	u64 step_dr6; /* DR6 before the step, put back when the #DB is mhv's */
 };
 
 extern const struct backend_ops svm_backend;

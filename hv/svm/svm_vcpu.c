@@ -206,12 +206,51 @@ static void sync_regs_to_vmcb(struct vcpu *vcpu, struct vmcb *vmcb)
 	vmcb->save.rsp = vcpu->regs.gpr[GPR_RSP];
 }
 
+/* mhv's single step is over: its TF goes, and its #DB's DR6 bits when
+ * the guest was not single-stepping itself. */
+static void end_nmi_step(struct svm_vcpu *s, struct vmcb *vmcb, bool own_db)
+{
+	s->nmi_step = false;
+	/* after an IRET, TF is what the IRET loaded */
+	if (!s->step_guest_tf && !s->step_over_iret)
+		vmcb->save.rflags &= ~RFLAGS_TF;
+	if (own_db && !s->step_guest_tf)
+		vmcb->save.dr6 = s->step_dr6;
+}
+
+/*
+ * Exits while NMI blocking is tracked: the IRET intercept (the IRET runs
+ * next: stop intercepting it), the handler's IRET done (RIP moved on, as
+ * KVM judges it), and the #DB of mhv's own single step.
+ */
+static void svm_nmi_track(struct svm_vcpu *s, struct vmcb *vmcb, struct vm_exit *exit)
+{
+	u32 code = vmcb->control.exit_code;
+
+	if (code == SVM_EXIT_IRET) {
+		vmcb->control.intercept_misc1 &= ~INTERCEPT_IRET;
+		s->iret_seen = true;
+		s->iret_rip = vmcb->save.rip;
+		return;
+	}
+	if (s->nmi_masked && s->iret_seen && vmcb->save.rip != s->iret_rip)
+		s->nmi_masked = false;
+	if (s->nmi_step && code == SVM_EXIT_EXCP_BASE + VECTOR_DB && (vmcb->save.dr6 & DR6_BS)) {
+		if (!s->step_guest_tf)
+			exit->kind = EXIT_INTERRUPT_WINDOW; /* not the guest's #DB */
+		end_nmi_step(s, vmcb, true);
+	}
+	s->nmi_track = s->nmi_masked || s->nmi_step;
+}
+
 /* Called by svm_run_loop after every #VMEXIT; non-zero to enter again. */
 int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 {
+	struct svm_vcpu *s = vcpu->vendor;
 	struct vm_exit exit;
 
 	vcpu->regs.rip = vmcb->save.rip;
+	vcpu->regs.rflags = vmcb->save.rflags;
 	vcpu->regs.gpr[GPR_RAX] = vmcb->save.rax;
 	vcpu->regs.gpr[GPR_RSP] = vmcb->save.rsp;
 	vmcb->control.tlb_control = 0;
@@ -220,6 +259,8 @@ int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 	if (unlikely(vmcb->control.exit_int_info & EVENT_VALID))
 		vmcb->control.event_inj = vmcb->control.exit_int_info;
 	svm_decode_exit(vmcb, &vcpu->regs, &exit);
+	if (unlikely(s->nmi_track))
+		svm_nmi_track(s, vmcb, &exit);
 	if (!vcpu_dispatch_exit(vcpu, &exit))
 		return 0;
 	sync_regs_to_vmcb(vcpu, vmcb);
@@ -290,6 +331,85 @@ static void svm_request_interrupt_window(struct vcpu *vcpu, bool on)
 static void svm_end_interrupt_shadow(struct vcpu *vcpu)
 {
 	((struct svm_vcpu *)vcpu->vendor)->vmcb->control.int_shadow &= ~INT_SHADOW_MASK;
+}
+
+/* An injected #DB leaves DR6 as it is (APM Vol 2 §15.20): the trap's BS
+ * is set here, B0-B3 cleared as a single-step #DB leaves them (SDM Vol 3
+ * §18.2.3). */
+static int svm_single_step_trap(struct vcpu *vcpu)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+	struct vmcb *vmcb = s->vmcb;
+	struct vmcb_control_area *c = &vmcb->control;
+	int taken_back = -1;
+
+	c->int_shadow &= ~INT_SHADOW_MASK;
+	if (s->nmi_step) {
+		bool guest_tf = s->step_guest_tf;
+
+		/* the step mhv armed for a waiting NMI ends with this instruction */
+		end_nmi_step(s, vmcb, false);
+		s->nmi_track = s->nmi_masked;
+		if (!guest_tf)
+			return -1;
+	}
+	vmcb->save.dr6 = (vmcb->save.dr6 & ~DR6_TRAP_BITS) | DR6_BS;
+	if (c->event_inj & EVENT_VALID) {
+		if ((c->event_inj & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
+			/* not delivered: the guest does not block NMIs yet */
+			s->nmi_masked = false;
+			s->nmi_track = s->nmi_step;
+			c->intercept_misc1 &= ~INTERCEPT_IRET;
+			taken_back = BACKEND_REQUEUE_NMI;
+		} else if ((c->event_inj & EVENT_TYPE_MASK) == EVENT_TYPE_INTR) {
+			taken_back = c->event_inj & EVENT_VECTOR_MASK;
+		}
+	}
+	c->event_inj = VECTOR_DB | EVENT_TYPE_EXCEPTION | EVENT_VALID;
+	return taken_back;
+}
+
+static bool svm_nmi_allowed(struct vcpu *vcpu)
+{
+	const struct svm_vcpu *s = vcpu->vendor;
+	const struct vmcb_control_area *c = &s->vmcb->control;
+
+	return !s->nmi_masked && !(c->int_shadow & INT_SHADOW_MASK) &&
+	       !(c->event_inj & EVENT_VALID);
+}
+
+/* The guest blocks NMIs from here to its handler's IRET (SDM Vol 3 §6.7.1). */
+static void svm_inject_nmi(struct vcpu *vcpu)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+	struct vmcb_control_area *c = &s->vmcb->control;
+
+	c->event_inj = VECTOR_NMI | EVENT_TYPE_NMI | EVENT_VALID;
+	c->intercept_misc1 |= INTERCEPT_IRET;
+	s->nmi_masked = true;
+	s->iret_seen = false;
+	s->nmi_track = true;
+}
+
+/*
+ * Exit as soon as an NMI can be injected.  Before the handler's IRET the
+ * IRET intercept does it; from the IRET on, or while a shadow or another
+ * event holds the NMI back, one instruction is single-stepped (as KVM
+ * does without vNMI).
+ */
+static void svm_request_nmi_window(struct vcpu *vcpu)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+	struct vmcb_save_area *g = &s->vmcb->save;
+
+	if ((s->nmi_masked && !s->iret_seen) || s->nmi_step)
+		return;
+	s->step_guest_tf = g->rflags & RFLAGS_TF;
+	s->step_over_iret = s->nmi_masked;
+	s->step_dr6 = g->dr6;
+	g->rflags |= RFLAGS_TF;
+	s->nmi_step = true;
+	s->nmi_track = true;
 }
 
 static u64 svm_guest_cr0(struct vcpu *vcpu)
@@ -377,4 +497,8 @@ const struct backend_ops svm_backend = {
 	.cpu_enable = svm_cpu_enable,
 	.idle_wait = svm_idle_wait,
 	.describe = svm_describe,
+	.single_step_trap = svm_single_step_trap,
+	.nmi_allowed = svm_nmi_allowed,
+	.inject_nmi = svm_inject_nmi,
+	.request_nmi_window = svm_request_nmi_window,
 };

@@ -104,9 +104,25 @@ int apic_deliverable_vector(const struct vapic *apic)
 	return v;
 }
 
+/* An NMI is taken before interrupts (SDM Vol 3 §6.9, Table 6-2); the
+ * guest blocks further ones until its handler's IRET (§6.7.1). */
+static void deliver_nmi(struct vcpu *vcpu)
+{
+	if (!backend->nmi_allowed(vcpu)) {
+		backend->request_nmi_window(vcpu);
+		return;
+	}
+	__atomic_store_n(&vcpu->nmi_pending, 0, __ATOMIC_RELAXED);
+	backend->inject_nmi(vcpu);
+}
+
 void apic_update_interrupts(struct vcpu *vcpu)
 {
-	int v = apic_deliverable_vector(&vcpu->apic);
+	int v;
+
+	if (unlikely(__atomic_load_n(&vcpu->nmi_pending, __ATOMIC_RELAXED)))
+		deliver_nmi(vcpu);
+	v = apic_deliverable_vector(&vcpu->apic);
 
 	if (v < 0) {
 		backend->request_interrupt_window(vcpu, false);
@@ -120,6 +136,12 @@ void apic_update_interrupts(struct vcpu *vcpu)
 	irr_clear(vcpu->apic.irr, v);
 	set_bit256(vcpu->apic.isr, v);
 	backend->inject_interrupt(vcpu, v);
+}
+
+void apic_requeue(struct vcpu *vcpu, u8 vector)
+{
+	clear_bit256(vcpu->apic.isr, vector);
+	irr_set(vcpu->apic.irr, vector);
 }
 
 void apic_poll_timer(struct vcpu *vcpu)
@@ -136,7 +158,8 @@ void apic_halt(struct vcpu *vcpu)
 {
 	struct vm *vm = vcpu->vm;
 
-	while (apic_deliverable_vector(&vcpu->apic) < 0 && vm->stop == VM_RUNNING) {
+	while (apic_deliverable_vector(&vcpu->apic) < 0 &&
+	       !__atomic_load_n(&vcpu->nmi_pending, __ATOMIC_RELAXED) && vm->stop == VM_RUNNING) {
 		if (vm->deadline_tsc && rdtsc() >= vm->deadline_tsc) {
 			vm_stop(vm, VM_STOP_TIME_LIMIT,
 				"vCPU %u halted past the VM's time limit of %llu ms", vcpu->index,

@@ -152,9 +152,11 @@ enum vmcs_field {
 /* Pin-based controls (§25.6.1) */
 #define PIN_EXTERNAL_INTERRUPT_EXITING BIT(0)
 #define PIN_NMI_EXITING BIT(3)
+#define PIN_VIRTUAL_NMIS BIT(5)
 /* Primary processor-based controls (§25.6.2, Table 25-6) */
 #define PROC_INTERRUPT_WINDOW_EXITING BIT(2)
 #define PROC_HLT_EXITING BIT(7)
+#define PROC_NMI_WINDOW_EXITING BIT(22)
 #define PROC_RDPMC_EXITING BIT(11)
 #define PROC_USE_TPR_SHADOW BIT(21)
 #define PROC_USE_IO_BITMAPS BIT(25)
@@ -218,6 +220,7 @@ enum vmcs_field {
 #define EXIT_REASON_EXTERNAL_INTERRUPT 1
 #define EXIT_REASON_TRIPLE_FAULT 2
 #define EXIT_REASON_INTERRUPT_WINDOW 7
+#define EXIT_REASON_NMI_WINDOW 8
 #define EXIT_REASON_CPUID 10
 #define EXIT_REASON_HLT 12
 #define EXIT_REASON_PAUSE 40

@@ -390,11 +390,19 @@ static void read_exit_fields(u8 needs, struct vmx_exit_fields *f)
 	}
 }
 
+#define INTERRUPTIBILITY_STI_MOV_SS 3u /* blocking by STI, by MOV SS (Table 25-3) */
+#define INTERRUPTIBILITY_NMI BIT(3)    /* blocking by NMI */
+
 static void redeliver_event(u32 idt_info, u32 insn_len)
 {
 	/* Bits 30:12 must be 0 on entry (§27.2.1.3); bit 12 of the vectoring
 	 * information is undefined (§25.9.3). */
 	vmwrite(VMCS_ENTRY_INTR_INFO, idt_info & ~0x7ffff000u);
+	/* an NMI again: the guest does not block NMIs yet, and entry refuses
+	 * an NMI injected with blocking by NMI set (§27.3.1.5) */
+	if ((idt_info & INTR_TYPE_MASK) == INTR_TYPE_NMI)
+		vmwrite(VMCS_GUEST_INTERRUPTIBILITY,
+			vmread(VMCS_GUEST_INTERRUPTIBILITY) & ~(u64)INTERRUPTIBILITY_NMI);
 	if (idt_info & INTR_INFO_ERROR_VALID)
 		vmwrite(VMCS_ENTRY_EXCEPTION_ERROR, vmread(VMCS_IDT_VECTORING_ERROR));
 	vmwrite(VMCS_ENTRY_INSTRUCTION_LEN, insn_len);
@@ -413,6 +421,7 @@ int vmx_handle_exit(struct vcpu *vcpu)
 	f.rip = vmread(VMCS_GUEST_RIP);
 	vcpu->regs.rip = f.rip;
 	vcpu->regs.gpr[GPR_RSP] = vmread(VMCS_GUEST_RSP);
+	vcpu->regs.rflags = vmread(VMCS_GUEST_RFLAGS);
 	d = vmx_exit_desc(f.reason);
 	if (unlikely(d->needs))
 		read_exit_fields(d->needs, &f);
@@ -481,8 +490,6 @@ static void vmx_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u
 		vmwrite(VMCS_ENTRY_EXCEPTION_ERROR, error);
 }
 
-#define INTERRUPTIBILITY_STI_MOV_SS 3u /* blocking by STI, by MOV SS (Table 25-3) */
-
 static bool vmx_interrupt_allowed(struct vcpu *vcpu)
 {
 	return (vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF) &&
@@ -515,6 +522,61 @@ static void vmx_end_interrupt_shadow(struct vcpu *vcpu)
 
 	if (v & INTERRUPTIBILITY_STI_MOV_SS)
 		vmwrite(VMCS_GUEST_INTERRUPTIBILITY, v & ~(u64)INTERRUPTIBILITY_STI_MOV_SS);
+}
+
+/*
+ * DR6 is not in the VMCS: the guest's is the CPU's own, and injecting a
+ * #DB leaves it alone.  The trap's BS is set in it, B0-B3 cleared as a
+ * single-step #DB leaves them (SDM Vol 3 §18.2.3).
+ */
+static int vmx_single_step_trap(struct vcpu *vcpu)
+{
+	u32 info = vmread(VMCS_ENTRY_INTR_INFO);
+	int taken_back = -1;
+
+	/* also what VM entry wants with TF set and no pending BS (§27.3.1.5) */
+	vmx_end_interrupt_shadow(vcpu);
+	write_dr6((read_dr6() & ~DR6_TRAP_BITS) | DR6_BS);
+	if (info & INTR_INFO_VALID) {
+		if ((info & INTR_TYPE_MASK) == INTR_TYPE_NMI)
+			taken_back = BACKEND_REQUEUE_NMI;
+		else if ((info & INTR_TYPE_MASK) == INTR_TYPE_EXTERNAL)
+			taken_back = info & INTR_INFO_VECTOR_MASK;
+	}
+	vmwrite(VMCS_ENTRY_INTR_INFO, VECTOR_DB | INTR_TYPE_HW_EXCEPTION | INTR_INFO_VALID);
+	return taken_back;
+}
+
+/* Blocking by NMI: the CPU sets it on injection and clears it at the
+ * guest's IRET (virtual NMIs, §25.3 and §26.3). */
+static bool vmx_nmi_allowed(struct vcpu *vcpu)
+{
+	return !(vmread(VMCS_GUEST_INTERRUPTIBILITY) &
+		 (INTERRUPTIBILITY_STI_MOV_SS | INTERRUPTIBILITY_NMI)) &&
+	       !(vmread(VMCS_ENTRY_INTR_INFO) & INTR_INFO_VALID);
+}
+
+static void set_nmi_window(struct vmx_vcpu *x, bool on)
+{
+	u32 proc = on ? x->proc | PROC_NMI_WINDOW_EXITING : x->proc & ~PROC_NMI_WINDOW_EXITING;
+
+	if (proc != x->proc) {
+		x->proc = proc;
+		vmwrite(VMCS_PROC_CONTROLS, proc);
+	}
+}
+
+static void vmx_inject_nmi(struct vcpu *vcpu)
+{
+	vmwrite(VMCS_ENTRY_INTR_INFO, VECTOR_NMI | INTR_TYPE_NMI | INTR_INFO_VALID);
+	set_nmi_window(vcpu->vendor, false);
+}
+
+/* NMI-window exiting (§26.7.6); without it the NMI waits for the next exit. */
+static void vmx_request_nmi_window(struct vcpu *vcpu)
+{
+	if (vmx_caps.nmi_window)
+		set_nmi_window(vcpu->vendor, true);
 }
 
 static u64 vmx_guest_cr3(struct vcpu *vcpu)
@@ -625,4 +687,8 @@ const struct backend_ops vmx_backend = {
 	.idle_wait = vmx_idle_wait,
 	.adjust_guest_cpuid = vmx_adjust_guest_cpuid,
 	.describe = vmx_describe,
+	.single_step_trap = vmx_single_step_trap,
+	.nmi_allowed = vmx_nmi_allowed,
+	.inject_nmi = vmx_inject_nmi,
+	.request_nmi_window = vmx_request_nmi_window,
 };

@@ -83,6 +83,10 @@ bool vcpu_skip_decoded(struct vcpu *vcpu, enum insn_op op)
 	return true;
 }
 
+void vcpu_single_step_trap(struct vcpu *vcpu)
+{
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct vm vm;
