@@ -45,8 +45,10 @@
 /* DR6 and DR7 after reset or INIT (SDM Vol 3 §10.1.1 Table 10-1) */
 #define DR6_INIT 0xffff0ff0ull
 #define DR7_INIT 0x400ull
+#define DR7_GD BIT(13) /* general detect: cleared as a #DB is delivered (SDM Vol 3 §18.2.4) */
 /* DR6: B0-B3 (breakpoint matches) and BS (single step), SDM Vol 3 §18.2.3 */
 #define DR6_TRAP_BITS 0xfull
+#define DR6_BD BIT(13)
 #define DR6_BS BIT(14)
 
 /* Exception vectors mhv intercepts in its guests (SDM Vol 3 §6.3.1 Table 6-1) */

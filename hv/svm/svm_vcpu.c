@@ -354,6 +354,7 @@ static int svm_single_step_trap(struct vcpu *vcpu)
 			return -1;
 	}
 	vmcb->save.dr6 = (vmcb->save.dr6 & ~DR6_TRAP_BITS) | DR6_BS;
+	vmcb->save.dr7 &= ~DR7_GD; /* as delivering a #DB does (SDM Vol 3 §18.2.4) */
 	if (c->event_inj & EVENT_VALID) {
 		if ((c->event_inj & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
 			/* not delivered: the guest does not block NMIs yet */

@@ -278,6 +278,7 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_GUEST_CR3, guest_cr3),
 		F(VMCS_GUEST_CR4, cr4),
 		F(VMCS_GUEST_DR7, DR7_INIT),
+		F(VMCS_GUEST_DEBUGCTL, 0),
 		F(VMCS_GUEST_RFLAGS, RFLAGS_FIXED1),
 		F(VMCS_GUEST_EFER, EFER_LME | EFER_LMA | (host_cpu.has.nx ? EFER_NXE : 0)),
 		F(VMCS_GUEST_PAT, PAT_POWER_ON_DEFAULT),
@@ -380,13 +381,45 @@ static void sync_regs_to_vmcs(struct vcpu *vcpu)
 	vmwrite(VMCS_GUEST_RSP, vcpu->regs.gpr[GPR_RSP]);
 }
 
-static void read_exit_fields(u8 needs, struct vmx_exit_fields *f)
+/* Delivering a #DB clears DR7.GD; an injected one does not. */
+static void clear_dr7_gd(void)
+{
+	u64 dr7 = vmread(VMCS_GUEST_DR7);
+
+	if (dr7 & DR7_GD)
+		vmwrite(VMCS_GUEST_DR7, dr7 & ~DR7_GD);
+}
+
+/*
+ * An intercepted #DB, given back to the guest by handle_exception.  The
+ * exit leaves DR6 as it was, the bits the #DB would have set are in the
+ * exit qualification (SDM Vol 3 §28.1, Table 28-1): set them now.  INT1
+ * (ICEBP) exits before it completes: it is a trap, delivered after it
+ * with DR6 untouched, so RIP moves past it (as KVM does).
+ */
+static void intercepted_db(struct vcpu *vcpu, const struct vmx_exit_fields *f)
+{
+	u64 qual;
+
+	if ((f->intr_info & INTR_TYPE_MASK) == INTR_TYPE_PRIV_SW_EXCEPTION) {
+		vcpu->regs.rip += f->insn_len;
+		return;
+	}
+	qual = vmread(VMCS_EXIT_QUALIFICATION);
+	write_dr6((read_dr6() & ~DR6_TRAP_BITS) | (qual & (DR6_TRAP_BITS | DR6_BD | DR6_BS)));
+	clear_dr7_gd();
+}
+
+static void read_exit_fields(struct vcpu *vcpu, u8 needs, struct vmx_exit_fields *f)
 {
 	f->qual = needs & NEED_QUAL ? vmread(VMCS_EXIT_QUALIFICATION) : 0;
 	f->gpa = needs & NEED_GPA ? vmread(VMCS_GUEST_PHYSICAL_ADDRESS) : 0;
 	if (needs & NEED_INTR_INFO) {
 		f->intr_info = vmread(VMCS_EXIT_INTR_INFO);
 		f->intr_error = vmread(VMCS_EXIT_INTR_ERROR);
+		if ((f->intr_info & INTR_INFO_VECTOR_MASK) == VECTOR_DB &&
+		    (f->intr_info & INTR_TYPE_MASK) != INTR_TYPE_NMI)
+			intercepted_db(vcpu, f);
 	}
 }
 
@@ -424,7 +457,7 @@ int vmx_handle_exit(struct vcpu *vcpu)
 	vcpu->regs.rflags = vmread(VMCS_GUEST_RFLAGS);
 	d = vmx_exit_desc(f.reason);
 	if (unlikely(d->needs))
-		read_exit_fields(d->needs, &f);
+		read_exit_fields(vcpu, d->needs, &f);
 	/* An event whose delivery the exit interrupted is delivered again (§28.2.4). */
 	idt_info = vmread(VMCS_IDT_VECTORING_INFO);
 	if (unlikely(idt_info & INTR_INFO_VALID))
@@ -537,6 +570,7 @@ static int vmx_single_step_trap(struct vcpu *vcpu)
 	/* also what VM entry wants with TF set and no pending BS (§27.3.1.5) */
 	vmx_end_interrupt_shadow(vcpu);
 	write_dr6((read_dr6() & ~DR6_TRAP_BITS) | DR6_BS);
+	clear_dr7_gd();
 	if (info & INTR_INFO_VALID) {
 		if ((info & INTR_TYPE_MASK) == INTR_TYPE_NMI)
 			taken_back = BACKEND_REQUEUE_NMI;
