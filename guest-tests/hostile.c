@@ -82,22 +82,23 @@ static void msr_takeover(void)
 		u32 msr;
 		u64 value;
 	} writes[] = {
-		{ 0xc0000080, 0xd01 | BIT(12) },       /* EFER with SVME: no nested SVM */
-		{ 0xc0000080, 0xd01 | BIT(20) },       /* EFER with a reserved bit */
-		{ 0xc0010117, 0x1000 },		       /* VM_HSAVE_PA */
-		{ 0xc0010114, 0x10 },		       /* VM_CR: SVMDIS */
-		{ 0x3a, 0x5 },			       /* IA32_FEATURE_CONTROL */
-		{ 0x79, 0x200000 },		       /* IA32_BIOS_UPDT_TRIG: microcode load */
-		{ 0xc0010020, 0x200000 },	       /* AMD PATCH_LOADER */
-		{ 0x9e, 0x30000 },		       /* IA32_SMBASE */
-		{ 0x9b, 0x1 },			       /* IA32_SMM_MONITOR_CTL */
-		{ 0xc0010111, 0x30000 },	       /* AMD SMM_BASE */
-		{ 0xc0010113, 0x3 },		       /* AMD SMM_MASK */
-		{ 0x2ff, 0xc00 },		       /* IA32_MTRR_DEF_TYPE */
-		{ 0x200, 0x6 },			       /* IA32_MTRR_PHYSBASE0 */
-		{ 0x277, 0x0202020202020202ull },      /* PAT with reserved type 2 */
-		{ 0x1b, 0x1000 | BIT(11) | BIT(10) },  /* APIC_BASE moved into guest RAM */
-		{ 0xc0000101, 0x8000000000000000ull }, /* GS_BASE non-canonical */
+		{ 0xc0000080, 0xd01 | BIT(12) },      /* EFER with SVME: no nested SVM */
+		{ 0xc0000080, 0xd01 | BIT(20) },      /* EFER with a reserved bit */
+		{ 0xc0010117, 0x1000 },		      /* VM_HSAVE_PA */
+		{ 0xc0010114, 0x10 },		      /* VM_CR: SVMDIS */
+		{ 0x3a, 0x5 },			      /* IA32_FEATURE_CONTROL */
+		{ 0x79, 0x200000 },		      /* IA32_BIOS_UPDT_TRIG: microcode load */
+		{ 0xc0010020, 0x200000 },	      /* AMD PATCH_LOADER */
+		{ 0x9e, 0x30000 },		      /* IA32_SMBASE */
+		{ 0x9b, 0x1 },			      /* IA32_SMM_MONITOR_CTL */
+		{ 0xc0010111, 0x30000 },	      /* AMD SMM_BASE */
+		{ 0xc0010113, 0x3 },		      /* AMD SMM_MASK */
+		{ 0x2ff, 0xc00 },		      /* IA32_MTRR_DEF_TYPE */
+		{ 0x200, 0x6 },			      /* IA32_MTRR_PHYSBASE0 */
+		{ 0x277, 0x0202020202020202ull },     /* PAT with reserved type 2 */
+		{ 0x1b, 0x1000 | BIT(11) | BIT(10) }, /* APIC_BASE moved into guest RAM */
+		/* not GS_BASE: the guest's own, passed through, the CPU checks it
+		 * is canonical (QEMU TCG does not: kvm-unit-tests' msr.flat) */
 	};
 	unsigned i;
 
@@ -110,19 +111,26 @@ static void msr_takeover(void)
 	}
 }
 
-/* Ports that would reset or reconfigure the real machine: emulated or ignored. */
+/*
+ * Ports that would reset or reconfigure the real machine: emulated or
+ * ignored.  A reset request resets the VM (mhv stops it with "reset"),
+ * never the machine: the last write here must end this VM, and mhv
+ * must outlive it.
+ */
 static void port_io(void)
 {
-	outb(0x64, 0xfe);  /* keyboard controller: pulse reset */
-	outb(0xcf9, 0x06); /* reset control: hard reset */
-	outb(0xcf9, 0x0e); /* full reset */
 	outl(0xcf8, 0x80000000u);
 	outl(0xcfc, 0xffffffffu); /* a PCI config write to device 0:0.0 */
 	outb(0x70, 0x0f);
-	outb(0x71, 0x0a); /* CMOS shutdown status: "jump via 40:67" */
-	outb(0x92, 0x01); /* port 92 fast reset */
+	outb(0x71, 0x0a);  /* CMOS shutdown status: "jump via 40:67" */
+	outb(0xcf9, 0x02); /* reset control: SYS_RST alone resets nothing */
+	outb(0x92, 0x00);  /* port 92: fast reset bit stays 0 */
 	check(inl(0xcfc) == 0xffffffffu, "PCI config read was not all ones", 0);
-	/* Still here: the machine did not reset. */
+	check(!(inb(0x64) & 0x02), "the keyboard controller never takes a command", 0);
+	if (failures)
+		return;
+	outb(0x64, 0xfe); /* keyboard controller: pulse the reset line */
+	check(false, "the keyboard controller's reset left the VM running", 0);
 }
 
 /* Unknown numbers, pointers outside RAM, lengths across its end, overlaps. */
@@ -405,6 +413,47 @@ static void pmu_reserved(void)
 #define MXCSR_INIT 0x1f80
 #define DR6_MARKER (DR6_INIT | 0xf | BIT(13) | BIT(14)) /* B0-B3, BD, BS */
 #define SIMD_BYTES (32 * 64 + 8 * 8)			/* zmm0-31, k0-7 */
+#define FS_GS_SEL_INIT 0x10 /* the flat data selector mhv's guests start with */
+
+/*
+ * The segment and system-call MSRs: the VMCB (VMLOAD/VMSAVE) or the VMCS
+ * holds some, nothing switches the others; all start at 0.  Markers fit
+ * the architectural widths (SYSENTER_CS, SFMASK, TSC_AUX: 32 bits).
+ * CSTAR and TSC_AUX may be missing: planted only where WRMSR takes them.
+ */
+static const struct {
+	u32 index;
+	const char *name;
+	u64 marker;
+} state_msrs[] = {
+	{ MSR_KERNEL_GS_BASE, "KERNEL_GS_BASE", MARKER },
+	{ MSR_FS_BASE, "FS_BASE", MARKER + 0x100 },
+	{ MSR_GS_BASE, "GS_BASE", MARKER + 0x200 },
+	{ MSR_STAR, "STAR", MARKER + 0x300 },
+	{ MSR_LSTAR, "LSTAR", MARKER + 0x400 },
+	{ MSR_CSTAR, "CSTAR", MARKER + 0x500 },
+	{ MSR_SFMASK, "SFMASK", 0x4d484b00 },
+	{ MSR_IA32_SYSENTER_CS, "SYSENTER_CS", 0x4b08 },
+	{ MSR_IA32_SYSENTER_ESP, "SYSENTER_ESP", MARKER + 0x600 },
+	{ MSR_IA32_SYSENTER_EIP, "SYSENTER_EIP", MARKER + 0x700 },
+	{ MSR_TSC_AUX, "TSC_AUX", 0x4d48 },
+};
+
+static u16 read_fs_sel(void)
+{
+	u16 v;
+
+	asm volatile("mov %%fs, %0" : "=r"(v));
+	return v;
+}
+
+static u16 read_gs_sel(void)
+{
+	u16 v;
+
+	asm volatile("mov %%gs, %0" : "=r"(v));
+	return v;
+}
 
 struct fxsave_area {
 	u16 fcw, fsw;
@@ -464,7 +513,11 @@ static void state_plant(void)
 	write_dr2(MARKER + 16);
 	write_dr3(MARKER + 24);
 	write_dr6(DR6_MARKER);
-	wrmsr(MSR_KERNEL_GS_BASE, MARKER);
+	/* null FS/GS selectors (allowed in 64-bit mode) before their bases:
+	 * loading a selector loads the base too */
+	asm volatile("mov %0, %%fs; mov %0, %%gs" ::"r"(0));
+	for (i = 0; i < ARRAY_SIZE(state_msrs); i++)
+		wrmsr_safe(state_msrs[i].index, state_msrs[i].marker);
 	asm volatile("fninit; fldcw %0" ::"m"(fcw));
 	for (i = 0; i < 8; i++)
 		asm volatile("fildq %0" ::"m"(marker));
@@ -480,7 +533,8 @@ static void state_plant(void)
 	for (bit = 1; xss && bit; bit <<= 1)
 		if ((xss & bit) && wrmsr_safe(MSR_IA32_XSS, bit) < 0)
 			break;
-	gprintf("planted: CR2, DR0-3, DR6, KERNEL_GS_BASE, x87, MXCSR, XMM%s%s, XCR0 0x%llx, "
+	gprintf("planted: CR2, DR0-3, DR6, FS/GS selectors, segment and syscall MSRs, x87, MXCSR, "
+		"XMM%s%s, XCR0 0x%llx, "
 		"IA32_XSS 0x%llx\n",
 		xcr0 & XSTATE_AVX ? ", YMM" : "", xcr0 & XSTATE_AVX512 ? ", ZMM, k0-7" : "",
 		(unsigned long long)xcr0, (unsigned long long)(xss ? bit : 0));
@@ -512,7 +566,7 @@ static void state_fresh(void)
 {
 	static const char *const dr_names[4] = { "DR0", "DR1", "DR2", "DR3" };
 	u64 dr[4] = { read_dr0(), read_dr1(), read_dr2(), read_dr3() };
-	u64 cr2 = read_cr2(), dr6 = read_dr6(), kgs = rdmsr(MSR_KERNEL_GS_BASE);
+	u64 cr2 = read_cr2(), dr6 = read_dr6();
 	u64 xcr0 = guest_has_xsave ? xgetbv(0) : XSTATE_X87, wide = vector_xcr0();
 	u64 xss = xss_supported(), v;
 	static struct fxsave_area fx __aligned(16);
@@ -524,7 +578,11 @@ static void state_fresh(void)
 	for (i = 0; i < 4; i++)
 		expect_reset(dr_names[i], dr[i], 0, dr[i] == MARKER + 8 * i);
 	expect_reset("DR6", dr6, DR6_INIT, dr6 == DR6_MARKER);
-	expect_reset("KERNEL_GS_BASE", kgs, 0, kgs == MARKER);
+	expect_reset("FS selector", read_fs_sel(), FS_GS_SEL_INIT, read_fs_sel() == 0);
+	expect_reset("GS selector", read_gs_sel(), FS_GS_SEL_INIT, read_gs_sel() == 0);
+	for (i = 0; i < ARRAY_SIZE(state_msrs); i++)
+		if (rdmsr_safe(state_msrs[i].index, &v) < 0)
+			expect_reset(state_msrs[i].name, v, 0, v == state_msrs[i].marker);
 	expect_reset("XCR0", xcr0, XSTATE_X87, xcr0 != XSTATE_X87);
 	expect_reset("x87 FCW", fx.fcw, FCW_INIT, fx.fcw == FCW_MARKER);
 	expect_reset("x87 FSW", fx.fsw, 0, fx.fsw != 0);
@@ -558,7 +616,8 @@ static void state_fresh(void)
 		if (rdmsr_safe(MSR_IA32_XSS, &v) < 0)
 			expect_reset("IA32_XSS", v, 0, v != 0);
 	}
-	gprintf("checked: CR2, DR0-3, DR6, KERNEL_GS_BASE, XCR0, x87, MXCSR, XMM%s%s%s\n",
+	gprintf("checked: CR2, DR0-3, DR6, FS/GS selectors, segment and syscall MSRs, XCR0, x87, "
+		"MXCSR, XMM%s%s%s\n",
 		wide & XSTATE_AVX ? ", YMM" : "", wide & XSTATE_AVX512 ? ", ZMM, k0-7" : "",
 		xss ? ", IA32_XSS" : "; not IA32_XSS: CPUID offers no supervisor component");
 }
@@ -636,7 +695,7 @@ static void console_storm(void)
 	storm_over = true;
 	outb(GUEST_SERIAL_PORT, '\n');
 	/* the latch lies right after the line buffer in struct vm */
-	check(inl(GUEST_TEST_PORT) == ~STORM_LATCH, "the test port's latch changed", 0);
+	check(inl(GUEST_TEST_PORT) == STORM_LATCH, "the test port's latch changed", 0);
 }
 
 /*

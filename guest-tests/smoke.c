@@ -78,11 +78,14 @@ static void t_msr_passthrough(const char *name)
 
 static void t_io_test_port(const char *name)
 {
-	u32 v;
+	u32 v, w;
 
 	outl(GUEST_TEST_PORT, 0x12345678);
+	outb(GUEST_TEST_PORT + 1, 0xab);
 	v = inl(GUEST_TEST_PORT);
-	expect(name, v == ~0x12345678u, "read 0x%x, want 0x%x", v, ~0x12345678u);
+	w = inw(GUEST_TEST_PORT + 2);
+	expect(name, v == 0x1234ab78u && w == 0x1234, "read 0x%x / 0x%x, want 0x1234ab78 / 0x1234",
+	       v, w);
 }
 
 static void t_io_unclaimed_port(const char *name)

@@ -10,8 +10,14 @@
 
 #include "lib/types.h"
 
+#define MSR_IA32_TSC 0x10
 #define MSR_IA32_APIC_BASE 0x1b
 #define MSR_IA32_TSC_ADJUST 0x0000003b
+
+/* SYSENTER/SYSEXIT targets (SDM Vol 3 §5.8.7) */
+#define MSR_IA32_SYSENTER_CS 0x174
+#define MSR_IA32_SYSENTER_ESP 0x175
+#define MSR_IA32_SYSENTER_EIP 0x176
 
 /* IA32_FEATURE_CONTROL (SDM Vol 3 §24.7) */
 #define MSR_IA32_FEATURE_CONTROL 0x0000003a
@@ -55,9 +61,15 @@
 
 /* AMD64 system MSRs (APM Vol 2 Appendix A) */
 #define MSR_EFER 0xc0000080
+/* SYSCALL/SYSRET targets and flag mask (APM Vol 2 §6.1.1; CSTAR: AMD only) */
+#define MSR_STAR 0xc0000081
+#define MSR_LSTAR 0xc0000082
+#define MSR_CSTAR 0xc0000083
+#define MSR_SFMASK 0xc0000084
 #define MSR_FS_BASE 0xc0000100
 #define MSR_GS_BASE 0xc0000101
 #define MSR_KERNEL_GS_BASE 0xc0000102
+#define MSR_TSC_AUX 0xc0000103 /* RDTSCP's ECX, RDPID's result */
 #define MSR_SMM_BASE 0xc0010111
 #define MSR_SMM_MASK 0xc0010113
 #define MSR_VM_CR 0xc0010114

@@ -68,6 +68,9 @@ struct backend_ops {
 	unsigned (*guest_code_bits)(struct vcpu *vcpu, u64 *cs_base);
 	/* A guest WRMSR to EFER that msr.c found valid (LMA unchanged). */
 	void (*set_guest_efer)(struct vcpu *vcpu, u64 efer);
+	/* The guest's TSC is the host's plus offset; false where the CPU
+	 * cannot offset it. */
+	bool (*set_tsc_offset)(struct vcpu *vcpu, u64 offset);
 	/* The vendor's name of a raw exit code, for messages. */
 	const char *(*exit_name)(u64 vendor_code);
 	/* The CPU refused to enter the guest (EXIT_INVALID): the cause in why

@@ -25,7 +25,21 @@ void cpu_reset_for_new_vcpu(void)
 	write_dr3(0);
 	write_dr6(DR6_INIT);
 	write_cr2(0);
-	/* passed through to the guest (core/msr.c), switched by no VM entry */
+	/*
+	 * Passed through to the guest (core/msr.c) and switched by no VM
+	 * entry or exit on VMX (SDM Vol 3 §28.3 loads only the VMCS's
+	 * FS/GS bases and SYSENTER_*); SVM's VMLOAD loads all but TSC_AUX
+	 * again from the VMCB (svm_vcpu_run).  Each vCPU runs once, start to
+	 * end, on its CPU (vm_vcpu_run), so starting a vCPU is the only time
+	 * the CPU changes hands: its values are the reset ones, 0 (SDM Vol 3
+	 * §10.1.1 Table 10-1).  CSTAR (AMD) and TSC_AUX (RDTSCP/RDPID) may be
+	 * missing.
+	 */
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
+	wrmsr(MSR_STAR, 0);
+	wrmsr(MSR_LSTAR, 0);
+	wrmsr(MSR_SFMASK, 0);
+	wrmsr_safe(MSR_CSTAR, 0);
+	wrmsr_safe(MSR_TSC_AUX, 0);
 	xstate_cpu_reset();
 }

@@ -12,6 +12,7 @@
 #include "vcpu.h"
 #include "arch/uart.h"
 #include "arch/x86.h"
+#include "arch/ports.h"
 
 struct port_device {
 	u16 base, count;
@@ -19,25 +20,35 @@ struct port_device {
 	void (*out)(struct vm *vm, u16 offset, u8 size, u32 val);
 };
 
+/* With LCR.DLAB set, offset 0 is the divisor latch, not the transmitter:
+ * a guest setting its baud rate prints nothing (PC16550D data sheet,
+ * Table II). */
 static u32 serial_in(struct vm *vm, u16 offset, u8 size)
 {
+	if (offset == UART_LCR)
+		return vm->serial_lcr;
 	return offset == UART_LSR ? UART_LSR_IDLE : 0;
 }
 
 static void serial_out(struct vm *vm, u16 offset, u8 size, u32 val)
 {
-	if (offset == UART_THR)
+	if (offset == UART_LCR)
+		vm->serial_lcr = (u8)val;
+	else if (offset == UART_THR && !(vm->serial_lcr & UART_LCR_DLAB))
 		guest_console_putc(vm, (char)val);
 }
 
+/* An access at byte @offset sees the register from that byte up. */
 static u32 test_port_in(struct vm *vm, u16 offset, u8 size)
 {
-	return ~vm->test_port_value;
+	return vm->test_port_value >> (offset * 8);
 }
 
 static void test_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
 {
-	vm->test_port_value = val;
+	u32 mask = (size == 4 ? ~0u : (1u << (size * 8)) - 1) << (offset * 8);
+
+	vm->test_port_value = (vm->test_port_value & ~mask) | ((val << (offset * 8)) & mask);
 }
 
 /* 24-bit, 3.579545 MHz, read-only (ACPI 6.5 §4.8.3.3), derived from the TSC */
@@ -85,6 +96,89 @@ static void shutdown_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
 			GUEST_SHUTDOWN_PORT);
 }
 
+/*
+ * A PC's reset sources reset the whole machine: here, the VM.  mhv has
+ * no firmware to run again at the reset vector (a multiboot kernel is
+ * loaded by mhv, not by its own BIOS), so the VM stops with "reset", as
+ * QEMU does with -no-reboot, which kvm-unit-tests runs under.
+ */
+static void reset_vm(struct vm *vm, const char *how)
+{
+	vm_stop(vm, VM_STOP_RESET, "the guest reset its machine: %s", how);
+}
+
+/* The A20 gate is always open: mhv never wraps guest addresses at 1 MiB. */
+static u32 sysctl_a_in(struct vm *vm, u16 offset, u8 size)
+{
+	return vm->sysctl_a | SYSCTL_A_A20;
+}
+
+static void sysctl_a_out(struct vm *vm, u16 offset, u8 size, u32 val)
+{
+	bool rising = (val & ~vm->sysctl_a) & SYSCTL_A_FAST_RESET;
+
+	vm->sysctl_a = (u8)val;
+	if (rising)
+		reset_vm(vm, "port 0x92 bit 0 (fast reset)");
+}
+
+/* Reset Control Register (Intel PCH datasheets, "RST_CNT", I/O 0xCF9):
+ * RST_CPU going 0 -> 1 resets, SYS_RST and FULL_RST say how hard.  It
+ * reads back as written; RST_CPU is never seen set, since the reset
+ * follows at once. */
+static u32 rst_cnt_in(struct vm *vm, u16 offset, u8 size)
+{
+	return vm->rst_cnt;
+}
+
+static void rst_cnt_out(struct vm *vm, u16 offset, u8 size, u32 val)
+{
+	vm->rst_cnt = (u8)val & (RST_CNT_SYS_RST | RST_CNT_FULL_RST);
+	if (val & RST_CNT_RST_CPU)
+		reset_vm(vm, val & RST_CNT_FULL_RST  ? "0xCF9 full reset"
+			     : val & RST_CNT_SYS_RST ? "0xCF9 hard reset"
+						     : "0xCF9 soft reset");
+}
+
+/*
+ * The 8042 as far as a reset goes: it takes every byte at once (IBF
+ * clear, so polling guests go on), pulses the reset line on command 0xFE
+ * (any 0xF0-0xFF command with bit 0 clear), and has an output port
+ * (commands 0xD0/0xD1) whose bit 0 low holds the CPU in reset.  No
+ * keyboard: other commands are taken and ignored.
+ */
+static u32 i8042_in(struct vm *vm, u16 offset, u8 size)
+{
+	if (offset == I8042_CMD_PORT - I8042_DATA_PORT)
+		return I8042_STATUS_SYS | I8042_STATUS_UNLOCKED |
+		       (vm->i8042_full ? I8042_STATUS_OBF : 0);
+	if (offset)
+		return ~0u;
+	vm->i8042_full = false;
+	return vm->i8042_out;
+}
+
+static void i8042_out(struct vm *vm, u16 offset, u8 size, u32 val)
+{
+	u8 b = (u8)val;
+
+	if (offset == 0) {
+		if (vm->i8042_cmd == I8042_CMD_WRITE_OUTPORT && !(b & I8042_OUTPORT_RESET))
+			reset_vm(vm, "8042 output port bit 0 (CPU reset) low");
+		vm->i8042_cmd = 0;
+		return;
+	}
+	if (offset != I8042_CMD_PORT - I8042_DATA_PORT)
+		return;
+	vm->i8042_cmd = b == I8042_CMD_WRITE_OUTPORT ? b : 0;
+	if (b == I8042_CMD_READ_OUTPORT) {
+		vm->i8042_out = I8042_OUTPORT_RESET | I8042_OUTPORT_A20;
+		vm->i8042_full = true;
+	} else if ((b & 0xf0) == 0xf0 && !(b & I8042_OUTPORT_RESET)) {
+		reset_vm(vm, "8042 command 0xFE (pulse reset)");
+	}
+}
+
 static const struct port_device port_devices[] = {
 	{ GUEST_SERIAL_PORT, 8, serial_in, serial_out },
 	{ GUEST_TEST_PORT, 4, test_port_in, test_port_out },
@@ -92,6 +186,9 @@ static const struct port_device port_devices[] = {
 	{ GUEST_EXIT_PORT, 4, write_only_in, exit_port_out },
 	{ FW_CFG_SELECTOR_PORT, 2, fw_cfg_in, fw_cfg_out },
 	{ GUEST_SHUTDOWN_PORT, 1, write_only_in, shutdown_port_out },
+	{ SYSCTL_A_PORT, 1, sysctl_a_in, sysctl_a_out },
+	{ RESET_CONTROL_PORT, 1, rst_cnt_in, rst_cnt_out },
+	{ I8042_DATA_PORT, 5, i8042_in, i8042_out },
 };
 
 void handle_io(struct vcpu *vcpu, const struct vm_exit *exit)

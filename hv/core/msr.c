@@ -19,11 +19,36 @@ static bool has_ibpb(void)
 	return host_cpu.has.ibpb || host_cpu.has.spec_ctrl;
 }
 
+/*
+ * TSC_AUX exists where RDTSCP or RDPID does (SDM Vol 4 Table 2-2): the
+ * guest has it where its CPUID shows one of them (VMX without "enable
+ * RDTSCP" hides both).  The view only clears host bits, so the host has it too.
+ */
+static bool guest_has_tsc_aux(void)
+{
+	const struct cpuid_cache *v = guest_cpuid_view(false);
+
+	return (v->ext[1].edx & CPUID_EXT1_EDX_RDTSCP) || (v->std[7].ecx & CPUID7_ECX_RDPID);
+}
+
+/*
+ * The guest's segment and system-call state: the CPU checks the values
+ * (canonical addresses, SDM Vol 4 Table 2-2) and the VM owns them: the
+ * VMCB (VMLOAD/VMSAVE) or the VMCS switches FS/GS bases and SYSENTER_*,
+ * the rest is reset where a vCPU starts (core/cpu_reset.c).
+ */
 const struct msr_passthrough msr_passthrough[] = {
-	/* FS/GS bases: hardware checks the value (canonical, SDM Vol 4 Table 2-2) */
 	{ MSR_FS_BASE, true, true, NULL },
 	{ MSR_GS_BASE, true, true, NULL },
 	{ MSR_KERNEL_GS_BASE, true, true, NULL },
+	{ MSR_IA32_SYSENTER_CS, true, true, NULL },
+	{ MSR_IA32_SYSENTER_ESP, true, true, NULL },
+	{ MSR_IA32_SYSENTER_EIP, true, true, NULL },
+	{ MSR_STAR, true, true, NULL },
+	{ MSR_LSTAR, true, true, NULL },
+	{ MSR_CSTAR, true, true, NULL },
+	{ MSR_SFMASK, true, true, NULL },
+	{ MSR_TSC_AUX, true, true, guest_has_tsc_aux },
 	/* IBPB is a command with no state to switch; reads #GP (write-only MSR) */
 	{ MSR_IA32_PRED_CMD, false, true, has_ibpb },
 };
@@ -36,6 +61,33 @@ struct msr_handler {
 	bool (*write)(struct vcpu *vcpu, u64 val);
 };
 
+/*
+ * The guest's TSC runs at the host's rate from the offset; a write to
+ * IA32_TIME_STAMP_COUNTER or IA32_TSC_ADJUST moves it and adds the same
+ * amount to the other (SDM Vol 3 §18.17.3).  A TSC-deadline the guest
+ * armed stays in its TSC's terms.
+ */
+static bool tsc_shift(struct vcpu *vcpu, u64 delta)
+{
+	if (!backend->set_tsc_offset(vcpu, vcpu->tsc_offset + delta))
+		return false;
+	vcpu->tsc_offset += delta;
+	vcpu->tsc_adjust += delta;
+	apic_tsc_changed(vcpu);
+	return true;
+}
+
+static bool tsc_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = rdtsc() + vcpu->tsc_offset;
+	return true;
+}
+
+static bool tsc_write(struct vcpu *vcpu, u64 val)
+{
+	return tsc_shift(vcpu, val - (rdtsc() + vcpu->tsc_offset));
+}
+
 static bool tsc_adjust_read(struct vcpu *vcpu, u64 *val)
 {
 	*val = vcpu->tsc_adjust;
@@ -44,8 +96,7 @@ static bool tsc_adjust_read(struct vcpu *vcpu, u64 *val)
 
 static bool tsc_adjust_write(struct vcpu *vcpu, u64 val)
 {
-	vcpu->tsc_adjust = val;
-	return true;
+	return tsc_shift(vcpu, val - vcpu->tsc_adjust);
 }
 
 static bool apic_base_read(struct vcpu *vcpu, u64 *val)
@@ -119,6 +170,8 @@ static const struct msr_handler msr_handlers[] = {
 	{ MSR_AMD_GLOBAL_STATUS, 4, pmu_read, pmu_write },
 	{ MSR_K7_PERF_CTL(0), 2 * K7_COUNTERS, pmu_read, pmu_write },
 	{ MSR_AMD_PERF_CTL(0), 2 * PMU_AMD_MAX_GP, pmu_read, pmu_write },
+	/* last: the search for the MSRs above, benchmarked, stays as it was */
+	{ MSR_IA32_TSC, 1, tsc_read, tsc_write },
 };
 
 static const struct msr_handler *find_msr(u32 index)

@@ -28,6 +28,7 @@ static const char *const stop_names[] = {
 	[VM_STOP_UNHANDLED] = "unhandled-exit",
 	[VM_STOP_INSN_DECODE] = "instruction-mismatch",
 	[VM_STOP_TIME_LIMIT] = "time-limit",
+	[VM_STOP_RESET] = "reset",
 };
 
 const char *vm_stop_name(enum vm_stop why)

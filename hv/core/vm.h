@@ -55,6 +55,7 @@ enum vm_stop {
 	VM_STOP_UNHANDLED,
 	VM_STOP_INSN_DECODE, /* bytes at RIP are not the instruction the exit names */
 	VM_STOP_TIME_LIMIT,  /* ran past its time limit (e.g. a spin without exits) */
+	VM_STOP_RESET,	     /* the guest reset its machine (port 0x92, 0xCF9, 8042) */
 };
 
 struct vm;
@@ -76,6 +77,7 @@ struct vcpu {
 	struct vm *vm;
 	void *vendor; /* struct svm_vcpu or struct vmx_vcpu */
 	u64 tsc_adjust;
+	u64 tsc_offset; /* guest TSC = host TSC + tsc_offset (mod 2^64) */
 	struct vapic apic;
 	struct vcpu_xstate xstate;
 	u64 exits[EXIT_KIND_COUNT];
@@ -126,6 +128,12 @@ struct vm {
 	char console_line[VM_CONSOLE_LINE];
 	u32 console_len;
 	u32 test_port_value;
+	u8 serial_lcr; /* the guest UART's line control: DLAB */
+	/* the PC's reset sources (core/io.c) */
+	u8 sysctl_a, rst_cnt;
+	u8 i8042_cmd;	      /* a command waiting for its data byte, or 0 */
+	u8 i8042_out;	      /* the byte the data port returns */
+	bool i8042_full;      /* ... and the status register says so */
 	u32 shutdown_match;   /* bytes of "Shutdown" seen on GUEST_SHUTDOWN_PORT */
 	struct fw_cfg fw_cfg; /* the firmware-configuration ports */
 	u64 mmio_scratch;

@@ -8,6 +8,9 @@
 #define CPUID_STD_CACHED 0x20 /* leaves 0x0..0x1f */
 #define CPUID_EXT_BASE 0x80000000u
 #define CPUID_EXT_CACHED 0x29 /* leaves 0x80000000..0x80000028 */
+/* the instructions that read TSC_AUX (SDM Vol 2A CPUID) */
+#define CPUID_EXT1_EDX_RDTSCP BIT(27) /* leaf 8000_0001 */
+#define CPUID7_ECX_RDPID BIT(22)      /* leaf 7, subleaf 0 */
 
 enum cpu_vendor {
 	VENDOR_OTHER,

@@ -188,7 +188,8 @@ static const struct suite_vm pmu_vms[] = {
 static const struct suite_vm hostile_vms[] = {
 	{ "virt_insn", 1, VM_STOP_EXIT, "virt_insn_ud", NULL, false, 0, VM_RUNNING, 1 },
 	{ "msr_takeover", 2, VM_STOP_EXIT, "msr_takeover_gp", NULL, false, 0, VM_RUNNING, 1 },
-	{ "port_io", 3, VM_STOP_EXIT, "port_io_no_reset", NULL, false, 0, VM_RUNNING, 1 },
+	/* the guest's reset request stops its VM, not the machine */
+	{ "port_io", 3, VM_STOP_RESET, "port_io_resets_vm_only", NULL, false, 0, VM_RUNNING, 1 },
 	{ "hypercall_args", 4, VM_STOP_EXIT, "hypercall_bad_args", NULL, false, 0, VM_RUNNING, 1 },
 	{ "ipi_storm", 5, VM_STOP_EXIT, "self_ipi_storm", NULL, false, 0, VM_RUNNING, 1 },
 	{ "init_sipi_self", 6, VM_STOP_EXIT, "init_sipi_self", NULL, false, 0, VM_RUNNING, 1 },

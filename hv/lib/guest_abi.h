@@ -75,17 +75,23 @@ struct hc_params {
 
 /* Emulated devices */
 #define GUEST_SERIAL_PORT 0x3f8
-#define GUEST_TEST_PORT 0xe0	      /* 32-bit register: reads return ~(last value written) */
+/* 32-bit register, read back as written, each byte lane on its own: the
+ * I/O port of QEMU's pc-testdev, which kvm-unit-tests checks */
+#define GUEST_TEST_PORT 0xe0
 #define GUEST_MMIO_BASE 0xc0000000ull /* MMIO test device, outside RAM: reached through NPF */
 #define GUEST_MMIO_SIZE 0x1000ull
 #define MMIO_REG_ID 0x0			 /* read-only: MMIO_DEVICE_ID */
 #define MMIO_REG_SCRATCH 0x8		 /* read/write, 1/2/4/8 bytes */
 #define MMIO_DEVICE_ID 0x44564d4d	 /* "MMVD" */
 #define GUEST_UNBACKED_GPA 0x80000000ull /* neither RAM nor device */
-#define GUEST_PM_TIMER_PORT 0x608	 /* ACPI PM timer, as at PMBASE 0x600 on Q35 */
-#define GUEST_EXIT_PORT 0xf4		 /* writes end the VM with that exit code */
-#define GUEST_SHUTDOWN_PORT 0x8900	 /* "Shutdown" ends the VM (Bochs' port) */
-#define HC_UNKNOWN_NR 0xffff		 /* never a hypercall: the vmcall benchmark's number */
+/* Multiboot guests: the memory window of QEMU's pc-testdev, which
+ * kvm-unit-tests maps as its "MMIO" page: reads return what was written */
+#define GUEST_TESTDEV_MEM 0xff000000ull
+#define GUEST_TESTDEV_MEM_SIZE 0x10000ull
+#define GUEST_PM_TIMER_PORT 0x608  /* ACPI PM timer, as at PMBASE 0x600 on Q35 */
+#define GUEST_EXIT_PORT 0xf4	   /* writes end the VM with that exit code */
+#define GUEST_SHUTDOWN_PORT 0x8900 /* "Shutdown" ends the VM (Bochs' port) */
+#define HC_UNKNOWN_NR 0xffff	   /* never a hypercall: the vmcall benchmark's number */
 
 /* CPUID 0x40000001 EBX: what mhv offers beyond the host's CPUID */
 #define HV_FEATURE_TIMER BIT(0) /* a TSC deadline fires while the guest runs */

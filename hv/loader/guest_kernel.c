@@ -9,6 +9,7 @@
 #include "core/backend.h"
 #include "lib/boot_info.h"
 #include "lib/fmt.h"
+#include "lib/guest_abi.h"
 #include "vdev/guest_acpi.h"
 #include "multiboot.h"
 #include "host/page_alloc.h"
@@ -51,7 +52,7 @@ int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct 
 				      base_name(gk->module_path) };
 	struct vm_spec named = *spec;
 	struct mb_kernel k;
-	void *ram;
+	void *ram, *testdev;
 	u32 i;
 
 	named.name = base_name(gk->path);
@@ -84,7 +85,13 @@ int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct 
 	guest_acpi_build(ram, vm->nr_vcpus);
 	vm->fw_cfg.ram_size = vm->ram_size;
 	vm->fw_cfg.nr_cpus = (u16)vm->nr_vcpus;
-	if (backend->map_ram(vm, 0, vm->ram_hpa, vm->ram_size)) {
+	/* The test device's window behaves as memory, so it is memory: the
+	 * guest's accesses run as on QEMU, any instruction, without exits. */
+	testdev = alloc_pages_zeroed(GUEST_TESTDEV_MEM_SIZE / PAGE_SIZE);
+	if (!testdev ||
+	    backend->map_ram(vm, GUEST_TESTDEV_MEM, (u64)(uintptr_t)testdev,
+			     GUEST_TESTDEV_MEM_SIZE) ||
+	    backend->map_ram(vm, 0, vm->ram_hpa, vm->ram_size)) {
 		fmt_snprintf(why, why_size, "out of memory for its nested page table");
 		return -1;
 	}
@@ -99,6 +106,6 @@ int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct 
 	}
 	vm->vcpus[0].regs.rip = k.entry;
 	vm->vcpus[0].regs.gpr[GPR_RAX] = MULTIBOOT_BOOT_MAGIC;
-	vm->vcpus[0].regs.gpr[GPR_RBX] = MB_INFO_GPA;
+	vm->vcpus[0].regs.gpr[GPR_RBX] = k.info;
 	return 0;
 }

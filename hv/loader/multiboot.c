@@ -43,9 +43,23 @@ struct multiboot_module {
 	u32 mod_start, mod_end, string, reserved;
 };
 
+/* A memory map entry (§3.3): size counts the bytes after itself. */
+struct multiboot_mmap_entry {
+	u32 size;
+	u64 addr, len;
+	u32 type;
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct multiboot_info) <= MB_MMAP_OFF, "boot information layout");
+_Static_assert(MB_MMAP_OFF + MB_MMAP_MAX * sizeof(struct multiboot_mmap_entry) <= MB_MODS_OFF,
+	       "memory map layout");
+
 #define MBI_MEM BIT(0)
 #define MBI_CMDLINE BIT(2)
 #define MBI_MODS BIT(3)
+#define MBI_MMAP BIT(6)
+#define MB_MEM_RAM 1
+#define MB_MEM_RESERVED 2
 
 static int refuse(char *why, size_t size, const char *fmt, ...) __printf(3, 4);
 
@@ -75,10 +89,19 @@ static bool find_header(const u8 *file, size_t size, u32 *offset, struct mb_head
 	return false;
 }
 
-/* [start, start + len) inside guest RAM, above the low area mhv uses. */
-static bool fits(u64 start, u64 len, u64 ram_size)
+static u64 page_up(u64 a)
 {
-	return start >= MB_LOW_LIMIT && start <= ram_size && len <= ram_size - start;
+	return (a + PAGE_SIZE - 1) & ~(u64)(PAGE_SIZE - 1);
+}
+
+/* The first page at or after @from where @len bytes lie in RAM. */
+static bool place(u64 from, u64 len, u64 ram_size, u64 *at)
+{
+	*at = page_up(from);
+	if (multiboot_in_ram(*at, len, ram_size))
+		return true;
+	*at = MB_HIGH_RAM;
+	return from < MB_HIGH_RAM && multiboot_in_ram(*at, len, ram_size);
 }
 
 static int load_aout(const u8 *file, size_t size, const struct mb_header *h, u32 hdr_off, u8 *ram,
@@ -99,9 +122,10 @@ static int load_aout(const u8 *file, size_t size, const struct mb_header *h, u32
 	bss_end = h->bss_end_addr ? h->bss_end_addr : h->load_addr + load_len;
 	if (bss_end < h->load_addr + load_len)
 		return refuse(why, why_size, "multiboot bss_end_addr below the loaded image");
-	if (!fits(h->load_addr, bss_end - h->load_addr, ram_size))
+	if (!multiboot_in_ram(h->load_addr, bss_end - h->load_addr, ram_size))
 		return refuse(why, why_size,
-			      "kernel at 0x%x..0x%llx does not fit 1 MiB..%llu MiB of guest RAM",
+			      "kernel at 0x%x..0x%llx does not fit guest RAM (0..640 KiB, 1..%llu "
+			      "MiB)",
 			      h->load_addr, bss_end, ram_size >> 20);
 	if (ram) {
 		__builtin_memcpy(ram + h->load_addr, file + file_start, load_len);
@@ -145,10 +169,10 @@ static int load_elf(const u8 *file, size_t size, u8 *ram, u64 ram_size, struct m
 				      "ELF segment %u truncated or larger on disk "
 				      "than in memory",
 				      i);
-		if (!fits(p.paddr, p.memsz, ram_size))
+		if (!multiboot_in_ram(p.paddr, p.memsz, ram_size))
 			return refuse(why, why_size,
-				      "ELF segment %u at 0x%x (%u bytes) does not fit 1 MiB..%llu "
-				      "MiB of guest RAM",
+				      "ELF segment %u at 0x%x (%u bytes) does not fit guest RAM "
+				      "(0..640 KiB, 1..%llu MiB)",
 				      i, p.paddr, p.memsz, ram_size >> 20);
 		if (ram) {
 			__builtin_memcpy(ram + p.paddr, file + p.offset, p.filesz);
@@ -196,53 +220,87 @@ int multiboot_load(const u8 *file, size_t size, u8 *ram, u64 ram_size, struct mb
 	return 0;
 }
 
-/* A string into the low area; its guest-physical address, or 0 when full. */
-static u32 put_string(u8 *ram, u32 *next, const char *s)
+/* A string into the boot information's page; its guest-physical address, or 0 when full. */
+static u32 put_string(u8 *ram, u32 *next, u32 end, const char *s)
 {
 	size_t n = __builtin_strlen(s) + 1;
 	u32 at = *next;
 
-	if (at + n > MB_STRINGS_END)
+	if (n > end - at)
 		return 0;
 	__builtin_memcpy(ram + at, s, n);
 	*next += (u32)n;
 	return at;
 }
 
-int multiboot_write_info(u8 *ram, u64 ram_size, const struct mb_kernel *k, const char *cmdline,
+/* The memory map the guest is told; the same holes as multiboot_in_ram. */
+static u32 write_mmap(u8 *ram, u32 at, u64 ram_size)
+{
+	const struct multiboot_mmap_entry map[] = {
+		{ 20, 0, MB_LOW_RAM_END, MB_MEM_RAM },
+		{ 20, MB_BIOS_AREA, MB_HIGH_RAM - MB_BIOS_AREA, MB_MEM_RESERVED },
+		{ 20, MB_HIGH_RAM, ram_size - MB_HIGH_RAM, MB_MEM_RAM },
+	};
+
+	_Static_assert(ARRAY_SIZE(map) <= MB_MMAP_MAX, "MB_MMAP_MAX");
+	__builtin_memcpy(ram + at, map, sizeof(map));
+	return sizeof(map);
+}
+
+static bool overlaps(u64 a, u64 a_end, u64 b, u64 b_end)
+{
+	return a < b_end && b < a_end;
+}
+
+int multiboot_write_info(u8 *ram, u64 ram_size, struct mb_kernel *k, const char *cmdline,
 			 const struct mb_module_file *mods, unsigned nr_mods, char *why,
 			 size_t why_size)
 {
 	struct multiboot_info info = { 0 };
 	struct multiboot_module m[MB_MAX_MODULES];
-	u32 strings = MB_STRINGS_GPA;
-	u64 next = ((u64)k->load_end + PAGE_SIZE - 1) & ~(u64)(PAGE_SIZE - 1);
+	u64 area = MB_INFO_GPA, next;
+	u32 strings, strings_end;
 	unsigned i;
 
 	if (nr_mods > MB_MAX_MODULES)
 		return refuse(why, why_size, "more than %u modules", MB_MAX_MODULES);
-	/* RAM below 640 KiB and above 1 MiB, in KiB (§3.3) */
-	info.flags = MBI_MEM | MBI_CMDLINE | (nr_mods ? MBI_MODS : 0);
-	info.mem_lower = 640;
-	info.mem_upper = (u32)((ram_size - MB_LOW_LIMIT) >> 10);
-	info.cmdline = put_string(ram, &strings, cmdline);
+	if (ram_size <= MB_HIGH_RAM)
+		return refuse(why, why_size, "guest RAM of %llu KiB ends below 1 MiB",
+			      ram_size >> 10);
+	if (overlaps(area, area + MB_INFO_SIZE, k->load_start, k->load_end) &&
+	    !place(k->load_end, MB_INFO_SIZE, ram_size, &area))
+		return refuse(why, why_size, "no free page in guest RAM for the boot information");
+	k->info = (u32)area;
+	/* modules after the kernel, and after the boot information if that follows it */
+	next = area > k->load_end ? area + MB_INFO_SIZE : k->load_end;
+	strings = k->info + MB_STRINGS_OFF;
+	strings_end = k->info + MB_INFO_SIZE;
+	/* RAM below 640 KiB and above 1 MiB, in KiB, and the map (§3.3) */
+	info.flags = MBI_MEM | MBI_CMDLINE | MBI_MMAP | (nr_mods ? MBI_MODS : 0);
+	info.mem_lower = MB_LOW_RAM_END >> 10;
+	info.mem_upper = (u32)((ram_size - MB_HIGH_RAM) >> 10);
+	info.mmap_addr = k->info + MB_MMAP_OFF;
+	info.mmap_length = write_mmap(ram, info.mmap_addr, ram_size);
+	info.cmdline = put_string(ram, &strings, strings_end, cmdline);
 	if (!info.cmdline)
 		return refuse(why, why_size, "command line too long");
 	for (i = 0; i < nr_mods; i++) {
-		if (!fits(next, mods[i].size, ram_size))
+		if (!place(next, mods[i].size, ram_size, &next))
 			return refuse(why, why_size,
 				      "module %s (%u bytes) does not fit in guest RAM",
 				      mods[i].name, mods[i].size);
 		__builtin_memcpy(ram + next, mods[i].data, mods[i].size);
-		m[i] = (struct multiboot_module){ (u32)next, (u32)(next + mods[i].size),
-						  put_string(ram, &strings, mods[i].name), 0 };
+		m[i] =
+		    (struct multiboot_module){ (u32)next, (u32)(next + mods[i].size),
+					       put_string(ram, &strings, strings_end, mods[i].name),
+					       0 };
 		if (!m[i].string)
 			return refuse(why, why_size, "module names too long");
-		next = (next + mods[i].size + PAGE_SIZE - 1) & ~(u64)(PAGE_SIZE - 1);
+		next += mods[i].size;
 	}
 	info.mods_count = nr_mods;
-	info.mods_addr = nr_mods ? MB_MODS_GPA : 0;
-	__builtin_memcpy(ram + MB_MODS_GPA, m, nr_mods * sizeof(m[0]));
-	__builtin_memcpy(ram + MB_INFO_GPA, &info, sizeof(info));
+	info.mods_addr = nr_mods ? k->info + MB_MODS_OFF : 0;
+	__builtin_memcpy(ram + k->info + MB_MODS_OFF, m, nr_mods * sizeof(m[0]));
+	__builtin_memcpy(ram + k->info, &info, sizeof(info));
 	return 0;
 }

@@ -2,9 +2,10 @@
 ; The VMRUN loop.  The host's callee-saved registers are saved once, when
 ; the vCPU starts running; per exit, only the guest's GPRs are stored and
 ; reloaded, and the C exit handler is called straight from here.  RAX, RSP
-; and RIP live in the VMCB (svm_handle_exit syncs them).  No VMLOAD/VMSAVE:
-; the host never uses the state they switch (FS/GS/TR/LDTR bases,
-; KERNEL_GS_BASE, STAR/LSTAR/CSTAR/SFMASK, SYSENTER_*).
+; and RIP live in the VMCB (svm_handle_exit syncs them).  No VMLOAD/VMSAVE
+; per exit: the host never uses the state they switch (FS/GS/TR/LDTR,
+; KERNEL_GS_BASE, STAR/LSTAR/CSTAR/SFMASK, SYSENTER_*), so the guest's stays
+; loaded from svm_vcpu_run's VMLOAD to its VMSAVE.
 bits 64
 default rel
 section .text

@@ -267,10 +267,31 @@ int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 	return 1;
 }
 
+/*
+ * FS, GS, TR and LDTR with their hidden parts, KERNEL_GS_BASE, STAR,
+ * LSTAR, CSTAR, SFMASK and SYSENTER_CS/ESP/EIP: VMRUN and #VMEXIT leave
+ * them in the CPU, VMLOAD and VMSAVE move them between the CPU and a VMCB
+ * (APM Vol 2 §15.5.2; Vol 3 VMLOAD, VMSAVE).  The host never relies on
+ * them (no IST, no SWAPGS, no per-CPU data in GS: host/cpu_tables.c), so
+ * the guest's stay loaded across exits: one VMLOAD when the vCPU takes
+ * its CPU, one VMSAVE when it stops (each vCPU runs once, start to end,
+ * on its CPU: vm_vcpu_run), nothing per exit.
+ */
+static void svm_vmload(u64 vmcb_pa)
+{
+	asm volatile("vmload %%rax" ::"a"(vmcb_pa) : "memory");
+}
+
+static void svm_vmsave(u64 vmcb_pa)
+{
+	asm volatile("vmsave %%rax" ::"a"(vmcb_pa) : "memory");
+}
+
 static void svm_vcpu_run(struct vcpu *vcpu)
 {
 	struct svm_vcpu *s = vcpu->vendor;
 
+	svm_vmload(s->vmcb_pa);
 	sync_regs_to_vmcb(vcpu, s->vmcb);
 	if (vcpu->pmu_mode) {
 		svm_pmu_first_entry(vcpu, s->vmcb);
@@ -284,6 +305,7 @@ static void svm_vcpu_run(struct vcpu *vcpu)
 	} else {
 		svm_run_loop(vcpu, s->vmcb_pa);
 	}
+	svm_vmsave(s->vmcb_pa);
 }
 
 static void svm_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u32 error)
@@ -450,6 +472,13 @@ static void svm_set_guest_efer(struct vcpu *vcpu, u64 efer)
 	((struct svm_vcpu *)vcpu->vendor)->vmcb->save.efer = efer | EFER_SVME;
 }
 
+/* Always applied to the guest's RDTSC, RDTSCP and RDMSR (APM Vol 2 §15.30.5). */
+static bool svm_set_tsc_offset(struct vcpu *vcpu, u64 offset)
+{
+	((struct svm_vcpu *)vcpu->vendor)->vmcb->control.tsc_offset = offset;
+	return true;
+}
+
 /*
  * The host runs with GIF clear; a physical interrupt or NMI that made the
  * guest exit is taken here, through the host IDT (APM Vol 2 §15.17).
@@ -492,6 +521,7 @@ const struct backend_ops svm_backend = {
 	.guest_cpl = svm_guest_cpl,
 	.guest_code_bits = svm_guest_code_bits,
 	.set_guest_efer = svm_set_guest_efer,
+	.set_tsc_offset = svm_set_tsc_offset,
 	.exit_name = svm_exit_name,
 	.explain_invalid = svm_explain_invalid,
 	.host_interrupt_window = svm_host_interrupt_window,

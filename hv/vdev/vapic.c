@@ -174,13 +174,13 @@ void apic_halt(struct vcpu *vcpu)
 bool apic_wait_for_timer(struct vcpu *vcpu)
 {
 	const struct vapic *apic = &vcpu->apic;
-	u64 due = (apic->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE
-		      ? apic->tsc_deadline
-		      : apic->timer_next;
+	bool deadline_mode = (apic->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE;
+	u64 due = deadline_mode ? apic->tsc_deadline : apic->timer_next;
+	u64 offset = deadline_mode ? vcpu->tsc_offset : 0; /* the guest's TSC (msr.c) */
 
 	if ((apic->lvt_timer & LVT_MASKED) || !due)
 		return false;
-	while (rdtsc() < due && vcpu->vm->stop == VM_RUNNING &&
+	while (rdtsc() + offset < due && vcpu->vm->stop == VM_RUNNING &&
 	       !(vcpu->vm->deadline_tsc && rdtsc() >= vcpu->vm->deadline_tsc))
 		cpu_relax();
 	apic_timer_check(vcpu);
@@ -361,6 +361,12 @@ bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val)
 	if (unlikely(!apic_x2apic_mode(&vcpu->apic)))
 		return false;
 	return reg_write(vcpu, (msr - X2APIC_MSR_BASE) << 4, val, true);
+}
+
+/* The guest's TSC moved: its deadline, in the guest's TSC, now falls at another host TSC. */
+void apic_tsc_changed(struct vcpu *vcpu)
+{
+	apic_timer_check(vcpu);
 }
 
 /* IA32_TSC_DEADLINE is not an x2APIC register: any enabled mode; ignored

@@ -51,6 +51,7 @@ bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val);
 /* IA32_TSC_DEADLINE (MSR 0x6E0), in either APIC mode */
 bool apic_tsc_deadline_read(struct vcpu *vcpu, u64 *val);
 bool apic_tsc_deadline_write(struct vcpu *vcpu, u64 val);
+void apic_tsc_changed(struct vcpu *vcpu);
 /* xAPIC MMIO, 32-bit registers at @offset into the APIC page; false when
  * the page is not decoded (APIC disabled or in x2APIC mode). */
 bool apic_mmio_read(struct vcpu *vcpu, u32 offset, u32 *val);

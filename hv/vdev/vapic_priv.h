@@ -51,7 +51,8 @@ static inline __attribute__((always_inline)) void apic_timer_check(struct vcpu *
 		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC);
 		return;
 	}
-	if (rdtsc() >= due) {
+	/* the deadline is in the guest's TSC (msr.c), the host timer in the host's */
+	if (rdtsc() + vcpu->tsc_offset >= due) {
 		apic->tsc_deadline = 0;
 		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC);
 		if (!(apic->lvt_timer & LVT_MASKED))
@@ -61,7 +62,7 @@ static inline __attribute__((always_inline)) void apic_timer_check(struct vcpu *
 	if (apic->lvt_timer & LVT_MASKED)
 		host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC); /* nothing to deliver */
 	else
-		host_timer_arm(vcpu->timer, TIMER_GUEST_APIC, due);
+		host_timer_arm(vcpu->timer, TIMER_GUEST_APIC, due - vcpu->tsc_offset);
 }
 
 bool apic_timer_read(const struct vapic *apic, u32 reg, u32 *val);

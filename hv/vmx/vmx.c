@@ -41,7 +41,8 @@ static const char *compute_controls(void)
 		   * RDPMC exits: the PMU is off unless a PMU mode says otherwise */
 		  PROC_HLT_EXITING | PROC_RDPMC_EXITING | PROC_USE_TPR_SHADOW |
 		      PROC_USE_IO_BITMAPS | PROC_USE_MSR_BITMAPS | PROC_SECONDARY_CONTROLS,
-		  PROC_INTERRUPT_WINDOW_EXITING | PROC_NMI_WINDOW_EXITING, &vmx_caps.proc },
+		  PROC_INTERRUPT_WINDOW_EXITING | PROC_NMI_WINDOW_EXITING | PROC_USE_TSC_OFFSETTING,
+		  &vmx_caps.proc },
 		{ "VM-exit", MSR_IA32_VMX_EXIT_CTLS, MSR_IA32_VMX_TRUE_EXIT_CTLS,
 		  /* the guest's DR7 and DEBUGCTL survive exits: else an exit
 		   * leaves DR7 at 0x400 (SDM Vol 3 §28.3.1, §28.5.1) */
@@ -92,6 +93,9 @@ static const char *compute_controls(void)
 	vmx_caps.nmi_window =
 	    (vmx_caps.pin & PIN_VIRTUAL_NMIS) && (vmx_caps.proc & PROC_NMI_WINDOW_EXITING);
 	vmx_caps.proc &= ~PROC_NMI_WINDOW_EXITING;
+	/* TSC offsetting too, from a guest's first TSC write (vmx_set_tsc_offset) */
+	vmx_caps.tsc_offsetting = vmx_caps.proc & PROC_USE_TSC_OFFSETTING;
+	vmx_caps.proc &= ~PROC_USE_TSC_OFFSETTING;
 	/* The PERF_GLOBAL_CTRL loads are for VMs with a PMU mode only (vmx_pmu.c). */
 	vmx_caps.perf_global_ctrl = (vmx_caps.exit & EXIT_LOAD_PERF_GLOBAL_CTRL) &&
 				    (vmx_caps.entry & ENTRY_LOAD_PERF_GLOBAL_CTRL);

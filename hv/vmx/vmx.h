@@ -14,7 +14,7 @@ struct vmx_caps {
 	u64 cr0_fixed0, cr0_fixed1, cr4_fixed0, cr4_fixed1;
 	u64 ept_vpid_cap;
 	struct vmx_flush flush; /* the INVEPT/INVVPID types mhv uses */
-	bool vpid, unrestricted_guest, interrupt_window;
+	bool vpid, unrestricted_guest, interrupt_window, tsc_offsetting;
 	bool nmi_window;       /* virtual NMIs with NMI-window exiting (§25.6.1, §26.7.6) */
 	bool perf_global_ctrl; /* entry and exit can load IA32_PERF_GLOBAL_CTRL */
 	bool ple;	       /* PAUSE-loop exiting (secondary control bit 10) */

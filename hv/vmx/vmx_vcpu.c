@@ -653,6 +653,22 @@ static unsigned vmx_guest_code_bits(struct vcpu *vcpu, u64 *cs_base)
 	return (ar & AR_DB) ? 32 : 16;
 }
 
+/* "Use TSC offsetting" is turned on with the first offset (SDM Vol 3 §26.3,
+ * RDTSC, RDTSCP and RDMSR of IA32_TIME_STAMP_COUNTER add it). */
+static bool vmx_set_tsc_offset(struct vcpu *vcpu, u64 offset)
+{
+	struct vmx_vcpu *x = vcpu->vendor;
+
+	if (!(x->proc & PROC_USE_TSC_OFFSETTING)) {
+		if (!vmx_caps.tsc_offsetting)
+			return false;
+		x->proc |= PROC_USE_TSC_OFFSETTING;
+		vmwrite(VMCS_PROC_CONTROLS, x->proc);
+	}
+	vmwrite(VMCS_TSC_OFFSET, offset);
+	return true;
+}
+
 /* LMA is unchanged, so the "IA-32e mode guest" entry control still matches. */
 static void vmx_set_guest_efer(struct vcpu *vcpu, u64 efer)
 {
@@ -676,12 +692,14 @@ static void vmx_host_interrupt_window(void)
 	asm volatile("sti; nop; cli" ::: "memory");
 }
 
-/* Without "enable RDTSCP" the guest's RDTSCP raises #UD (SDM Vol 3 §26.3):
- * then it must not see the instruction in CPUID 8000_0001 EDX[27]. */
+/* Without "enable RDTSCP" the guest's RDTSCP and RDPID raise #UD (SDM Vol 3
+ * §26.3): then it must see neither in CPUID. */
 static void vmx_adjust_guest_cpuid(struct cpuid_cache *view)
 {
-	if (!(vmx_caps.proc2 & PROC2_ENABLE_RDTSCP))
-		view->ext[1].edx &= ~BIT(27);
+	if (!(vmx_caps.proc2 & PROC2_ENABLE_RDTSCP)) {
+		view->ext[1].edx &= ~CPUID_EXT1_EDX_RDTSCP;
+		view->std[7].ecx &= ~CPUID7_ECX_RDPID;
+	}
 }
 
 static void vmx_describe(void)
@@ -714,6 +732,7 @@ const struct backend_ops vmx_backend = {
 	.guest_cpl = vmx_guest_cpl,
 	.guest_code_bits = vmx_guest_code_bits,
 	.set_guest_efer = vmx_set_guest_efer,
+	.set_tsc_offset = vmx_set_tsc_offset,
 	.exit_name = vmx_exit_name,
 	.explain_invalid = vmx_explain_invalid,
 	.host_interrupt_window = vmx_host_interrupt_window,

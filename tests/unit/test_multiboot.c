@@ -128,7 +128,9 @@ static void bad_kernels_are_refused(void **state)
 	REFUSED(n, "not a multiboot kernel");
 	n = make_elf(0x3ff000, 0x100, 0x2000); /* runs past 4 MiB */
 	REFUSED(n, "does not fit");
-	n = make_elf(0x8000, 0x100, 0x100); /* over mhv's low area */
+	n = make_elf(0x9f000, 0x100, 0x2000); /* into the VGA hole at 640 KiB */
+	REFUSED(n, "does not fit");
+	n = make_elf(0xe0000, 0x100, 0x100); /* over the BIOS area and its ACPI tables */
 	REFUSED(n, "does not fit");
 	n = make_elf(0x100000, 0x100, 0x80); /* filesz > memsz */
 	REFUSED(n, "larger on disk");
@@ -158,22 +160,79 @@ static void boot_info_and_modules(void **state)
 	assert_int_equal(load(n), 0);
 	assert_int_equal(
 	    multiboot_write_info(ram, RAM, &k, "vmexit.flat cpuid", &m, 1, why, sizeof(why)), 0);
+	assert_int_equal(k.info, MB_INFO_GPA);
 	memcpy(&v, ram + MB_INFO_GPA, 4);
-	assert_int_equal(v, 1 | 4 | 8); /* mem, cmdline, mods */
+	assert_int_equal(v, 1 | 4 | 8 | 64); /* mem, cmdline, mods, mmap */
 	memcpy(&v, ram + MB_INFO_GPA + 8, 4);
 	assert_int_equal(v, (RAM - 0x100000) >> 10); /* mem_upper in KiB */
 	memcpy(&v, ram + MB_INFO_GPA + 16, 4);
 	assert_string_equal((char *)ram + v, "vmexit.flat cpuid");
 	memcpy(&v, ram + MB_INFO_GPA + 20, 4);
 	assert_int_equal(v, 1);
-	memcpy(&v, ram + MB_MODS_GPA, 4); /* the module follows the kernel, page-aligned */
+	memcpy(&v, ram + MB_INFO_GPA + MB_MODS_OFF, 4); /* after the kernel, page-aligned */
 	assert_int_equal(v, 0x102000);
 	assert_memory_equal(ram + v, mod, 3);
-	memcpy(&v, ram + MB_MODS_GPA + 8, 4);
+	memcpy(&v, ram + MB_INFO_GPA + MB_MODS_OFF + 8, 4);
 	assert_string_equal((char *)ram + v, "initrd");
 	m.size = RAM; /* too large */
 	assert_int_equal(multiboot_write_info(ram, RAM, &k, "", &m, 1, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "does not fit"));
+}
+
+/* The memory map: RAM below 640 KiB, the BIOS area reserved, RAM from 1 MiB. */
+static void memory_map(void **state)
+{
+	static const uint64_t want[][3] = { { 0, 0xa0000, 1 },
+					    { 0xe0000, 0x20000, 2 },
+					    { 0x100000, RAM - 0x100000, 1 } };
+	uint32_t v, len, addr, size, type;
+	uint64_t base, n64;
+	size_t n = make_elf(0x100000, 0x100, 0x1000);
+	unsigned i;
+
+	assert_int_equal(load(n), 0);
+	assert_int_equal(multiboot_write_info(ram, RAM, &k, "", NULL, 0, why, sizeof(why)), 0);
+	memcpy(&v, ram + k.info + 4, 4);
+	assert_int_equal(v, 640); /* mem_lower, KiB */
+	memcpy(&len, ram + k.info + 44, 4);
+	memcpy(&addr, ram + k.info + 48, 4);
+	assert_int_equal(len, 3 * 24);
+	for (i = 0; i < 3; i++, addr += 24) {
+		memcpy(&size, ram + addr, 4);
+		memcpy(&base, ram + addr + 4, 8);
+		memcpy(&n64, ram + addr + 12, 8);
+		memcpy(&type, ram + addr + 20, 4);
+		assert_int_equal(size, 20);
+		assert_int_equal(base, want[i][0]);
+		assert_int_equal(n64, want[i][1]);
+		assert_int_equal(type, want[i][2]);
+	}
+}
+
+/* A real-mode kernel below 640 KiB: loaded there, the boot information
+ * moved off it to the next free page, a module above 1 MiB when low
+ * memory has no room for it. */
+static void low_kernel(void **state)
+{
+	static uint8_t big[0x98000];
+	struct mb_module_file m = { big, sizeof(big), "big" };
+	uint32_t v;
+	size_t n = make_elf(0x8000, 0x100, 0x5a30); /* 0x8000..0xda30, over 0x9000 */
+
+	assert_int_equal(load(n), 0);
+	assert_int_equal(ram[0x8010], 0xf4);
+	assert_int_equal(multiboot_write_info(ram, RAM, &k, "rm", &m, 1, why, sizeof(why)), 0);
+	assert_int_equal(k.info, 0xe000);
+	assert_int_equal(ram[0x8010], 0xf4); /* the kernel untouched */
+	memcpy(&v, ram + k.info + 16, 4);
+	assert_string_equal((char *)ram + v, "rm");
+	memcpy(&v, ram + k.info + MB_MODS_OFF, 4);
+	assert_int_equal(v, 0x100000);
+	/* a small module stays in low memory, after the boot information */
+	m.size = 0x100;
+	assert_int_equal(multiboot_write_info(ram, RAM, &k, "rm", &m, 1, why, sizeof(why)), 0);
+	memcpy(&v, ram + k.info + MB_MODS_OFF, 4);
+	assert_int_equal(v, 0xf000);
 }
 
 int main(void)
@@ -184,6 +243,8 @@ int main(void)
 		cmocka_unit_test(check_only),
 		cmocka_unit_test(bad_kernels_are_refused),
 		cmocka_unit_test(boot_info_and_modules),
+		cmocka_unit_test(memory_map),
+		cmocka_unit_test(low_kernel),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
