@@ -21,11 +21,12 @@ void vcpu_single_step_trap(struct vcpu *vcpu);
 /*
  * mhv completed an instruction for the guest: with RFLAGS.TF set before
  * it, a single-step #DB follows it (SDM Vol 3 §18.3.1.4; APM Vol 2
- * §13.1.1.5).  One test of the exit's RFLAGS on the common path.
+ * §13.1.1.5).  One test on the common path, and only here: RFLAGS is
+ * not copied at exits (vcpu->guest_rflags points at it).
  */
 static inline void vcpu_insn_completed(struct vcpu *vcpu)
 {
-	if (unlikely(vcpu->regs.rflags & RFLAGS_TF))
+	if (unlikely(*vcpu->guest_rflags & RFLAGS_TF))
 		vcpu_single_step_trap(vcpu);
 }
 

@@ -34,9 +34,6 @@ enum gpr {
 struct guest_regs {
 	u64 gpr[GPR_COUNT];
 	u64 rip; /* kept here so that skipping an instruction is one store */
-	/* RFLAGS as the exit left it, read-only: its TF is tested when mhv
-	 * completes an instruction for the guest */
-	u64 rflags;
 };
 
 /* TSC stamps of the timed run loops (the split-latency benchmarks). */
@@ -76,6 +73,13 @@ struct vcpu {
 	struct vcpu_timing timing;
 	struct vm *vm;
 	void *vendor; /* struct svm_vcpu or struct vmx_vcpu */
+	/*
+	 * The guest's RFLAGS as the last exit left it, read when mhv
+	 * completes an instruction (its TF): the VMCB's own field on SVM,
+	 * exit_rflags on VMX (one VMREAD into it per exit).  Read-only.
+	 */
+	const u64 *guest_rflags;
+	u64 exit_rflags;
 	u64 tsc_adjust;
 	u64 tsc_offset; /* guest TSC = host TSC + tsc_offset (mod 2^64) */
 	struct vapic apic;
@@ -98,7 +102,7 @@ struct vcpu {
 
 /* The backends' entry code finds the guest GPRs at the start of the vCPU. */
 _Static_assert(__builtin_offsetof(struct vcpu, regs) == 0, "regs first in struct vcpu");
-_Static_assert(__builtin_offsetof(struct vcpu, timing) == 144, "T_ENTRY_TSC in the entry code");
+_Static_assert(__builtin_offsetof(struct vcpu, timing) == 136, "T_ENTRY_TSC in the entry code");
 
 #define VM_NAME_LEN 32
 #define VM_MAX_VCPUS 4

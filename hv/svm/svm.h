@@ -18,9 +18,9 @@ struct svm_vcpu {
 	 * NMI to the completion of its handler's IRET, which is intercepted
 	 * and then single-stepped when another NMI waits (SDM Vol 3 §6.7.1;
 	 * vNMI, APM Vol 2 §15.21, would do it in hardware: QEMU and Bochs
-	 * have none).  nmi_track: any of it is live, svm_handle_exit looks.
+	 * have none).  Nothing of it runs per exit: the IRET and #DB exits'
+	 * decoders and the NMI backend ops keep it (svm_vcpu.c).
 	 */
-	bool nmi_track;
 	bool nmi_masked;     /* an injected NMI's handler has not returned */
 	bool iret_seen;	     /* ... its IRET was intercepted at iret_rip */
 	bool nmi_step;	     /* mhv set TF to exit after one instruction */
@@ -37,6 +37,8 @@ extern bool svm_has_nrips;
 const struct backend_ops *svm_probe(const char **why, int *status);
 /* Per CPU (the BSP from svm_probe, each AP when it starts); 0 or a status. */
 int svm_cpu_enable(const char **why);
+/* The IRET and #DB exits' decoders for NMI blocking, into svm_exit_table. */
+void svm_nmi_exits_init(void);
 void svm_idle_wait(void);
 void svm_run_loop(struct vcpu *vcpu, u64 vmcb_pa);
 void svm_run_loop_timed(struct vcpu *vcpu, u64 vmcb_pa);

@@ -130,6 +130,10 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 			svm_msrpm_allow(s->msrpm, msr_passthrough[i].index, msr_passthrough[i].read,
 					msr_passthrough[i].write);
 	vcpu->vendor = s;
+	/* the VMCB is packed, but RFLAGS sits 8-byte aligned in its page */
+	_Static_assert(__builtin_offsetof(struct vmcb, save.rflags) % 8 == 0, "RFLAGS aligned");
+	vcpu->guest_rflags =
+	    (const u64 *)(const void *)((u8 *)vmcb + __builtin_offsetof(struct vmcb, save.rflags));
 
 	c = &vmcb->control;
 	c->intercept_misc1 = INTERCEPT_INTR | INTERCEPT_NMI | INTERCEPT_RDPMC | INTERCEPT_CPUID |
@@ -218,39 +222,53 @@ static void end_nmi_step(struct svm_vcpu *s, struct vmcb *vmcb, bool own_db)
 		vmcb->save.dr6 = s->step_dr6;
 }
 
-/*
- * Exits while NMI blocking is tracked: the IRET intercept (the IRET runs
- * next: stop intercepting it), the handler's IRET done (RIP moved on, as
- * KVM judges it), and the #DB of mhv's own single step.
- */
-static void svm_nmi_track(struct svm_vcpu *s, struct vmcb *vmcb, struct vm_exit *exit)
+/* Exit decoders get the guest registers: the start of struct vcpu (vm.h). */
+static struct svm_vcpu *decoding_vcpu(const struct guest_regs *regs)
 {
-	u32 code = vmcb->control.exit_code;
+	return ((const struct vcpu *)(const void *)regs)->vendor;
+}
 
-	if (code == SVM_EXIT_IRET) {
-		vmcb->control.intercept_misc1 &= ~INTERCEPT_IRET;
-		s->iret_seen = true;
-		s->iret_rip = vmcb->save.rip;
-		return;
-	}
-	if (s->nmi_masked && s->iret_seen && vmcb->save.rip != s->iret_rip)
-		s->nmi_masked = false;
-	if (s->nmi_step && code == SVM_EXIT_EXCP_BASE + VECTOR_DB && (vmcb->save.dr6 & DR6_BS)) {
+/* Intercepted while an injected NMI's handler runs: its IRET runs next,
+ * and the NMIs are looked at again (EXIT_INTERRUPT_WINDOW). */
+static void decode_iret(const struct vmcb *vmcb, const struct guest_regs *regs,
+			struct vm_exit *exit)
+{
+	struct svm_vcpu *s = decoding_vcpu(regs);
+
+	s->vmcb->control.intercept_misc1 &= ~INTERCEPT_IRET;
+	s->iret_seen = true;
+	s->iret_rip = vmcb->save.rip;
+}
+
+/* A #DB exit; the single step mhv armed for a waiting NMI ends with it
+ * (DR6.BS), and when the guest was not stepping itself it is not the
+ * guest's #DB. */
+static void decode_db(const struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit)
+{
+	struct svm_vcpu *s = decoding_vcpu(regs);
+
+	exit->exc.vector = VECTOR_DB;
+	exit->exc.has_error = false;
+	exit->exc.error_code = 0;
+	if (s->nmi_step && (vmcb->save.dr6 & DR6_BS)) {
 		if (!s->step_guest_tf)
-			exit->kind = EXIT_INTERRUPT_WINDOW; /* not the guest's #DB */
-		end_nmi_step(s, vmcb, true);
+			exit->kind = EXIT_INTERRUPT_WINDOW;
+		end_nmi_step(s, s->vmcb, true);
 	}
-	s->nmi_track = s->nmi_masked || s->nmi_step;
+}
+
+void svm_nmi_exits_init(void)
+{
+	svm_exit_table[SVM_EXIT_IRET].decode = decode_iret;
+	svm_exit_table[SVM_EXIT_EXCP_BASE + VECTOR_DB].decode = decode_db;
 }
 
 /* Called by svm_run_loop after every #VMEXIT; non-zero to enter again. */
 int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 {
-	struct svm_vcpu *s = vcpu->vendor;
 	struct vm_exit exit;
 
 	vcpu->regs.rip = vmcb->save.rip;
-	vcpu->regs.rflags = vmcb->save.rflags;
 	vcpu->regs.gpr[GPR_RAX] = vmcb->save.rax;
 	vcpu->regs.gpr[GPR_RSP] = vmcb->save.rsp;
 	vmcb->control.tlb_control = 0;
@@ -259,8 +277,6 @@ int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 	if (unlikely(vmcb->control.exit_int_info & EVENT_VALID))
 		vmcb->control.event_inj = vmcb->control.exit_int_info;
 	svm_decode_exit(vmcb, &vcpu->regs, &exit);
-	if (unlikely(s->nmi_track))
-		svm_nmi_track(s, vmcb, &exit);
 	if (!vcpu_dispatch_exit(vcpu, &exit))
 		return 0;
 	sync_regs_to_vmcb(vcpu, vmcb);
@@ -366,22 +382,16 @@ static int svm_single_step_trap(struct vcpu *vcpu)
 	int taken_back = -1;
 
 	c->int_shadow &= ~INT_SHADOW_MASK;
-	if (s->nmi_step) {
-		bool guest_tf = s->step_guest_tf;
-
-		/* the step mhv armed for a waiting NMI ends with this instruction */
-		end_nmi_step(s, vmcb, false);
-		s->nmi_track = s->nmi_masked;
-		if (!guest_tf)
-			return -1;
-	}
+	/* TF is mhv's alone: its step for a waiting NMI goes on to its #DB
+	 * (as KVM's does), the guest sees no trap */
+	if (s->nmi_step && !s->step_guest_tf)
+		return -1;
 	vmcb->save.dr6 = (vmcb->save.dr6 & ~DR6_TRAP_BITS) | DR6_BS;
 	vmcb->save.dr7 &= ~DR7_GD; /* as delivering a #DB does (SDM Vol 3 §18.2.4) */
 	if (c->event_inj & EVENT_VALID) {
 		if ((c->event_inj & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
 			/* not delivered: the guest does not block NMIs yet */
 			s->nmi_masked = false;
-			s->nmi_track = s->nmi_step;
 			c->intercept_misc1 &= ~INTERCEPT_IRET;
 			taken_back = BACKEND_REQUEUE_NMI;
 		} else if ((c->event_inj & EVENT_TYPE_MASK) == EVENT_TYPE_INTR) {
@@ -394,9 +404,13 @@ static int svm_single_step_trap(struct vcpu *vcpu)
 
 static bool svm_nmi_allowed(struct vcpu *vcpu)
 {
-	const struct svm_vcpu *s = vcpu->vendor;
+	struct svm_vcpu *s = vcpu->vendor;
 	const struct vmcb_control_area *c = &s->vmcb->control;
 
+	/* The handler's IRET has run once RIP is off it (as KVM judges it);
+	 * looked at only here, when an NMI waits, not at every exit. */
+	if (s->nmi_masked && s->iret_seen && vcpu->regs.rip != s->iret_rip)
+		s->nmi_masked = false;
 	return !s->nmi_masked && !(c->int_shadow & INT_SHADOW_MASK) &&
 	       !(c->event_inj & EVENT_VALID);
 }
@@ -411,7 +425,9 @@ static void svm_inject_nmi(struct vcpu *vcpu)
 	c->intercept_misc1 |= INTERCEPT_IRET;
 	s->nmi_masked = true;
 	s->iret_seen = false;
-	s->nmi_track = true;
+	/* the window is here: mhv's TF must not reach the handler's frame */
+	if (s->nmi_step)
+		end_nmi_step(s, s->vmcb, false);
 }
 
 /*
@@ -432,7 +448,6 @@ static void svm_request_nmi_window(struct vcpu *vcpu)
 	s->step_dr6 = g->dr6;
 	g->rflags |= RFLAGS_TF;
 	s->nmi_step = true;
-	s->nmi_track = true;
 }
 
 static u64 svm_guest_cr0(struct vcpu *vcpu)

@@ -222,6 +222,7 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 				    "VMPTRLD of the VMCS at 0x%llx failed: %s", x->vmcs_pa,
 				    vmx_failure_text(vmx_last_error(), text, sizeof(text)));
 	vcpu->vendor = x; /* the VMCS is current: vmx_vcpu_destroy clears it */
+	vcpu->guest_rflags = &vcpu->exit_rflags;
 
 	cr0 = vmx_fix_cr(CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG, vmx_caps.cr0_fixed0,
 			 vmx_caps.cr0_fixed1);
@@ -426,7 +427,8 @@ static void read_exit_fields(struct vcpu *vcpu, u8 needs, struct vmx_exit_fields
 #define INTERRUPTIBILITY_STI_MOV_SS 3u /* blocking by STI, by MOV SS (Table 25-3) */
 #define INTERRUPTIBILITY_NMI BIT(3)    /* blocking by NMI */
 
-static void redeliver_event(u32 idt_info, u32 insn_len)
+/* f by pointer: no callee-saved register keeps insn_len across this call. */
+static void redeliver_event(u32 idt_info, const struct vmx_exit_fields *f)
 {
 	/* Bits 30:12 must be 0 on entry (§27.2.1.3); bit 12 of the vectoring
 	 * information is undefined (§25.9.3). */
@@ -438,7 +440,7 @@ static void redeliver_event(u32 idt_info, u32 insn_len)
 			vmread(VMCS_GUEST_INTERRUPTIBILITY) & ~(u64)INTERRUPTIBILITY_NMI);
 	if (idt_info & INTR_INFO_ERROR_VALID)
 		vmwrite(VMCS_ENTRY_EXCEPTION_ERROR, vmread(VMCS_IDT_VECTORING_ERROR));
-	vmwrite(VMCS_ENTRY_INSTRUCTION_LEN, insn_len);
+	vmwrite(VMCS_ENTRY_INSTRUCTION_LEN, f->insn_len);
 }
 
 /* Called by vmx_run_loop after every VM exit; non-zero to enter again. */
@@ -454,14 +456,14 @@ int vmx_handle_exit(struct vcpu *vcpu)
 	f.rip = vmread(VMCS_GUEST_RIP);
 	vcpu->regs.rip = f.rip;
 	vcpu->regs.gpr[GPR_RSP] = vmread(VMCS_GUEST_RSP);
-	vcpu->regs.rflags = vmread(VMCS_GUEST_RFLAGS);
+	vmread_to(VMCS_GUEST_RFLAGS, &vcpu->exit_rflags);
 	d = vmx_exit_desc(f.reason);
 	if (unlikely(d->needs))
 		read_exit_fields(vcpu, d->needs, &f);
 	/* An event whose delivery the exit interrupted is delivered again (§28.2.4). */
 	idt_info = vmread(VMCS_IDT_VECTORING_INFO);
 	if (unlikely(idt_info & INTR_INFO_VALID))
-		redeliver_event(idt_info, f.insn_len);
+		redeliver_event(idt_info, &f);
 	vmx_decode_exit(d, &f, &vcpu->regs, &exit);
 	if (!vcpu_dispatch_exit(vcpu, &exit))
 		return 0;
