@@ -240,21 +240,26 @@ static void decode_iret(const struct vmcb *vmcb, const struct guest_regs *regs,
 	s->iret_rip = vmcb->save.rip;
 }
 
-/* A #DB exit; the single step mhv armed for a waiting NMI ends with it
- * (DR6.BS), and when the guest was not stepping itself it is not the
- * guest's #DB. */
+/*
+ * A #DB exit ends the single step mhv armed for a waiting NMI (as KVM's
+ * does; DR6.BS is no sign: Bochs commits DR6 only after the intercept).
+ * It is mhv's own unless the guest was stepping itself or a breakpoint
+ * of its matched (a B0-B3 bit new since the step began).
+ */
 static void decode_db(const struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit)
 {
 	struct svm_vcpu *s = decoding_vcpu(regs);
+	bool own;
 
 	exit->exc.vector = VECTOR_DB;
 	exit->exc.has_error = false;
 	exit->exc.error_code = 0;
-	if (s->nmi_step && (vmcb->save.dr6 & DR6_BS)) {
-		if (!s->step_guest_tf)
-			exit->kind = EXIT_INTERRUPT_WINDOW;
-		end_nmi_step(s, s->vmcb, true);
-	}
+	if (!s->nmi_step)
+		return;
+	own = !s->step_guest_tf && !(vmcb->save.dr6 & ~s->step_dr6 & DR6_TRAP_BITS);
+	if (own)
+		exit->kind = EXIT_INTERRUPT_WINDOW;
+	end_nmi_step(s, s->vmcb, own);
 }
 
 void svm_nmi_exits_init(void)
