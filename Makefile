@@ -59,10 +59,13 @@ $(B)/hv/%.o: hv/%.c
 	@echo '  CC      $<'
 	@$(CC) $(KCFLAGS) -c $< -o $@
 
+# Dependencies in a pass of their own: NASM 2.16's -MD, while assembling,
+# leaves out the %include files (core/guest_regs.inc); -M lists them.
 $(B)/hv/%.o: hv/%.asm
 	@mkdir -p $(@D)
 	@echo '  NASM    $<'
-	@$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -o $@ $<
+	@$(NASM) $(NASMFLAGS) -M -MP -MT $@ -MF $(@:.o=.d) $<
+	@$(NASM) $(NASMFLAGS) -o $@ $<
 
 # The version printed in every run's header: git describe, rewritten only
 # when it changes so that a commit rebuilds one file.

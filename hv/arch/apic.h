@@ -62,6 +62,7 @@
 
 /* ICR (SDM Vol 3 §11.6.1): delivery modes, bits 10:8 */
 #define ICR_DM_FIXED 0
+#define ICR_DM_NMI 4
 #define ICR_DM_INIT 5
 #define ICR_DM_STARTUP 6
 /* ... and in place, to build an ICR value */

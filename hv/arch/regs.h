@@ -60,6 +60,7 @@
 
 /* RFLAGS (SDM Vol 1 §3.4.3; APM Vol 2 §3.1.6) */
 #define RFLAGS_FIXED1 BIT(1) /* reads as 1 */
+#define RFLAGS_TF BIT(8)
 #define RFLAGS_IF BIT(9)
 #define RFLAGS_DF BIT(10)
 /* Reserved RFLAGS bits: 63:22, 15, 5, 3 (SDM Vol 3 §27.3.1.4) */
@@ -68,9 +69,15 @@
 /* DR6 and DR7 after reset or INIT (SDM Vol 3 §10.1.1 Table 10-1) */
 #define DR6_INIT 0xffff0ff0ull
 #define DR7_INIT 0x400ull
+#define DR7_GD BIT(13) /* general detect: cleared as a #DB is delivered (SDM Vol 3 §18.2.4) */
+/* DR6: B0-B3 (breakpoint matches) and BS (single step), SDM Vol 3 §18.2.3 */
+#define DR6_TRAP_BITS 0xfull
+#define DR6_BD BIT(13)
+#define DR6_BS BIT(14)
 
 /* Exception vectors mhv intercepts in its guests (SDM Vol 3 §6.3.1 Table 6-1) */
 #define VECTOR_DB 1
+#define VECTOR_NMI 2
 #define VECTOR_AC 17
 #define VECTOR_MC 18
 

@@ -103,7 +103,23 @@ struct backend_ops {
 	void (*idle_wait)(void);
 	/* Features the environment header prints, e.g. "NRIP save: no". */
 	void (*describe)(void);
+	/*
+	 * The single-step trap of an instruction mhv completed with the
+	 * guest's RFLAGS.TF set: DR6.BS, #DB queued, any STI/MOV SS shadow
+	 * ended.  The trap ranks above NMIs and interrupts (SDM Vol 3 §6.9,
+	 * Table 6-2), so one queued this exit is taken back: its vector,
+	 * BACKEND_REQUEUE_NMI, or -1 for none.
+	 */
+	int (*single_step_trap)(struct vcpu *vcpu);
+	/* NMIs: may one be injected now (not blocked by an earlier NMI's
+	 * handler, a shadow or another queued event)?  Inject one; exit
+	 * (EXIT_INTERRUPT_WINDOW) once one can be injected. */
+	bool (*nmi_allowed)(struct vcpu *vcpu);
+	void (*inject_nmi)(struct vcpu *vcpu);
+	void (*request_nmi_window)(struct vcpu *vcpu);
 };
+
+#define BACKEND_REQUEUE_NMI 256
 
 /* Set once by hv_main (hv/main.c), before any VM exists. */
 extern const struct backend_ops *backend;

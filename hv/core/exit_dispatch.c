@@ -50,7 +50,7 @@ static void handle_hlt(struct vcpu *vcpu, const struct vm_exit *exit)
 		return;
 	/* "sti; hlt": the HLT was the shadowed instruction, and it is done. */
 	backend->end_interrupt_shadow(vcpu);
-	if (apic_deliverable_vector(&vcpu->apic) < 0) {
+	if (apic_deliverable_vector(&vcpu->apic) < 0 && !vcpu->nmi_pending) {
 		if (vcpu->vm->nr_vcpus > 1)
 			apic_halt(vcpu); /* another vCPU may send an IPI */
 		else

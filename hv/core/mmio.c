@@ -132,6 +132,7 @@ static __attribute__((noinline)) void npf_slow(struct vcpu *vcpu, const struct v
 	vcpu->regs.rip += insn.len;
 	if (code_bits != 64)
 		vcpu->regs.rip &= code_bits == 16 ? 0xffff : 0xffffffffull;
+	vcpu_insn_completed(vcpu);
 }
 
 /* The test device from mhv's own guests: the MMIO benchmarks' path. */
@@ -153,4 +154,5 @@ void handle_npf(struct vcpu *vcpu, const struct vm_exit *exit)
 	}
 	test_device_access(vcpu->vm, offset, &insn, &vcpu->regs.gpr[insn.reg]);
 	vcpu->regs.rip += insn.len;
+	vcpu_insn_completed(vcpu);
 }

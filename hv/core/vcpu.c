@@ -189,5 +189,19 @@ bool vcpu_skip_decoded(struct vcpu *vcpu, enum insn_op op)
 		return false;
 	}
 	vcpu->regs.rip += len;
+	vcpu_insn_completed(vcpu);
 	return true;
+}
+
+void vcpu_single_step_trap(struct vcpu *vcpu)
+{
+	int taken_back = backend->single_step_trap(vcpu);
+
+	if (taken_back == BACKEND_REQUEUE_NMI)
+		vcpu->nmi_pending = 1;
+	else if (taken_back >= 0)
+		apic_requeue(vcpu, taken_back);
+	/* what was taken back, or an NMI that waited for this instruction */
+	if (taken_back >= 0 || vcpu->nmi_pending)
+		apic_update_interrupts(vcpu);
 }

@@ -5,6 +5,7 @@
 #include "backend.h"
 #include "exit_dispatch.h"
 #include "vm.h"
+#include "arch/regs.h"
 
 /* Count and handle one exit; false once the VM has been stopped. */
 static inline bool vcpu_dispatch_exit(struct vcpu *vcpu, const struct vm_exit *exit)
@@ -15,6 +16,19 @@ static inline bool vcpu_dispatch_exit(struct vcpu *vcpu, const struct vm_exit *e
 }
 
 bool vcpu_skip_decoded(struct vcpu *vcpu, enum insn_op op);
+void vcpu_single_step_trap(struct vcpu *vcpu);
+
+/*
+ * mhv completed an instruction for the guest: with RFLAGS.TF set before
+ * it, a single-step #DB follows it (SDM Vol 3 §18.3.1.4; APM Vol 2
+ * §13.1.1.5).  One test on the common path, and only here: RFLAGS is
+ * not copied at exits (vcpu->guest_rflags points at it).
+ */
+static inline void vcpu_insn_completed(struct vcpu *vcpu)
+{
+	if (unlikely(*vcpu->guest_rflags & RFLAGS_TF))
+		vcpu_single_step_trap(vcpu);
+}
 
 /*
  * Advance past the intercepted instruction: from the CPU's next RIP when
@@ -25,6 +39,7 @@ static inline bool vcpu_skip_insn(struct vcpu *vcpu, const struct vm_exit *exit)
 {
 	if (likely(exit->next_rip)) {
 		vcpu->regs.rip = exit->next_rip;
+		vcpu_insn_completed(vcpu);
 		return true;
 	}
 	return vcpu_skip_decoded(vcpu, exit->insn);

@@ -86,6 +86,13 @@ struct vcpu {
 	struct vcpu_timing timing;
 	struct vm *vm;
 	void *vendor; /* struct svm_vcpu or struct vmx_vcpu */
+	/*
+	 * The guest's RFLAGS as the last exit left it, read when mhv
+	 * completes an instruction (its TF): the VMCB's own field on SVM,
+	 * exit_rflags on VMX (one VMREAD into it per exit).  Read-only.
+	 */
+	const u64 *guest_rflags;
+	u64 exit_rflags;
 	u64 tsc_adjust;
 	u64 tsc_offset; /* guest TSC = host TSC + tsc_offset (mod 2^64) */
 	struct vapic apic;
@@ -101,6 +108,7 @@ struct vcpu {
 	bool wait_sipi;		  /* an AP of an external guest: starts at INIT-SIPI */
 	u8 sipi_state;		  /* enum sipi_state, written by other vCPUs' CPUs */
 	u8 sipi_vector;		  /* real-mode start at sipi_vector << 12 */
+	u8 nmi_pending;		  /* an NMI waits for injection; other vCPUs' CPUs set it */
 	struct cpu *cpu;	  /* the physical CPU it runs on */
 	struct host_timer *timer; /* that CPU's host timer */
 	/* MSRs that only exits reach (core/msr.c) */

@@ -73,6 +73,7 @@ const struct backend_ops *svm_probe(const char **why, int *status)
 		return NULL;
 	svm_has_nrips = host_cpu.has.nrips;
 	svm_exit_table_init();
+	svm_nmi_exits_init();
 	selfcheck_watch("the SVM exit table", svm_exit_table, sizeof(svm_exit_table));
 	return &svm_backend;
 }

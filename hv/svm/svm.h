@@ -13,6 +13,21 @@ struct svm_vcpu {
 	u64 vmcb_pa;
 	u8 *msrpm; /* 8 KiB MSR permission map, APM Vol 2 §15.11 */
 	u8 *iopm;  /* 12 KiB I/O permission map, APM Vol 2 §15.10.1 */
+	/*
+	 * Guest NMI blocking, kept in software (no vNMI): from an injected
+	 * NMI to the completion of its handler's IRET, which is intercepted
+	 * and then single-stepped when another NMI waits (SDM Vol 3 §6.7.1;
+	 * vNMI, APM Vol 2 §15.21, would do it in hardware: QEMU and Bochs
+	 * have none).  Nothing of it runs per exit: the IRET and #DB exits'
+	 * decoders and the NMI backend ops keep it (svm_vcpu.c).
+	 */
+	bool nmi_masked;     /* an injected NMI's handler has not returned */
+	bool iret_seen;	     /* ... its IRET was intercepted at iret_rip */
+	bool nmi_step;	     /* mhv set TF to exit after one instruction */
+	bool step_over_iret; /* ... that instruction is the IRET */
+	bool step_guest_tf;  /* ... and the guest had TF set itself */
+	u64 iret_rip;
+	u64 step_dr6; /* DR6 before the step, put back when the #DB is mhv's */
 };
 
 extern const struct backend_ops svm_backend;
@@ -22,6 +37,8 @@ extern bool svm_has_nrips;
 const struct backend_ops *svm_probe(const char **why, int *status);
 /* Per CPU (the BSP from svm_probe, each AP when it starts); 0 or a status. */
 int svm_cpu_enable(const char **why);
+/* The IRET and #DB exits' decoders for NMI blocking, into svm_exit_table. */
+void svm_nmi_exits_init(void);
 void svm_idle_wait(void);
 void svm_run_loop(struct vcpu *vcpu, u64 vmcb_pa);
 void svm_run_loop_timed(struct vcpu *vcpu, u64 vmcb_pa);

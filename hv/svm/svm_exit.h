@@ -30,7 +30,8 @@ static inline void svm_decode_exit(const struct vmcb *vmcb, const struct guest_r
 	const struct svm_exit_desc *d;
 
 	exit->vendor_code = code;
-	exit->next_rip = svm_has_nrips ? vmcb->control.next_rip : 0;
+	/* likely: laid out without a jump (NRIP save is on all but the oldest SVM CPUs) */
+	exit->next_rip = likely(svm_has_nrips) ? vmcb->control.next_rip : 0;
 	if (likely(code < SVM_EXIT_TABLE_SIZE)) {
 		d = &svm_exit_table[code];
 		exit->kind = d->kind;

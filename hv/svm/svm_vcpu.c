@@ -133,6 +133,10 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 			svm_msrpm_allow(s->msrpm, msr_passthrough[i].index, msr_passthrough[i].read,
 					msr_passthrough[i].write);
 	vcpu->vendor = s;
+	/* the VMCB is packed, but RFLAGS sits 8-byte aligned in its page */
+	_Static_assert(__builtin_offsetof(struct vmcb, save.rflags) % 8 == 0, "RFLAGS aligned");
+	vcpu->guest_rflags =
+	    (const u64 *)(const void *)((u8 *)vmcb + __builtin_offsetof(struct vmcb, save.rflags));
 
 	c = &vmcb->control;
 	c->intercept_misc1 = INTERCEPT_INTR | INTERCEPT_NMI | INTERCEPT_RDPMC | INTERCEPT_CPUID |
@@ -220,6 +224,64 @@ static void sync_regs_to_vmcb(struct vcpu *vcpu, struct vmcb *vmcb)
 	vmcb->save.rip = vcpu->regs.rip;
 	vmcb->save.rax = vcpu->regs.gpr[GPR_RAX];
 	vmcb->save.rsp = vcpu->regs.gpr[GPR_RSP];
+}
+
+/* mhv's single step is over: its TF goes, and its #DB's DR6 bits when
+ * the guest was not single-stepping itself. */
+static void end_nmi_step(struct svm_vcpu *s, struct vmcb *vmcb, bool own_db)
+{
+	s->nmi_step = false;
+	/* after an IRET, TF is what the IRET loaded */
+	if (!s->step_guest_tf && !s->step_over_iret)
+		vmcb->save.rflags &= ~RFLAGS_TF;
+	if (own_db && !s->step_guest_tf)
+		vmcb->save.dr6 = s->step_dr6;
+}
+
+/* Exit decoders get the guest registers: the start of struct vcpu (vm.h). */
+static struct svm_vcpu *decoding_vcpu(const struct guest_regs *regs)
+{
+	return ((const struct vcpu *)(const void *)regs)->vendor;
+}
+
+/* Intercepted while an injected NMI's handler runs: its IRET runs next,
+ * and the NMIs are looked at again (EXIT_INTERRUPT_WINDOW). */
+static void decode_iret(const struct vmcb *vmcb, const struct guest_regs *regs,
+			struct vm_exit *exit)
+{
+	struct svm_vcpu *s = decoding_vcpu(regs);
+
+	s->vmcb->control.intercept_misc1 &= ~INTERCEPT_IRET;
+	s->iret_seen = true;
+	s->iret_rip = vmcb->save.rip;
+}
+
+/*
+ * A #DB exit ends the single step mhv armed for a waiting NMI (as KVM's
+ * does; DR6.BS is no sign: Bochs commits DR6 only after the intercept).
+ * It is mhv's own unless the guest was stepping itself or a breakpoint
+ * of its matched (a B0-B3 bit new since the step began).
+ */
+static void decode_db(const struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit)
+{
+	struct svm_vcpu *s = decoding_vcpu(regs);
+	bool own;
+
+	exit->exc.vector = VECTOR_DB;
+	exit->exc.has_error = false;
+	exit->exc.error_code = 0;
+	if (!s->nmi_step)
+		return;
+	own = !s->step_guest_tf && !(vmcb->save.dr6 & ~s->step_dr6 & DR6_TRAP_BITS);
+	if (own)
+		exit->kind = EXIT_INTERRUPT_WINDOW;
+	end_nmi_step(s, s->vmcb, own);
+}
+
+void svm_nmi_exits_init(void)
+{
+	svm_exit_table[SVM_EXIT_IRET].decode = decode_iret;
+	svm_exit_table[SVM_EXIT_EXCP_BASE + VECTOR_DB].decode = decode_db;
 }
 
 /* Called by svm_run_loop after every #VMEXIT; non-zero to enter again. */
@@ -328,6 +390,85 @@ static void svm_request_interrupt_window(struct vcpu *vcpu, bool on)
 static void svm_end_interrupt_shadow(struct vcpu *vcpu)
 {
 	((struct svm_vcpu *)vcpu->vendor)->vmcb->control.int_shadow &= ~INT_SHADOW_MASK;
+}
+
+/* An injected #DB leaves DR6 as it is (APM Vol 2 §15.20): the trap's BS
+ * is set here, B0-B3 cleared as a single-step #DB leaves them (SDM Vol 3
+ * §18.2.3). */
+static int svm_single_step_trap(struct vcpu *vcpu)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+	struct vmcb *vmcb = s->vmcb;
+	struct vmcb_control_area *c = &vmcb->control;
+	int taken_back = -1;
+
+	c->int_shadow &= ~INT_SHADOW_MASK;
+	/* TF is mhv's alone: its step for a waiting NMI goes on to its #DB
+	 * (as KVM's does), the guest sees no trap */
+	if (s->nmi_step && !s->step_guest_tf)
+		return -1;
+	vmcb->save.dr6 = (vmcb->save.dr6 & ~DR6_TRAP_BITS) | DR6_BS;
+	vmcb->save.dr7 &= ~DR7_GD; /* as delivering a #DB does (SDM Vol 3 §18.2.4) */
+	if (c->event_inj & EVENT_VALID) {
+		if ((c->event_inj & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
+			/* not delivered: the guest does not block NMIs yet */
+			s->nmi_masked = false;
+			c->intercept_misc1 &= ~INTERCEPT_IRET;
+			taken_back = BACKEND_REQUEUE_NMI;
+		} else if ((c->event_inj & EVENT_TYPE_MASK) == EVENT_TYPE_INTR) {
+			taken_back = c->event_inj & EVENT_VECTOR_MASK;
+		}
+	}
+	c->event_inj = VECTOR_DB | EVENT_TYPE_EXCEPTION | EVENT_VALID;
+	return taken_back;
+}
+
+static bool svm_nmi_allowed(struct vcpu *vcpu)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+	const struct vmcb_control_area *c = &s->vmcb->control;
+
+	/* The handler's IRET has run once RIP is off it (as KVM judges it);
+	 * looked at only here, when an NMI waits, not at every exit. */
+	if (s->nmi_masked && s->iret_seen && vcpu->regs.rip != s->iret_rip)
+		s->nmi_masked = false;
+	return !s->nmi_masked && !(c->int_shadow & INT_SHADOW_MASK) &&
+	       !(c->event_inj & EVENT_VALID);
+}
+
+/* The guest blocks NMIs from here to its handler's IRET (SDM Vol 3 §6.7.1). */
+static void svm_inject_nmi(struct vcpu *vcpu)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+	struct vmcb_control_area *c = &s->vmcb->control;
+
+	c->event_inj = VECTOR_NMI | EVENT_TYPE_NMI | EVENT_VALID;
+	c->intercept_misc1 |= INTERCEPT_IRET;
+	s->nmi_masked = true;
+	s->iret_seen = false;
+	/* the window is here: mhv's TF must not reach the handler's frame */
+	if (s->nmi_step)
+		end_nmi_step(s, s->vmcb, false);
+}
+
+/*
+ * Exit as soon as an NMI can be injected.  Before the handler's IRET the
+ * IRET intercept does it; from the IRET on, or while a shadow or another
+ * event holds the NMI back, one instruction is single-stepped (as KVM
+ * does without vNMI).
+ */
+static void svm_request_nmi_window(struct vcpu *vcpu)
+{
+	struct svm_vcpu *s = vcpu->vendor;
+	struct vmcb_save_area *g = &s->vmcb->save;
+
+	if ((s->nmi_masked && !s->iret_seen) || s->nmi_step)
+		return;
+	s->step_guest_tf = g->rflags & RFLAGS_TF;
+	s->step_over_iret = s->nmi_masked;
+	s->step_dr6 = g->dr6;
+	g->rflags |= RFLAGS_TF;
+	s->nmi_step = true;
 }
 
 static u64 svm_guest_cr0(struct vcpu *vcpu)
@@ -499,4 +640,8 @@ const struct backend_ops svm_backend = {
 	.cpu_enable = svm_cpu_enable,
 	.idle_wait = svm_idle_wait,
 	.describe = svm_describe,
+	.single_step_trap = svm_single_step_trap,
+	.nmi_allowed = svm_nmi_allowed,
+	.inject_nmi = svm_inject_nmi,
+	.request_nmi_window = svm_request_nmi_window,
 };

@@ -133,6 +133,7 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define INTERCEPT_SMI BIT(2)
 #define INTERCEPT_INIT BIT(3)
 #define INTERCEPT_RDPMC BIT(15)
+#define INTERCEPT_IRET BIT(20)
 #define INTERCEPT_CPUID BIT(18)
 #define INTERCEPT_INVD BIT(22)
 #define INTERCEPT_PAUSE BIT(23)
@@ -168,6 +169,7 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 /* EVENTINJ / EXITINTINFO (APM Vol 2 §15.20); TYPE 1, 5, 6 and 7 are reserved */
 #define EVENT_VECTOR_MASK 0xffull
 #define EVENT_TYPE_MASK (7ull << 8)
+#define EVENT_TYPE_NMI (2ull << 8)
 #define EVENT_TYPE_EXCEPTION (3ull << 8)
 #define EVENT_ERROR_VALID BIT(11)
 #define EVENT_VALID BIT(31)
@@ -181,6 +183,7 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define SVM_EXIT_VINTR 0x064
 #define SVM_EXIT_RDPMC 0x06f
 #define SVM_EXIT_CPUID 0x072
+#define SVM_EXIT_IRET 0x074
 #define SVM_EXIT_INVD 0x076
 #define SVM_EXIT_PAUSE 0x077
 #define SVM_EXIT_HLT 0x078

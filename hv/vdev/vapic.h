@@ -77,6 +77,9 @@ bool apic_mmio_read(struct vcpu *vcpu, u32 offset, u32 *val);
 bool apic_mmio_write(struct vcpu *vcpu, u32 offset, u32 val);
 /* Deliver what is deliverable, or ask for an interrupt window. */
 void apic_update_interrupts(struct vcpu *vcpu);
+/* An injected interrupt the guest did not take after all: pending again
+ * (the caller re-evaluates). */
+void apic_requeue(struct vcpu *vcpu, u8 vector);
 /* After a host timer interrupt: fire the guest's timer if it expired. */
 void apic_poll_timer(struct vcpu *vcpu);
 /* HLT with several vCPUs: wait for a deliverable interrupt, the timer or the end. */

@@ -21,6 +21,17 @@ static void accept_remote(struct vcpu *target, u8 vector)
 		smp_kick(target->cpu);
 }
 
+/* NMI delivery ignores the vector (§11.6.1): pending on the target, which
+ * injects it when its guest can take one. */
+static void accept_nmi(struct vcpu *target, bool self)
+{
+	__atomic_store_n(&target->nmi_pending, 1, __ATOMIC_RELAXED);
+	if (self)
+		apic_update_interrupts(target);
+	else if (target->cpu)
+		smp_kick(target->cpu);
+}
+
 /*
  * INIT and SIPI to an AP that waits to be started (§8.4.4.1, "MP
  * initialization"): INIT arms it, the first SIPI after it starts it in
@@ -62,8 +73,9 @@ void apic_send_ipi(struct vcpu *vcpu, u64 icr, u32 dest, bool x2)
 	bool logical = icr & ICR_DEST_LOGICAL;
 	u8 vector = icr & 0xff;
 
-	if (mode != ICR_DM_FIXED && mode != ICR_DM_INIT && mode != ICR_DM_STARTUP)
-		return; /* NMI, SMI, lowest priority: not offered, dropped */
+	if (mode != ICR_DM_FIXED && mode != ICR_DM_NMI && mode != ICR_DM_INIT &&
+	    mode != ICR_DM_STARTUP)
+		return; /* SMI, lowest priority: not offered, dropped */
 	/* INIT level de-assert (trigger level, level 0) only syncs arbitration IDs */
 	if (mode == ICR_DM_INIT && (icr & ICR_TRIGGER_LEVEL) && !(icr & ICR_LEVEL_ASSERT))
 		return;
@@ -74,7 +86,9 @@ void apic_send_ipi(struct vcpu *vcpu, u64 icr, u32 dest, bool x2)
 		if ((shorthand == ICR_TO_DEST && !apic_matches(t, dest, logical, x2)) ||
 		    (shorthand == ICR_TO_SELF && !self) || (shorthand == ICR_TO_OTHERS && self))
 			continue;
-		if (mode != ICR_DM_FIXED)
+		if (mode == ICR_DM_NMI)
+			accept_nmi(t, self);
+		else if (mode != ICR_DM_FIXED)
 			start_ap(t, mode, vector);
 		else if (self)
 			apic_accept(vcpu, vector);

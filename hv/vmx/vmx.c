@@ -33,19 +33,24 @@ static const char *compute_controls(void)
 	bool true_ctls = rdmsr(MSR_IA32_VMX_BASIC) & VMX_BASIC_TRUE_CTLS;
 	struct control_request reqs[] = {
 		{ "pin-based", MSR_IA32_VMX_PINBASED_CTLS, MSR_IA32_VMX_TRUE_PINBASED_CTLS,
-		  PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING, 0, &vmx_caps.pin },
+		  PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING, PIN_VIRTUAL_NMIS,
+		  &vmx_caps.pin },
 		{ "processor-based", MSR_IA32_VMX_PROCBASED_CTLS, MSR_IA32_VMX_TRUE_PROCBASED_CTLS,
 		  /* TPR shadow: guest CR8 accesses stay in the virtual-APIC page (as
 		   * V_TPR on SVM) instead of reaching the host's TPR (SDM Vol 3 §30.1);
 		   * RDPMC exits: the PMU is off unless a PMU mode says otherwise */
 		  PROC_HLT_EXITING | PROC_RDPMC_EXITING | PROC_USE_TPR_SHADOW |
 		      PROC_USE_IO_BITMAPS | PROC_USE_MSR_BITMAPS | PROC_SECONDARY_CONTROLS,
-		  PROC_INTERRUPT_WINDOW_EXITING | PROC_USE_TSC_OFFSETTING, &vmx_caps.proc },
+		  PROC_INTERRUPT_WINDOW_EXITING | PROC_NMI_WINDOW_EXITING | PROC_USE_TSC_OFFSETTING,
+		  &vmx_caps.proc },
 		{ "VM-exit", MSR_IA32_VMX_EXIT_CTLS, MSR_IA32_VMX_TRUE_EXIT_CTLS,
-		  EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_SAVE_EFER | EXIT_LOAD_EFER,
+		  /* the guest's DR7 and DEBUGCTL survive exits: else an exit
+		   * leaves DR7 at 0x400 (SDM Vol 3 §28.3.1, §28.5.1) */
+		  EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_SAVE_EFER | EXIT_LOAD_EFER |
+		      EXIT_SAVE_DEBUG_CONTROLS,
 		  EXIT_SAVE_PAT | EXIT_LOAD_PAT | EXIT_LOAD_PERF_GLOBAL_CTRL, &vmx_caps.exit },
 		{ "VM-entry", MSR_IA32_VMX_ENTRY_CTLS, MSR_IA32_VMX_TRUE_ENTRY_CTLS,
-		  ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_EFER,
+		  ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_EFER | ENTRY_LOAD_DEBUG_CONTROLS,
 		  ENTRY_LOAD_PAT | ENTRY_LOAD_PERF_GLOBAL_CTRL, &vmx_caps.entry },
 	};
 	u64 proc_cap =
@@ -83,6 +88,11 @@ static const char *compute_controls(void)
 	/* Interrupt-window exiting is switched on only while an interrupt waits */
 	vmx_caps.interrupt_window = vmx_caps.proc & PROC_INTERRUPT_WINDOW_EXITING;
 	vmx_caps.proc &= ~PROC_INTERRUPT_WINDOW_EXITING;
+	/* The guest's NMI blocking is the CPU's to track with virtual NMIs;
+	 * NMI-window exiting needs them (SDM Vol 3 §27.2.1.1) and is on only while an NMI waits. */
+	vmx_caps.nmi_window =
+	    (vmx_caps.pin & PIN_VIRTUAL_NMIS) && (vmx_caps.proc & PROC_NMI_WINDOW_EXITING);
+	vmx_caps.proc &= ~PROC_NMI_WINDOW_EXITING;
 	/* TSC offsetting too, from a guest's first TSC write (vmx_set_tsc_offset) */
 	vmx_caps.tsc_offsetting = vmx_caps.proc & PROC_USE_TSC_OFFSETTING;
 	vmx_caps.proc &= ~PROC_USE_TSC_OFFSETTING;

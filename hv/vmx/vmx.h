@@ -15,6 +15,7 @@ struct vmx_caps {
 	u64 ept_vpid_cap;
 	struct vmx_flush flush; /* the INVEPT/INVVPID types mhv uses */
 	bool vpid, unrestricted_guest, interrupt_window, tsc_offsetting;
+	bool nmi_window;       /* virtual NMIs with NMI-window exiting (§25.6.1, §26.7.6) */
 	bool perf_global_ctrl; /* entry and exit can load IA32_PERF_GLOBAL_CTRL */
 	bool ple;	       /* PAUSE-loop exiting (secondary control bit 10) */
 	bool ins_outs_info;    /* INS/OUTS exits give address size and segment */

@@ -51,9 +51,10 @@ static inline const struct vmx_exit_desc *vmx_exit_desc(u32 reason)
 	static const struct vmx_exit_desc unknown = { EXIT_UNHANDLED, INSN_OP_COUNT, NEED_QUAL,
 						      vmx_decode_raw };
 
-	if (unlikely(reason & EXIT_REASON_ENTRY_FAILURE))
-		return &entry_failed;
-	return likely(reason < VMX_EXIT_REASONS) ? &vmx_exit_table[reason] : &unknown;
+	/* one test on the common path: a failed entry's bit 31 is out of range too */
+	if (likely(reason < VMX_EXIT_REASONS))
+		return &vmx_exit_table[reason];
+	return reason & EXIT_REASON_ENTRY_FAILURE ? &entry_failed : &unknown;
 }
 
 /* Pure: from the fields to the normalised exit. */

@@ -59,6 +59,12 @@ static inline u64 vmread(u64 field)
 	return v;
 }
 
+/* Straight into memory: one instruction fewer than vmread() and a store. */
+static inline void vmread_to(u64 field, u64 *dst)
+{
+	asm volatile("vmread %1, %0" : "=m"(*dst) : "r"(field) : "cc");
+}
+
 static inline void vmwrite(u64 field, u64 v)
 {
 	asm volatile("vmwrite %1, %0" ::"r"(field), "r"(v) : "cc");

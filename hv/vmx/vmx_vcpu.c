@@ -270,6 +270,7 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 				    "VMPTRLD of the VMCS at 0x%llx failed: %s", x->vmcs_pa,
 				    vmx_failure_text(vmx_last_error(), text, sizeof(text)));
 	vcpu->vendor = x; /* the VMCS is current: vmx_vcpu_destroy clears it */
+	vcpu->guest_rflags = &vcpu->exit_rflags;
 
 	x->unrestricted = unrestricted;
 	x->cr0_mask = vmx_cr0_mask(unrestricted);
@@ -326,6 +327,7 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_GUEST_CR3, guest_cr3),
 		F(VMCS_GUEST_CR4, cr4),
 		F(VMCS_GUEST_DR7, DR7_INIT),
+		F(VMCS_GUEST_DEBUGCTL, 0),
 		F(VMCS_GUEST_RFLAGS, RFLAGS_FIXED1),
 		F(VMCS_GUEST_EFER, EFER_LME | EFER_LMA | (host_cpu.has.nx ? EFER_NXE : 0)),
 		F(VMCS_GUEST_PAT, PAT_POWER_ON_DEFAULT),
@@ -428,7 +430,36 @@ static void sync_regs_to_vmcs(struct vcpu *vcpu)
 	vmwrite(VMCS_GUEST_RSP, vcpu->regs.gpr[GPR_RSP]);
 }
 
-static void read_exit_fields(u8 needs, struct vmx_exit_fields *f)
+/* Delivering a #DB clears DR7.GD; an injected one does not. */
+static void clear_dr7_gd(void)
+{
+	u64 dr7 = vmread(VMCS_GUEST_DR7);
+
+	if (dr7 & DR7_GD)
+		vmwrite(VMCS_GUEST_DR7, dr7 & ~DR7_GD);
+}
+
+/*
+ * An intercepted #DB, given back to the guest by handle_exception.  The
+ * exit leaves DR6 as it was, the bits the #DB would have set are in the
+ * exit qualification (SDM Vol 3 §28.1, Table 28-1): set them now.  INT1
+ * (ICEBP) exits before it completes: it is a trap, delivered after it
+ * with DR6 untouched, so RIP moves past it (as KVM does).
+ */
+static void intercepted_db(struct vcpu *vcpu, const struct vmx_exit_fields *f)
+{
+	u64 qual;
+
+	if ((f->intr_info & INTR_TYPE_MASK) == INTR_TYPE_PRIV_SW_EXCEPTION) {
+		vcpu->regs.rip += f->insn_len;
+		return;
+	}
+	qual = vmread(VMCS_EXIT_QUALIFICATION);
+	write_dr6((read_dr6() & ~DR6_TRAP_BITS) | (qual & (DR6_TRAP_BITS | DR6_BD | DR6_BS)));
+	clear_dr7_gd();
+}
+
+static void read_exit_fields(struct vcpu *vcpu, u8 needs, struct vmx_exit_fields *f)
 {
 	f->qual = needs & NEED_QUAL ? vmread(VMCS_EXIT_QUALIFICATION) : 0;
 	f->gpa = needs & NEED_GPA ? vmread(VMCS_GUEST_PHYSICAL_ADDRESS) : 0;
@@ -440,17 +471,29 @@ static void read_exit_fields(u8 needs, struct vmx_exit_fields *f)
 	if (needs & NEED_INTR_INFO) {
 		f->intr_info = vmread(VMCS_EXIT_INTR_INFO);
 		f->intr_error = vmread(VMCS_EXIT_INTR_ERROR);
+		if ((f->intr_info & INTR_INFO_VECTOR_MASK) == VECTOR_DB &&
+		    (f->intr_info & INTR_TYPE_MASK) != INTR_TYPE_NMI)
+			intercepted_db(vcpu, f);
 	}
 }
 
-static void redeliver_event(u32 idt_info, u32 insn_len)
+#define INTERRUPTIBILITY_STI_MOV_SS 3u /* blocking by STI, by MOV SS (Table 25-3) */
+#define INTERRUPTIBILITY_NMI BIT(3)    /* blocking by NMI */
+
+/* f by pointer: no callee-saved register keeps insn_len across this call. */
+static void redeliver_event(u32 idt_info, const struct vmx_exit_fields *f)
 {
 	/* Bits 30:12 must be 0 on entry (§27.2.1.3); bit 12 of the vectoring
 	 * information is undefined (§25.9.3). */
 	vmwrite(VMCS_ENTRY_INTR_INFO, idt_info & ~0x7ffff000u);
+	/* an NMI again: the guest does not block NMIs yet, and entry refuses
+	 * an NMI injected with blocking by NMI set (§27.3.1.5) */
+	if ((idt_info & INTR_TYPE_MASK) == INTR_TYPE_NMI)
+		vmwrite(VMCS_GUEST_INTERRUPTIBILITY,
+			vmread(VMCS_GUEST_INTERRUPTIBILITY) & ~(u64)INTERRUPTIBILITY_NMI);
 	if (idt_info & INTR_INFO_ERROR_VALID)
 		vmwrite(VMCS_ENTRY_EXCEPTION_ERROR, vmread(VMCS_IDT_VECTORING_ERROR));
-	vmwrite(VMCS_ENTRY_INSTRUCTION_LEN, insn_len);
+	vmwrite(VMCS_ENTRY_INSTRUCTION_LEN, f->insn_len);
 }
 
 /* Called by vmx_run_loop after every VM exit; non-zero to enter again. */
@@ -466,13 +509,14 @@ int vmx_handle_exit(struct vcpu *vcpu)
 	f.rip = vmread(VMCS_GUEST_RIP);
 	vcpu->regs.rip = f.rip;
 	vcpu->regs.gpr[GPR_RSP] = vmread(VMCS_GUEST_RSP);
+	vmread_to(VMCS_GUEST_RFLAGS, &vcpu->exit_rflags);
 	d = vmx_exit_desc(f.reason);
 	if (unlikely(d->needs))
-		read_exit_fields(d->needs, &f);
+		read_exit_fields(vcpu, d->needs, &f);
 	/* An event whose delivery the exit interrupted is delivered again (§28.2.4). */
 	idt_info = vmread(VMCS_IDT_VECTORING_INFO);
 	if (unlikely(idt_info & INTR_INFO_VALID))
-		redeliver_event(idt_info, f.insn_len);
+		redeliver_event(idt_info, &f);
 	vmx_decode_exit(d, &f, &vcpu->regs, &exit);
 	if (!vcpu_dispatch_exit(vcpu, &exit))
 		return 0;
@@ -534,8 +578,6 @@ static void vmx_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u
 		vmwrite(VMCS_ENTRY_EXCEPTION_ERROR, error);
 }
 
-#define INTERRUPTIBILITY_STI_MOV_SS 3u /* blocking by STI, by MOV SS (Table 25-3) */
-
 static bool vmx_interrupt_allowed(struct vcpu *vcpu)
 {
 	return (vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF) &&
@@ -568,6 +610,62 @@ static void vmx_end_interrupt_shadow(struct vcpu *vcpu)
 
 	if (v & INTERRUPTIBILITY_STI_MOV_SS)
 		vmwrite(VMCS_GUEST_INTERRUPTIBILITY, v & ~(u64)INTERRUPTIBILITY_STI_MOV_SS);
+}
+
+/*
+ * DR6 is not in the VMCS: the guest's is the CPU's own, and injecting a
+ * #DB leaves it alone.  The trap's BS is set in it, B0-B3 cleared as a
+ * single-step #DB leaves them (SDM Vol 3 §18.2.3).
+ */
+static int vmx_single_step_trap(struct vcpu *vcpu)
+{
+	u32 info = vmread(VMCS_ENTRY_INTR_INFO);
+	int taken_back = -1;
+
+	/* also what VM entry wants with TF set and no pending BS (§27.3.1.5) */
+	vmx_end_interrupt_shadow(vcpu);
+	write_dr6((read_dr6() & ~DR6_TRAP_BITS) | DR6_BS);
+	clear_dr7_gd();
+	if (info & INTR_INFO_VALID) {
+		if ((info & INTR_TYPE_MASK) == INTR_TYPE_NMI)
+			taken_back = BACKEND_REQUEUE_NMI;
+		else if ((info & INTR_TYPE_MASK) == INTR_TYPE_EXTERNAL)
+			taken_back = info & INTR_INFO_VECTOR_MASK;
+	}
+	vmwrite(VMCS_ENTRY_INTR_INFO, VECTOR_DB | INTR_TYPE_HW_EXCEPTION | INTR_INFO_VALID);
+	return taken_back;
+}
+
+/* Blocking by NMI: the CPU sets it on injection and clears it at the
+ * guest's IRET (virtual NMIs, §25.3 and §26.3). */
+static bool vmx_nmi_allowed(struct vcpu *vcpu)
+{
+	return !(vmread(VMCS_GUEST_INTERRUPTIBILITY) &
+		 (INTERRUPTIBILITY_STI_MOV_SS | INTERRUPTIBILITY_NMI)) &&
+	       !(vmread(VMCS_ENTRY_INTR_INFO) & INTR_INFO_VALID);
+}
+
+static void set_nmi_window(struct vmx_vcpu *x, bool on)
+{
+	u32 proc = on ? x->proc | PROC_NMI_WINDOW_EXITING : x->proc & ~PROC_NMI_WINDOW_EXITING;
+
+	if (proc != x->proc) {
+		x->proc = proc;
+		vmwrite(VMCS_PROC_CONTROLS, proc);
+	}
+}
+
+static void vmx_inject_nmi(struct vcpu *vcpu)
+{
+	vmwrite(VMCS_ENTRY_INTR_INFO, VECTOR_NMI | INTR_TYPE_NMI | INTR_INFO_VALID);
+	set_nmi_window(vcpu->vendor, false);
+}
+
+/* NMI-window exiting (§26.7.6); without it the NMI waits for the next exit. */
+static void vmx_request_nmi_window(struct vcpu *vcpu)
+{
+	if (vmx_caps.nmi_window)
+		set_nmi_window(vcpu->vendor, true);
 }
 
 static u64 vmx_guest_cr3(struct vcpu *vcpu)
@@ -811,4 +909,8 @@ const struct backend_ops vmx_backend = {
 	.idle_wait = vmx_idle_wait,
 	.adjust_guest_cpuid = vmx_adjust_guest_cpuid,
 	.describe = vmx_describe,
+	.single_step_trap = vmx_single_step_trap,
+	.nmi_allowed = vmx_nmi_allowed,
+	.inject_nmi = vmx_inject_nmi,
+	.request_nmi_window = vmx_request_nmi_window,
 };

@@ -83,6 +83,10 @@ bool vcpu_skip_decoded(struct vcpu *vcpu, enum insn_op op)
 	return true;
 }
 
+void vcpu_single_step_trap(struct vcpu *vcpu)
+{
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct vm vm;
@@ -97,6 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	vm.harness = &harness;
 	vm.nr_vcpus = 1;
 	vm.vcpus[0].vm = &vm;
+	vm.vcpus[0].guest_rflags = &vm.vcpus[0].exit_rflags; /* TF clear */
 	vm.ram_size = size - 17;
 	ram = malloc(vm.ram_size);
 	memcpy(ram, data + 17, vm.ram_size);

@@ -44,12 +44,31 @@ static u64 fake_cr4(struct vcpu *vcpu)
 	return 0;
 }
 
+static int nmis;
+
+static bool fake_nmi_allowed(struct vcpu *vcpu)
+{
+	return true;
+}
+
+static void fake_inject_nmi(struct vcpu *vcpu)
+{
+	nmis++;
+}
+
+static void fake_request_nmi_window(struct vcpu *vcpu)
+{
+}
+
 static const struct backend_ops fake_backend = {
 	.guest_cr4 = fake_cr4,
 	.name = "fake",
 	.interrupt_allowed = fake_interrupt_allowed,
 	.inject_interrupt = fake_inject_interrupt,
 	.request_interrupt_window = fake_request_window,
+	.nmi_allowed = fake_nmi_allowed,
+	.inject_nmi = fake_inject_nmi,
+	.request_nmi_window = fake_request_nmi_window,
 };
 
 const struct backend_ops *backend = &fake_backend;
@@ -347,10 +366,15 @@ static void icr_self_ipis_only(void **state)
 	assert_int_equal(injected, 0xb2);
 	apic_msr_write(vcpu, MSR_EOI, 0);
 	injected = -1;
-	/* another CPU (ID 1), and an NMI delivery mode: not delivered here */
+	/* another CPU (ID 1): not delivered here */
 	assert_true(apic_msr_write(vcpu, MSR_ICR, (1ull << 32) | 0xb3));
+	assert_int_equal(injected, -1);
+	/* an NMI to ourselves: an NMI, whatever the vector field says */
+	nmis = 0;
 	assert_true(apic_msr_write(vcpu, MSR_ICR, (4ull << 8) | 0xb4));
 	assert_int_equal(injected, -1);
+	assert_int_equal(nmis, 1);
+	assert_int_equal(vcpu->nmi_pending, 0);
 	/* vectors below 16 are illegal */
 	assert_true(apic_msr_write(vcpu, MSR_SELF_IPI, 0x0f));
 	assert_int_equal(injected, -1);
