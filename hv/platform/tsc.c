@@ -21,6 +21,8 @@
 
 struct tsc_info host_tsc;
 static char source[160];
+static u64 init_rsdp; /* for tsc_counts_instructions */
+static enum tsc_calibration init_how;
 
 /* FADT fields (ACPI 6.5 §5.2.9, Table 5.9) */
 #define FADT_PM_TMR_BLK 76
@@ -147,9 +149,39 @@ static void find_hz(u64 rsdp, enum tsc_calibration how)
 	host_tsc.source = source;
 }
 
+static void set_clock(u64 hz, const char *how)
+{
+	host_tsc.clock_hz = hz ? hz : NOMINAL_HZ;
+	host_tsc.clock_source = hz ? how : "no clock to calibrate against: a nominal 1 GHz";
+	host_tsc.pm_mult = (PM_TIMER_HZ << 32) / host_tsc.clock_hz;
+}
+
 void tsc_init(const struct boot_info *bi, enum tsc_calibration how)
 {
+	init_rsdp = bi->rsdp;
+	init_how = how;
 	host_tsc.hz = 0;
 	find_hz(bi->rsdp, how);
-	host_tsc.pm_mult = (PM_TIMER_HZ << 32) / (host_tsc.hz ? host_tsc.hz : NOMINAL_HZ);
+	set_clock(host_tsc.hz, host_tsc.source);
+}
+
+/*
+ * The TSC has no frequency (Bochs counts retired instructions), but the
+ * machine's HPET and PM timer run in its own (emulated) time: the TSC
+ * measured against them turns a time limit into ticks and drives the
+ * guest's PM timer at the rate the machine's clocks keep.
+ */
+void tsc_counts_instructions(const char *why)
+{
+	const char *hpet_why = NULL, *pm_why = NULL;
+	bool hpet_found;
+
+	host_tsc.hz = 0;
+	if ((init_how != TSC_CAL_PM_TIMER && try_hpet(init_rsdp, &hpet_why, &hpet_found)) ||
+	    try_pm_timer(init_rsdp, &pm_why))
+		set_clock(host_tsc.hz, source);
+	else
+		set_clock(0, NULL);
+	host_tsc.hz = 0;
+	host_tsc.source = why;
 }
