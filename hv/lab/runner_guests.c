@@ -8,9 +8,14 @@
 #include "platform/console.h"
 #include "lib/fmt.h"
 #include "loader/guest_kernel.h"
+#include "loader/multiboot.h"
 #include "pmu/pmu_caps.h"
 #include "platform/host_timer.h"
 #include "platform/tsc.h"
+
+/* The boot information's page holds the command line and the module's name. */
+_Static_assert(CONFIG_LINE_MAX + 1 + CONFIG_PATH_LEN <= MB_INFO_SIZE - MB_STRINGS_OFF,
+	       "a guest's command line fits the multiboot strings");
 
 static bool guest_create(struct vm_life *l)
 {

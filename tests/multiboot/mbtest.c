@@ -239,6 +239,13 @@ unsigned mbtest_main(uint32_t magic, const struct mb_info *mbi)
 	check((mbi->flags & 0x5) == 0x5, "boot_info_flags");
 	cmdline = (const char *)(uintptr_t)mbi->cmdline;
 	check(starts_with(cmdline, "mbtest.elf"), "cmdline_program_name");
+	if (arg(cmdline, "length=")) {
+		uint32_t n = 0;
+
+		while (cmdline[n])
+			n++;
+		check(n == arg(cmdline, "length="), "cmdline_length");
+	}
 	check(mbi->mem_lower == 640 && (mbi->mem_upper >> 10) + 1 == arg(cmdline, "mem="),
 	      "mem_lower_upper");
 	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
