@@ -12,6 +12,7 @@
 #include "host/cpu_features.h"
 #include "lib/fmt.h"
 #include "hpet.h"
+#include "arch/ports.h"
 #include "arch/x86.h"
 
 #define CALIBRATION_MS 50
@@ -37,24 +38,61 @@ static u32 inl_port(u16 port)
 	return v;
 }
 
+/*
+ * The Intel 82371AB (PIIX4) power-management function (x:x.3): PMBA at
+ * config 0x40 (bits 15:6), its I/O enabled by PMREGMISC (0x80) bit 0, the
+ * 24-bit PM timer at PMBA + 8 (PIIX4 datasheet §3.4.2, §7.2).
+ */
+#define PIIX4_PM_ID 0x71138086u /* device << 16 | vendor */
+#define PIIX4_PMBA 0x40
+#define PIIX4_PMREGMISC 0x80
+#define PIIX4_PM_TMR 8
+
+static u32 pci_config_read(u32 dev, u32 fn, u32 reg)
+{
+	outl(PCI_CONFIG_ADDRESS, PCI_CONFIG_ENABLE | dev << 11 | fn << 8 | reg);
+	return inl_port(PCI_CONFIG_DATA);
+}
+
+/* The PM timer port the firmware enabled on bus 0's PIIX4, or 0: where the
+ * firmware left no FADT (OVMF on Bochs' i440FX). */
+static u32 piix4_pm_timer_port(void)
+{
+	u32 dev;
+
+	for (dev = 0; dev < 32; dev++) {
+		if (pci_config_read(dev, 3, 0) != PIIX4_PM_ID)
+			continue;
+		if (!(pci_config_read(dev, 3, PIIX4_PMREGMISC) & 1))
+			return 0;
+		return (pci_config_read(dev, 3, PIIX4_PMBA) & 0xffc0) + PIIX4_PM_TMR;
+	}
+	return 0;
+}
+
 /* TSC Hz, or 0 with *why set. */
 static u64 calibrate_with_pm_timer(u64 rsdp, const char **why)
 {
 	const u8 *fadt = acpi_find_table(rsdp, "FACP");
-	u32 port, mask, start, now, elapsed = 0;
+	u32 port, mask = 0xffffffu, start, now, elapsed = 0;
 	u64 tsc0, tsc1;
 	unsigned long spins = 0;
 
-	if (!fadt) {
-		*why = "no ACPI FADT";
-		return 0;
+	if (fadt) {
+		__builtin_memcpy(&port, fadt + FADT_PM_TMR_BLK, 4);
+		if (fadt[FADT_FLAGS + 1] & (FADT_TMR_VAL_EXT >> 8))
+			mask = 0xffffffffu;
+	} else {
+		port = piix4_pm_timer_port();
+		if (port <= PIIX4_PM_TMR) {
+			*why = "no ACPI FADT, no enabled PIIX4 PM function";
+			return 0;
+		}
 	}
-	__builtin_memcpy(&port, fadt + FADT_PM_TMR_BLK, 4);
 	if (!port || port > 0xffff) {
 		*why = "the FADT names no PM timer port";
 		return 0;
 	}
-	mask = (fadt[FADT_FLAGS + 1] & (FADT_TMR_VAL_EXT >> 8)) ? 0xffffffffu : 0xffffffu;
 	start = inl_port(port) & mask;
 	tsc0 = rdtsc();
 	while (elapsed < CALIBRATION_PM_TICKS) {
@@ -178,10 +216,13 @@ void tsc_counts_instructions(const char *why)
 
 	host_tsc.hz = 0;
 	if ((init_how != TSC_CAL_PM_TIMER && try_hpet(init_rsdp, &hpet_why, &hpet_found)) ||
-	    try_pm_timer(init_rsdp, &pm_why))
+	    try_pm_timer(init_rsdp, &pm_why)) {
 		set_clock(host_tsc.hz, source);
-	else
-		set_clock(0, NULL);
+	} else {
+		fmt_snprintf(source, sizeof(source), "%s, %s: a nominal 1 GHz",
+			     hpet_why ? hpet_why : "HPET not tried", pm_why);
+		set_clock(NOMINAL_HZ, source);
+	}
 	host_tsc.hz = 0;
 	host_tsc.source = why;
 }
