@@ -36,4 +36,9 @@
 #define QEMU_DEBUG_EXIT_PORT 0xf4
 #define BOCHS_SHUTDOWN_PORT 0x8900
 
+/* PCI configuration mechanism #1 (PCI Local Bus 3.0 §3.2.2.3.2) */
+#define PCI_CONFIG_ADDRESS 0xcf8
+#define PCI_CONFIG_DATA 0xcfc
+#define PCI_CONFIG_ENABLE 0x80000000u
+
 #endif

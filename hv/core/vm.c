@@ -192,7 +192,7 @@ enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id
 
 u64 vm_ms_to_tsc(u64 ms)
 {
-	return (host_tsc.hz ? host_tsc.hz : 1000000000ull) / 1000 * ms;
+	return host_tsc.clock_hz / 1000 * ms;
 }
 
 /*

@@ -113,8 +113,7 @@ static void put64(u32 off, u64 v)
 
 static u64 ticks_per_ms(void)
 {
-	/* Bochs' TSC counts instructions: a nominal 1 GHz is close enough there. */
-	return (host_tsc.hz ? host_tsc.hz : 1000000000ull) / 1000;
+	return host_tsc.clock_hz / 1000;
 }
 
 static void delay_us(u64 us)

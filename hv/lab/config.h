@@ -35,7 +35,9 @@ enum suite_bits {
 
 #define CONFIG_MAX_TESTS 16
 #define CONFIG_NAME_LEN 32
-#define CONFIG_LINE_MAX 160
+/* A line, so a guest's command line: Linux on x86 takes 2048 bytes
+ * (COMMAND_LINE_SIZE), kvm-unit-tests' vmx about 420. */
+#define CONFIG_LINE_MAX 2048
 
 #define CONFIG_MAX_GUESTS 8
 #define CONFIG_PATH_LEN 96

@@ -62,8 +62,7 @@ static void detect_environment(void)
 		emulated = true;
 		fmt_snprintf(env_name, sizeof(env_name), "bochs");
 		/* Its RDTSC counts instructions: no frequency turns ticks into time. */
-		host_tsc.hz = 0;
-		host_tsc.source = "Bochs: RDTSC counts retired instructions";
+		tsc_counts_instructions("Bochs: RDTSC counts retired instructions");
 		fmt_snprintf(env_detail, sizeof(env_detail),
 			     "no hypervisor signature, port 0xE9 answers: Bochs; "
 			     "RDTSC counts retired instructions");
@@ -153,8 +152,10 @@ void platform_describe(const struct boot_info *bi)
 		console_printf("mhv: tsc: %llu.%03llu MHz (%s)\n", host_tsc.hz / 1000000,
 			       host_tsc.hz / 1000 % 1000, host_tsc.source);
 	else
-		console_printf("mhv: tsc: no frequency (%s): tables in TSC ticks only\n",
-			       host_tsc.source);
+		console_printf("mhv: tsc: no frequency (%s): tables in TSC ticks only; time limits "
+			       "and guest clocks: %llu.%03llu MHz of ticks (%s)\n",
+			       host_tsc.source, host_tsc.clock_hz / 1000000,
+			       host_tsc.clock_hz / 1000 % 1000, host_tsc.clock_source);
 	console_printf("mhv: environment: %s (%s)\n", env_name, env_detail);
 	if (emulated)
 		console_printf("mhv: note: emulator timings are not hardware cycle counts\n");

@@ -12,6 +12,7 @@
 #include "host/cpu_features.h"
 #include "lib/fmt.h"
 #include "hpet.h"
+#include "arch/ports.h"
 #include "arch/x86.h"
 
 #define CALIBRATION_MS 50
@@ -21,6 +22,8 @@
 
 struct tsc_info host_tsc;
 static char source[160];
+static u64 init_rsdp; /* for tsc_counts_instructions */
+static enum tsc_calibration init_how;
 
 /* FADT fields (ACPI 6.5 §5.2.9, Table 5.9) */
 #define FADT_PM_TMR_BLK 76
@@ -35,24 +38,61 @@ static u32 inl_port(u16 port)
 	return v;
 }
 
+/*
+ * The Intel 82371AB (PIIX4) power-management function (x:x.3): PMBA at
+ * config 0x40 (bits 15:6), its I/O enabled by PMREGMISC (0x80) bit 0, the
+ * 24-bit PM timer at PMBA + 8 (PIIX4 datasheet §3.4.2, §7.2).
+ */
+#define PIIX4_PM_ID 0x71138086u /* device << 16 | vendor */
+#define PIIX4_PMBA 0x40
+#define PIIX4_PMREGMISC 0x80
+#define PIIX4_PM_TMR 8
+
+static u32 pci_config_read(u32 dev, u32 fn, u32 reg)
+{
+	outl(PCI_CONFIG_ADDRESS, PCI_CONFIG_ENABLE | dev << 11 | fn << 8 | reg);
+	return inl_port(PCI_CONFIG_DATA);
+}
+
+/* The PM timer port the firmware enabled on bus 0's PIIX4, or 0: where the
+ * firmware left no FADT (OVMF on Bochs' i440FX). */
+static u32 piix4_pm_timer_port(void)
+{
+	u32 dev;
+
+	for (dev = 0; dev < 32; dev++) {
+		if (pci_config_read(dev, 3, 0) != PIIX4_PM_ID)
+			continue;
+		if (!(pci_config_read(dev, 3, PIIX4_PMREGMISC) & 1))
+			return 0;
+		return (pci_config_read(dev, 3, PIIX4_PMBA) & 0xffc0) + PIIX4_PM_TMR;
+	}
+	return 0;
+}
+
 /* TSC Hz, or 0 with *why set. */
 static u64 calibrate_with_pm_timer(u64 rsdp, const char **why)
 {
 	const u8 *fadt = acpi_find_table(rsdp, "FACP");
-	u32 port, mask, start, now, elapsed = 0;
+	u32 port, mask = 0xffffffu, start, now, elapsed = 0;
 	u64 tsc0, tsc1;
 	unsigned long spins = 0;
 
-	if (!fadt) {
-		*why = "no ACPI FADT";
-		return 0;
+	if (fadt) {
+		__builtin_memcpy(&port, fadt + FADT_PM_TMR_BLK, 4);
+		if (fadt[FADT_FLAGS + 1] & (FADT_TMR_VAL_EXT >> 8))
+			mask = 0xffffffffu;
+	} else {
+		port = piix4_pm_timer_port();
+		if (port <= PIIX4_PM_TMR) {
+			*why = "no ACPI FADT, no enabled PIIX4 PM function";
+			return 0;
+		}
 	}
-	__builtin_memcpy(&port, fadt + FADT_PM_TMR_BLK, 4);
 	if (!port || port > 0xffff) {
 		*why = "the FADT names no PM timer port";
 		return 0;
 	}
-	mask = (fadt[FADT_FLAGS + 1] & (FADT_TMR_VAL_EXT >> 8)) ? 0xffffffffu : 0xffffffu;
 	start = inl_port(port) & mask;
 	tsc0 = rdtsc();
 	while (elapsed < CALIBRATION_PM_TICKS) {
@@ -147,9 +187,42 @@ static void find_hz(u64 rsdp, enum tsc_calibration how)
 	host_tsc.source = source;
 }
 
+static void set_clock(u64 hz, const char *how)
+{
+	host_tsc.clock_hz = hz ? hz : NOMINAL_HZ;
+	host_tsc.clock_source = hz ? how : "no clock to calibrate against: a nominal 1 GHz";
+	host_tsc.pm_mult = (PM_TIMER_HZ << 32) / host_tsc.clock_hz;
+}
+
 void tsc_init(const struct boot_info *bi, enum tsc_calibration how)
 {
+	init_rsdp = bi->rsdp;
+	init_how = how;
 	host_tsc.hz = 0;
 	find_hz(bi->rsdp, how);
-	host_tsc.pm_mult = (PM_TIMER_HZ << 32) / (host_tsc.hz ? host_tsc.hz : NOMINAL_HZ);
+	set_clock(host_tsc.hz, host_tsc.source);
+}
+
+/*
+ * The TSC has no frequency (Bochs counts retired instructions), but the
+ * machine's HPET and PM timer run in its own (emulated) time: the TSC
+ * measured against them turns a time limit into ticks and drives the
+ * guest's PM timer at the rate the machine's clocks keep.
+ */
+void tsc_counts_instructions(const char *why)
+{
+	const char *hpet_why = NULL, *pm_why = NULL;
+	bool hpet_found;
+
+	host_tsc.hz = 0;
+	if ((init_how != TSC_CAL_PM_TIMER && try_hpet(init_rsdp, &hpet_why, &hpet_found)) ||
+	    try_pm_timer(init_rsdp, &pm_why)) {
+		set_clock(host_tsc.hz, source);
+	} else {
+		fmt_snprintf(source, sizeof(source), "%s, %s: a nominal 1 GHz",
+			     hpet_why ? hpet_why : "HPET not tried", pm_why);
+		set_clock(NOMINAL_HZ, source);
+	}
+	host_tsc.hz = 0;
+	host_tsc.source = why;
 }

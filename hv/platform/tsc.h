@@ -30,7 +30,11 @@ static inline const char *tsc_calibration_name(enum tsc_calibration c)
 struct tsc_info {
 	u64 hz;		    /* 0 when unknown */
 	const char *source; /* how hz was found */
-	u64 pm_mult;	    /* (3579545 << 32) / hz: TSC ticks to ACPI PM timer ticks */
+	/* TSC ticks per second of the machine's own clock, never 0: time
+	 * limits and the guest's clocks.  hz where that is known. */
+	u64 clock_hz;
+	const char *clock_source;
+	u64 pm_mult; /* (3579545 << 32) / clock_hz: TSC ticks to ACPI PM timer ticks */
 };
 
 extern struct tsc_info host_tsc;
@@ -39,6 +43,10 @@ extern struct tsc_info host_tsc;
  * else the ACPI PM timer; how = TSC_CAL_HPET or TSC_CAL_PM_TIMER tries that
  * clock first (and says why when it falls back). */
 void tsc_init(const struct boot_info *bi, enum tsc_calibration how);
+
+/* The TSC has no frequency (why): hz = 0, clock_hz calibrated against the
+ * HPET or the ACPI PM timer, which keep the machine's (emulated) time. */
+void tsc_counts_instructions(const char *why);
 
 /* The ACPI PM timer a guest reads (24 bits at 3.579545 MHz), derived from the TSC. */
 static inline u32 tsc_to_pm_timer(u64 tsc)

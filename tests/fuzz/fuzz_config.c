@@ -28,6 +28,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (n = 0; n < cfg.nr_tests; n++)
 		if (strnlen(cfg.tests[n], CONFIG_NAME_LEN) == CONFIG_NAME_LEN)
 			__builtin_trap();
+	for (n = 0; n < cfg.nr_guests; n++)
+		if (strnlen(cfg.guests[n].cmdline, sizeof(cfg.guests[n].cmdline)) ==
+		    sizeof(cfg.guests[n].cmdline))
+			__builtin_trap();
 	(void)config_test_wanted(&cfg, "cpuid");
 	return 0;
 }

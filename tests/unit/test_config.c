@@ -288,11 +288,37 @@ static void test_long_line(void **state)
 	/* Line 2 is CONFIG_LINE_MAX + 1 characters; comments count too. */
 	text[11 + CONFIG_LINE_MAX + 1] = '\n';
 	assert_int_equal(parse_len(text, 11 + CONFIG_LINE_MAX + 2), -1);
-	assert_string_equal(err, "mhv.cfg:2: line too long (over 160 characters)");
+	assert_string_equal(err, "mhv.cfg:2: line too long (over 2048 characters)");
 
 	/* Same without the final newline. */
 	assert_int_equal(parse_len(text, 11 + CONFIG_LINE_MAX + 1), -1);
-	assert_string_equal(err, "mhv.cfg:2: line too long (over 160 characters)");
+	assert_string_equal(err, "mhv.cfg:2: line too long (over 2048 characters)");
+}
+
+/* A guest's command line as long as a line may be, quoted or not, arrives whole. */
+static void test_long_cmdline(void **state)
+{
+	static const char head[] = "guest = \\k.elf\ncmdline = \"";
+	static char text[sizeof(head) + CONFIG_LINE_MAX + 8];
+	size_t quoted = CONFIG_LINE_MAX - (sizeof("cmdline = \"\"") - 1);
+	size_t n = sizeof(head) - 1;
+
+	(void)state;
+	memcpy(text, head, n);
+	memset(text + n, 'a', quoted);
+	memcpy(text + n + quoted, "\"\n", 2);
+	assert_int_equal(parse_len(text, n + quoted + 2), 0);
+	assert_int_equal(strlen(cfg.guests[0].cmdline), quoted);
+	assert_int_equal(cfg.guests[0].cmdline[quoted - 1], 'a');
+
+	/* unquoted, the line's whole value; one more character is too long */
+	n = sizeof("guest = \\k.elf\ncmdline = ") - 1;
+	memset(text + n, 'b', CONFIG_LINE_MAX - 10);
+	assert_int_equal(parse_len(text, n + CONFIG_LINE_MAX - 10), 0);
+	assert_int_equal(strlen(cfg.guests[0].cmdline), CONFIG_LINE_MAX - 10);
+	memset(text + n, 'b', CONFIG_LINE_MAX - 9);
+	assert_int_equal(parse_len(text, n + CONFIG_LINE_MAX - 9), -1);
+	assert_string_equal(err, "mhv.cfg:2: line too long (over 2048 characters)");
 }
 
 static void test_nul(void **state)
@@ -394,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_long_cmdline),
 		cmocka_unit_test(test_nul),
 		cmocka_unit_test(test_small_err),
 		cmocka_unit_test(test_cpus_at_once),
