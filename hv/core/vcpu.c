@@ -123,6 +123,13 @@ static __attribute__((noinline)) size_t read_outside_long_mode(struct vcpu *vcpu
 	return copy_from_guest(vcpu, gva, buf, len, translate_outside_long_mode, NULL);
 }
 
+/* mhv's own guests always run in long mode; external ones may not */
+static bool outside_long_mode(struct vcpu *vcpu)
+{
+	return unlikely(vcpu->boot32) &&
+	       (!(backend->guest_cr0(vcpu) & CR0_PG) || !(backend->guest_efer(vcpu) & EFER_LMA));
+}
+
 size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 {
 	struct long_mode_ctx ctx = {
@@ -130,9 +137,7 @@ size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 		.cr3 = backend->guest_cr3(vcpu) & PTE_ADDR_MASK,
 	};
 
-	/* mhv's own guests always run in long mode; external ones may not */
-	if (unlikely(vcpu->boot32) &&
-	    (!(backend->guest_cr0(vcpu) & CR0_PG) || !(backend->guest_efer(vcpu) & EFER_LMA)))
+	if (outside_long_mode(vcpu))
 		return read_outside_long_mode(vcpu, gva, buf, len);
 	return copy_from_guest(vcpu, gva, buf, len, translate_long_mode, &ctx);
 }
@@ -145,8 +150,7 @@ bool vcpu_translate_gva(struct vcpu *vcpu, u64 gva, u64 *gpa)
 		.cr3 = backend->guest_cr3(vcpu) & PTE_ADDR_MASK,
 	};
 
-	if (unlikely(vcpu->boot32) &&
-	    (!(backend->guest_cr0(vcpu) & CR0_PG) || !(backend->guest_efer(vcpu) & EFER_LMA)))
+	if (outside_long_mode(vcpu))
 		return translate_outside_long_mode(vcpu, NULL, gva, gpa);
 	return translate_long_mode(vcpu, &ctx, gva, gpa);
 }
