@@ -20,6 +20,8 @@
 # truncate at exit), is the log to judge.  Paths in the bochsrc are
 # relative: Bochs runs inside the work directory.  sound: driver=dummy,
 # because Bochs' ALSA mixer thread aborts on machines without sound.
+# stdbuf -oL: Bochs' stdout is a file here; line buffering keeps mhv's console
+# up to the moment Bochs dies, should it.
 # reset_on_triple_fault=1: with 0 Bochs panics on a guest's triple fault.  Bochs' own status is 1 after
 # mhv writes "Shutdown" to port 0x8900 (exit_action = qemu-exit does).
 set -u
@@ -48,6 +50,10 @@ efi=${1:-}
 case "$log" in ""|/*) ;; *) log=$PWD/$log ;; esac
 case "$com1" in ""|/*) ;; *) com1=$PWD/$com1 ;; esac
 case "$bochs" in /*) ;; */*) bochs=$PWD/$bochs ;; esac	# Bochs runs in the work directory
+# Debian's Bochs has only the RFB display; a build of ours (scripts/build-bochs.sh)
+# has nogui, which starts no server thread and binds no TCP port.
+display='rfb, options="timeout=0"'
+[ "$bochs" = bochs ] || [ "$bochs" = /usr/bin/bochs ] || display=nogui
 if [ -z "$errors" ]; then
 	errors=report
 	[ "$bochs" = bochs ] || [ "$bochs" = /usr/bin/bochs ] || errors=ignore
@@ -100,7 +106,7 @@ vgaromimage: file=$vgarom
 cpu: model=$cpu, count=$count, ips=50000000, reset_on_triple_fault=1
 pci: enabled=1, chipset=i440fx
 $boot
-display_library: rfb, options="timeout=0"
+display_library: $display
 port_e9_hack: enabled=1
 magic_break: enabled=1
 speaker: enabled=0
@@ -115,14 +121,20 @@ sound: driver=dummy
 RC
 printf 'c\nquit\n' >"$work/cont.rc"
 if [ -n "$log" ]; then
-	(cd "$work" && timeout "$timeout" "$bochs" -q -unlock -f bochsrc -rc cont.rc </dev/null >"$log" 2>"$work/stderr.txt")
+	(cd "$work" && timeout "$timeout" stdbuf -oL "$bochs" -q -unlock -f bochsrc -rc cont.rc </dev/null >"$log" 2>"$work/stderr.txt")
 else
-	(cd "$work" && timeout "$timeout" "$bochs" -q -unlock -f bochsrc -rc cont.rc </dev/null 2>"$work/stderr.txt")
+	(cd "$work" && timeout "$timeout" stdbuf -oL "$bochs" -q -unlock -f bochsrc -rc cont.rc </dev/null 2>"$work/stderr.txt")
 fi
 st=$?
 if [ "$st" = 124 ]; then
 	echo "run-bochs: timed out after ${timeout}s; last lines of bochs.log:" >&2
 	tail -n 5 "$work/bochs.log" >&2
+elif [ "$st" -gt 128 ] && [ "$st" -lt 160 ]; then
+	# Bochs itself died of a signal: its stdout buffer (mhv's console) is
+	# lost, so say where the emulator was from its own log.
+	echo "run-bochs: $bochs died of signal $((st - 128)); last lines of bochs.log and its stderr:" >&2
+	tail -n 12 "$work/bochs.log" >&2
+	tail -n 5 "$work/stderr.txt" >&2
 fi
 if [ "$exitport" = 1 ]; then
 	grep -a -m 1 'write to 00f4 = ' "$work/bochs.log" | sed 's/.*= /run-bochs: exit port 0xf4: 0x/' >&2

@@ -250,6 +250,12 @@ def run_cmd(cmd, log, timeout, cwd=None):
     return p.returncode, time.monotonic() - start
 
 
+def emulator_died_early(st, lines):
+    """True when the emulator was killed by a signal (SIGSEGV, SIGABRT: the
+    shell's status 128+N) before mhv printed its first line."""
+    return 128 < st < 160 and st != 137 and not any(line.startswith("mhv: ") for line in lines)
+
+
 def read_lines(log):
     with open(log, errors="replace") as f:
         return [line.rstrip("\r\n") for line in f]
@@ -405,6 +411,14 @@ class Runner:
                   ["--timeout", str(outer), self.a.efi]
         st, secs = run_cmd(cmd, log, outer + 30)
         lines = read_lines(log)
+        if emulator_died_early(st, lines):
+            # The emulator itself crashed before mhv said a word: no verdict
+            # on mhv.  Once more, and the log says so; twice is a failure.
+            print("kut: %s: emulator died (status %d) before mhv printed; booting again" %
+                  (os.path.basename(log), st), flush=True)
+            os.replace(log, log + ".died")
+            st, secs = run_cmd(cmd, log, outer + 30)
+            lines = read_lines(log)
         parts = split_guests(lines, len(tests))
         out = []
         for i, (t, limit) in enumerate(zip(tests, limits)):

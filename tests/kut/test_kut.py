@@ -122,6 +122,14 @@ class Log(unittest.TestCase):
         self.assertEqual([len(x) for x in run.batches(tests * 2, 2, 0)], [8, 7, 7])
         self.assertEqual([len(x) for x in run.batches(tests, 2, 1)], [1] * 11)
 
+    def test_emulator_death_before_mhv_is_retried_only_then(self):
+        self.assertTrue(run.emulator_died_early(139, ["Segmentation fault"]))
+        self.assertTrue(run.emulator_died_early(134, []))
+        self.assertFalse(run.emulator_died_early(139, ["mhv: config: \\mhv.cfg"]))
+        self.assertFalse(run.emulator_died_early(124, []))  # a timeout is a verdict
+        self.assertFalse(run.emulator_died_early(137, []))  # so is timeout's KILL
+        self.assertFalse(run.emulator_died_early(1, []))
+
 
 if __name__ == "__main__":
     unittest.main()
