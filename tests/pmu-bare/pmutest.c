@@ -499,8 +499,14 @@ static void test_pmc_virtualization(void)
 	VMCB64(0x4f8) = 0;
 	VMCB64(0x500) = EV_INSNS | CTL_OS | CTL_EN; /* PERF_CTL2, not in guest GlobalCtl */
 	VMCB64(0x508) = 7;
+	/* the guest's EFER.SVME is 1 (VMRUN requires it) and it runs in guest
+	 * mode: GuestOnly counts, HostOnly does not (tests/emu/bochs/0005) */
+	VMCB64(0x510) = EV_INSNS | CTL_OS | CTL_EN | CTL_GUESTONLY; /* PERF_CTL3 */
+	VMCB64(0x518) = 0;
+	VMCB64(0x520) = EV_INSNS | CTL_OS | CTL_EN | CTL_HOSTONLY; /* PERF_CTL4 */
+	VMCB64(0x528) = 0;
 	VMCB64(0x5c8) = 0x10; /* guest GlobalStatus */
-	VMCB64(0x5d0) = 0x03; /* guest GlobalCtl */
+	VMCB64(0x5d0) = 0x1b; /* guest GlobalCtl */
 
 	exitcode = guest_run(0x01, N);
 	check("VMRUN with host GlobalCtl != 0 fails: VMEXIT_INVALID_PMC (-4)", exitcode, (u64)-4);
@@ -513,7 +519,9 @@ static void test_pmc_virtualization(void)
 	check("VMCB PERF_CTR2: not in the guest's GlobalCtl, unchanged", VMCB64(0x508), 7);
 	check("VMCB PERF_CTL0 stored back", VMCB64(0x4e0), EV_INSNS | CTL_OS | CTL_EN);
 	check("VMCB GlobalStatus stored back", VMCB64(0x5c8), 0x10);
-	check("VMCB GlobalCtl stored back", VMCB32(0x5d0), 0x03);
+	check("VMCB PERF_CTR3: GuestOnly counts in the guest, 2N+1", VMCB64(0x518), 2 * N + 1);
+	check("VMCB PERF_CTR4: HostOnly counts nothing in the guest", VMCB64(0x528), 0);
+	check("VMCB GlobalCtl stored back", VMCB32(0x5d0), 0x1b);
 	check("host PERF_CTL0 at reset (0) after #VMEXIT", rdmsr(MSR_PERF_CTL(0)), 0);
 	check("host PERF_CTR0 at reset (0) after #VMEXIT", rdmsr(MSR_PERF_CTR(0)), 0);
 	check("host GlobalStatus restored after #VMEXIT", rdmsr(MSR_GLOBAL_STATUS), 0x20);
