@@ -42,7 +42,7 @@ GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/gues
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
 .PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb fuzz fuzz-build \
-	kut bochs kut-test kut-reference kut-expect kut-check
+	kut bochs kut-test kut-reference kut-expect kut-check pmutest
 .SECONDARY:
 all: $(EFI)
 
@@ -160,6 +160,28 @@ $(B)/multiboot/truncated.elf: $(B)/multiboot/mbtest.elf
 	@head -c 4200 $< >$@
 MB_KERNELS := $(B)/multiboot/mbtest.elf $(B)/multiboot/mbtest-big.elf $(B)/multiboot/truncated.elf
 
+# ---- the bare test of the pinned Bochs' PMU model (tests/pmu-bare, no mhv) ----
+PMUTEST := $(B)/pmu-bare/pmutest.efi
+$(B)/pmu-bare/pmutest.o: tests/pmu-bare/pmutest.c
+	@mkdir -p $(@D)
+	@echo '  CC      $<'
+	@$(CC) $(BOOT_CFLAGS) -c $< -o $@
+$(B)/pmu-bare/pmuasm.o: tests/pmu-bare/pmuasm.asm
+	@mkdir -p $(@D)
+	@echo '  NASM    $<'
+	@$(NASM) -f elf64 -o $@ $<
+$(B)/pmu-bare/pmutest.so: $(B)/pmu-bare/pmutest.o $(B)/pmu-bare/pmuasm.o linker.ld
+	@echo '  LD      $@'
+	@$(LD) -nostdlib -znocombreloc --hash-style=sysv -shared -Bsymbolic --no-undefined \
+		--apply-dynamic-relocs -T linker.ld $(GNUEFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) \
+		-L$(GNUEFI_LIB) -lefi -lgnuefi -o $@
+$(PMUTEST): $(B)/pmu-bare/pmutest.so
+	@echo '  EFI     $@'
+	@$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
+		-j .rel.* -j .rela.* -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
+	@sh scripts/check-image.sh $< $@
+pmutest: $(PMUTEST)
+
 # ---- fuzzing (clang libFuzzer, ASan + UBSan) ----
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Ihv -I. -DHOST_TEST
@@ -192,7 +214,7 @@ run: deps all
 
 # KUT and the pinned Bochs for the kvm-unit-tests cases (each a one-line
 # skip where its source cannot be had).
-test: deps all unit fuzz-build $(MB_KERNELS) kut bochs
+test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) kut bochs
 	@KUT_OBJ=$(KUT_OUT)/obj sh tests/run-all.sh
 
 # A USB-stick image: GPT + FAT32 EFI System Partition (README: writing it).

@@ -203,6 +203,37 @@ while IFS='|' read -r name emu cpu cpus cfg want options patterns; do
 	fi
 done <"$LOGS/cases"
 
+echo "== the pinned Bochs' PMU model, bare: tests/pmu-bare, no mhv =="
+# bochs-pmu-bare: the patched Bochs (tests/emu/bochs/*.patch) on its zen5_pmu
+# model must pass every check of the bare program; bochs-pmu-bare-ryzen: the
+# same program on ryzen, whose PMU counts nothing, must fail them, which shows
+# the checks can fail.  Chosen by CASES like the boots above; a missing pinned
+# Bochs (make bochs: no source) is a skip.
+PMU_BOCHS=$(sh scripts/build-bochs.sh --path)
+for pc in bochs-pmu-bare:zen5_pmu:PASS bochs-pmu-bare-ryzen:ryzen:FAIL; do
+	name=${pc%%:*} cpu=${pc#*:} want=${pc##*:}
+	cpu=${cpu%%:*}
+	printf '%s\n' "$name" | grep -Eq "^(${CASES:-.*})\$" || continue
+	if [ ! -x "$PMU_BOCHS" ]; then
+		echo "  SKIP  $name: no pinned Bochs (make bochs)"
+		continue
+	fi
+	log=$LOGS/$name.log
+	start=$(date +%s)
+	sh scripts/run-bochs.sh --bochs "$PMU_BOCHS" --cpu "$cpu" --timeout 300 --log "$log" \
+		build/pmu-bare/pmutest.efi >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
+	secs=$(($(date +%s) - start))
+	summary=$(sed -n 's/^pmutest: \([0-9]* checks, [0-9]* failed\)$/\1/p' "$log" | head -n 1)
+	if [ -z "$summary" ]; then
+		bad "$name" "no summary line; log $log"
+	elif ! grep -aq "^pmutest: $want\$" "$log"; then
+		grep -a '^pmutest: FAIL ' "$log" | head -n 5 | sed 's/^/        /'
+		bad "$name" "$summary, want $want; log $log"
+	else
+		ok "$name ($summary, $want as wanted; ${secs}s)"
+	fi
+done
+
 echo "== kvm-unit-tests under mhv, judged by tests/kut/expect.txt =="
 # One case per environment, kut-qemu, kut-bochs-vmx and kut-bochs-svm, chosen
 # by CASES like the boots above: the mhv side of each test the file lists
