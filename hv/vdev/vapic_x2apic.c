@@ -9,10 +9,10 @@
  */
 #include "vapic_priv.h"
 
-#define RO { .read = true }
+#define RO .read = true
 /* @valid: the bits a WRMSR may set (read-only bits among them are ignored) */
-#define RW(valid) { .read = true, .write = true, .rsvd = ~(u64)(valid) }
-#define WO(valid) { .write = true, .rsvd = ~(u64)(valid) }
+#define RW(valid) .read = true, .write = true, .rsvd = ~(u64)(valid)
+#define WO(valid) .write = true, .rsvd = ~(u64)(valid)
 
 /* LVT entries (Figure 11-8): vector 7:0, delivery status 12 (read-only),
  * mask 16, and per entry: */
@@ -28,36 +28,36 @@
 #define X2APIC_ICR_VALID 0xffffffff000ccfffull
 
 const struct x2apic_rule x2apic_rules[X2APIC_NR_REGS] = {
-	[APIC_ID >> 4] = RO,
-	[APIC_VERSION >> 4] = RO,
-	[APIC_TPR >> 4] = RW(0xff), /* bits 31:8 reserved */
+	[APIC_ID >> 4] = { RO },
+	[APIC_VERSION >> 4] = { RO },
+	[APIC_TPR >> 4] = { RW(0xff) }, /* bits 31:8 reserved */
 	/* APR (0x809), RRD (0x80C) and DFR (0x80E): not in x2APIC mode */
-	[APIC_PPR >> 4] = RO,
-	[APIC_EOI >> 4] = WO(0), /* a non-zero write #GPs */
-	[APIC_LDR >> 4] = RO,	 /* derived from the x2APIC ID (§11.12.10.2) */
+	[APIC_PPR >> 4] = { RO },
+	[APIC_EOI >> 4] = { WO(0) }, /* a non-zero write #GPs */
+	[APIC_LDR >> 4] = { RO },    /* derived from the x2APIC ID (§11.12.10.2) */
 	/*
 	 * SVR (§11.9, Figure 11-23): vector and APIC enable.  Focus
 	 * processor checking (bit 9) is not offered and EOI-broadcast
 	 * suppression (bit 12) only where the version register's bit 24
 	 * says so (§11.8.5): mhv's does not, so both are reserved.
 	 */
-	[APIC_SVR >> 4] = RW(0x1ff),
+	[APIC_SVR >> 4] = { RW(0x1ff) },
 	/* 8 registers of 32 vectors each */
-	[APIC_ISR >> 4 ...(APIC_ISR >> 4) + 7] = RO,
-	[APIC_TMR >> 4 ...(APIC_TMR >> 4) + 7] = RO,
-	[APIC_IRR >> 4 ...(APIC_IRR >> 4) + 7] = RO,
-	[APIC_ESR >> 4] = RW(0), /* a non-zero write #GPs */
+	[APIC_ISR >> 4 ...(APIC_ISR >> 4) + 7] = { RO },
+	[APIC_TMR >> 4 ...(APIC_TMR >> 4) + 7] = { RO },
+	[APIC_IRR >> 4 ...(APIC_IRR >> 4) + 7] = { RO },
+	[APIC_ESR >> 4] = { RW(0) }, /* a non-zero write #GPs */
 	/* LVT CMCI (0x82F): absent, the version register counts 6 LVT entries */
-	[APIC_ICR >> 4] = RW(X2APIC_ICR_VALID),
+	[APIC_ICR >> 4] = { RW(X2APIC_ICR_VALID) },
 	/* ICR bits 63:32 (0x831): part of the ICR at 0x830 */
-	[APIC_LVT_TIMER >> 4] = RW(LVT_BASE | LVT_TIMER_MODE_MASK),
-	[APIC_LVT_THERMAL >> 4] = RW(LVT_BASE | LVT_DM),
-	[APIC_LVT_PMC >> 4] = RW(LVT_BASE | LVT_DM),
-	[APIC_LVT_LINT0 >> 4] = RW(LVT_BASE | LVT_LINT),
-	[(APIC_LVT_LINT0 >> 4) + 1] = RW(LVT_BASE | LVT_LINT), /* LINT1 */
-	[APIC_LVT_ERROR >> 4] = RW(LVT_BASE),
-	[APIC_TIMER_INITIAL >> 4] = RW(0xffffffffu),
-	[APIC_TIMER_CURRENT >> 4] = RO,
-	[APIC_TIMER_DIVIDE >> 4] = RW(0xb), /* bits 0, 1, 3 (Figure 11-10) */
-	[APIC_SELF_IPI >> 4] = WO(0xff),    /* the vector; 31:8 reserved (§11.12.11) */
+	[APIC_LVT_TIMER >> 4] = { RW(LVT_BASE | LVT_TIMER_MODE_MASK) },
+	[APIC_LVT_THERMAL >> 4] = { RW(LVT_BASE | LVT_DM) },
+	[APIC_LVT_PMC >> 4] = { RW(LVT_BASE | LVT_DM) },
+	[APIC_LVT_LINT0 >> 4] = { RW(LVT_BASE | LVT_LINT) },
+	[(APIC_LVT_LINT0 >> 4) + 1] = { RW(LVT_BASE | LVT_LINT) }, /* LINT1 */
+	[APIC_LVT_ERROR >> 4] = { RW(LVT_BASE) },
+	[APIC_TIMER_INITIAL >> 4] = { RW(0xffffffffu) },
+	[APIC_TIMER_CURRENT >> 4] = { RO },
+	[APIC_TIMER_DIVIDE >> 4] = { RW(0xb) }, /* bits 0, 1, 3 (Figure 11-10) */
+	[APIC_SELF_IPI >> 4] = { WO(0xff) },	/* the vector; 31:8 reserved (§11.12.11) */
 };
