@@ -633,6 +633,45 @@ static void one_shot_and_periodic_timer(void **state)
 	assert_int_equal(v1, 0xa);
 }
 
+/* Between one-shot and periodic the count goes on; into TSC-deadline
+ * mode it stops (SDM Vol 3 §11.5.4.1). */
+static void timer_mode_changes(void **state)
+{
+	u32 v;
+
+	(void)state;
+	apic_reset(&vcpu->apic, true, false);
+	assert_true(apic_mmio_write(vcpu, 0x3e0, 0xb));	       /* divide by 1 */
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb2));       /* one-shot */
+	assert_true(apic_mmio_write(vcpu, 0x380, 0x40000000)); /* far off */
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb2 | LVT_TIMER_PERIODIC));
+	assert_true(apic_mmio_read(vcpu, 0x380, &v));
+	assert_int_equal(v, 0x40000000); /* TMICT kept */
+	assert_true(apic_mmio_read(vcpu, 0x390, &v));
+	assert_true(v > 0 && v <= 0x40000000); /* still counting */
+	assert_true(host_deadline != 0);
+	/* back to one-shot mid-period: the rest of the period is the count */
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb2));
+	assert_true(apic_mmio_read(vcpu, 0x390, &v));
+	assert_true(v > 0 && v <= 0x40000000);
+	/* a one-shot count that reached 0 stays there in periodic mode */
+	assert_true(apic_mmio_write(vcpu, 0x380, 1));
+	for (volatile int i = 0; i < 1000; i++)
+		;
+	apic_poll_timer(vcpu);
+	assert_int_equal(injected, 0xb2);
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb2 | LVT_TIMER_PERIODIC));
+	assert_true(apic_mmio_read(vcpu, 0x390, &v));
+	assert_int_equal(v, 0);
+	assert_int_equal(host_deadline, 0);
+	/* into TSC-deadline mode: disarmed, TMICT cleared */
+	assert_true(apic_mmio_write(vcpu, 0x380, 0x40000000));
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb2 | LVT_TIMER_TSC_DEADLINE));
+	assert_true(apic_mmio_read(vcpu, 0x380, &v));
+	assert_int_equal(v, 0);
+	assert_int_equal(host_deadline, 0);
+}
+
 /* INIT then SIPI start a waiting AP at the vector; SIPI alone does nothing. */
 static void init_sipi_starts_a_waiting_ap(void **state)
 {
@@ -693,6 +732,7 @@ int main(void)
 		cmocka_unit_test_setup(xapic_mmio_registers, setup),
 		cmocka_unit_test_setup(apic_base_transitions, setup),
 		cmocka_unit_test_setup(one_shot_and_periodic_timer, setup),
+		cmocka_unit_test_setup(timer_mode_changes, setup),
 		cmocka_unit_test_setup(init_sipi_starts_a_waiting_ap, setup),
 		cmocka_unit_test_setup(logical_flat_destination, setup),
 	};
