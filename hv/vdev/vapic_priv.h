@@ -49,6 +49,17 @@ static inline __attribute__((always_inline)) void apic_accept(struct vcpu *vcpu,
 	apic_update_interrupts(vcpu);
 }
 
+/*
+ * vapic_x2apic.c: the x2APIC MSRs 0x800-0x83F by (MSR - 0x800), that is
+ * xAPIC offset >> 4; 0x840-0x8FF are all reserved (SDM Vol 3 §11.12.1.2).
+ */
+#define X2APIC_NR_REGS 0x40
+struct x2apic_rule {
+	u64 rsvd; /* WRMSR with any of these set: #GP */
+	bool read, write;
+};
+extern const struct x2apic_rule x2apic_rules[X2APIC_NR_REGS];
+
 /* vapic_ipi.c: ICR delivery; @dest is the ICR's destination field */
 void apic_send_ipi(struct vcpu *vcpu, u64 icr, u32 dest, bool x2);
 

@@ -81,7 +81,9 @@ static u32 current_count(const struct vapic *apic)
 {
 	u64 elapsed;
 
-	if (timer_mode(apic) == LVT_TIMER_TSC_DEADLINE || !apic->timer_initial)
+	/* no count under way: TSC-deadline mode, or a one-shot count that
+	 * reached 0 (it stays there when the mode turns periodic) */
+	if (timer_mode(apic) == LVT_TIMER_TSC_DEADLINE || !apic->timer_initial || !apic->timer_next)
 		return 0;
 	elapsed = (rdtsc() - apic->timer_start) / timer_divisor(apic);
 	if (timer_mode(apic) == LVT_TIMER_PERIODIC)
@@ -120,11 +122,23 @@ bool apic_timer_write(struct vcpu *vcpu, u32 reg, u32 val)
 		if ((val & LVT_TIMER_MODE_MASK) == LVT_TIMER_MODE_MASK)
 			val &= ~LVT_TIMER_MODE_MASK;
 		apic->lvt_timer = val & (0xff | LVT_MASKED | LVT_TIMER_MODE_MASK);
-		/* a mode change stops the timer (§11.5.4.1) */
-		if (timer_mode(apic) != old_mode) {
+		if (timer_mode(apic) == old_mode)
+			break;
+		/*
+		 * Into or out of TSC-deadline mode disarms the timer
+		 * (§11.5.4.1).  Between one-shot and periodic the count goes
+		 * on (as KVM found on hardware, and kvm-unit-tests' apic.flat
+		 * checks): the mode decides only what happens at 0, and the
+		 * period under way becomes a one-shot count.
+		 */
+		if (old_mode == LVT_TIMER_TSC_DEADLINE ||
+		    timer_mode(apic) == LVT_TIMER_TSC_DEADLINE) {
 			apic->timer_initial = 0;
 			apic->timer_next = 0;
 			apic->tsc_deadline = 0;
+		} else if (timer_mode(apic) == LVT_TIMER_ONE_SHOT && apic->timer_next) {
+			apic->timer_start =
+			    apic->timer_next - (u64)apic->timer_initial * timer_divisor(apic);
 		}
 		break;
 	case APIC_TIMER_INITIAL:

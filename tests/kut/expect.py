@@ -99,10 +99,12 @@ class Expectations:
 
 def parse(text, path="expect.txt"):
     header, entries, seen = [], [], {}
+    # format_file writes these before each environment's rows: not header
+    labels = {"# %s" % ENV_LABEL[env].replace("`", "") for env in ENV_ORDER}
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
-            if not entries and (line or header):
+            if not entries and line not in labels and (line or header and header[-1]):
                 header.append(raw.rstrip())
             continue
         m = LINE_RE.fullmatch(line)

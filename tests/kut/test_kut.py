@@ -36,6 +36,13 @@ class File(unittest.TestCase):
         self.assertEqual([(x.key(), x.mhv_text()) for x in again.entries],
                          [(x.key(), x.mhv_text()) for x in exp.entries])
 
+    def test_environment_labels_are_not_header(self):
+        """A written file reads back with the header it had: the label
+        before each environment's rows is not taken into it."""
+        text = expect.format_file(expect.parse(SAMPLE))
+        self.assertEqual(expect.parse(text).header, ["# header", "# more"])
+        self.assertEqual(expect.format_file(expect.parse(text)), text)
+
     def test_bad_lines_name_the_line(self):
         for text, what in (("qemu a pass 1\n", ":1: not"),
                            ("qemu a pass 1 fail\n", "needs a reason"),

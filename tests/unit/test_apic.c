@@ -428,6 +428,120 @@ static void register_access_rules(void **state)
 	assert_true(apic_msr_write(vcpu, 0x828, 0));
 }
 
+/*
+ * The x2APIC MSR map as SDM Vol 3 Table 11-6 lists it, written out here
+ * apart from vapic_x2apic.c's table: 'r' read-only, 'w' write-only,
+ * 'b' both, anything else reserved (#GP both ways).  LVT CMCI (0x82F)
+ * is absent: the version register counts 6 LVT entries.
+ */
+static char x2apic_sdm_access(u32 msr)
+{
+	if (msr >= 0x810 && msr <= 0x827) /* ISR, TMR, IRR */
+		return 'r';
+	switch (msr) {
+	case 0x802: /* ID */
+	case 0x803: /* version */
+	case 0x80a: /* PPR */
+	case 0x80d: /* LDR */
+	case 0x839: /* current count */
+		return 'r';
+	case 0x808:	      /* TPR */
+	case 0x80f:	      /* SVR */
+	case 0x828:	      /* ESR */
+	case 0x830:	      /* ICR */
+	case 0x832 ... 0x838: /* LVT timer .. error, initial count */
+	case 0x83e:	      /* divide configuration */
+		return 'b';
+	case 0x80b: /* EOI */
+	case 0x83f: /* SELF IPI */
+		return 'w';
+	}
+	return '-';
+}
+
+/* Every MSR of 0x800-0x8FF: RDMSR and WRMSR of 0 #GP as the map says;
+ * bits 63:32 are reserved in all but the ICR (§11.12.1.3). */
+static void x2apic_msr_map(void **state)
+{
+	u64 v;
+
+	(void)state;
+	for (u32 msr = 0x800; msr <= 0x8ff; msr++) {
+		char a = x2apic_sdm_access(msr);
+
+		if (apic_msr_read(vcpu, msr, &v) != (a == 'r' || a == 'b'))
+			fail_msg("RDMSR 0x%x: expected %s", msr,
+				 a == 'r' || a == 'b' ? "a value" : "#GP");
+		if ((a == 'r' || a == 'b') && msr != 0x830)
+			assert_int_equal(v >> 32, 0); /* 32-bit registers */
+		if (apic_msr_write(vcpu, msr, 0) != (a == 'w' || a == 'b'))
+			fail_msg("WRMSR 0x%x, 0: expected %s", msr,
+				 a == 'w' || a == 'b' ? "no #GP" : "#GP");
+		if (msr != 0x830 && apic_msr_write(vcpu, msr, 1ull << 32))
+			fail_msg("WRMSR 0x%x, 1 << 32: expected #GP", msr);
+	}
+}
+
+/* Reserved bits within 31:0 and the ICR's (Table 11-6 and its figures). */
+static void x2apic_reserved_bits(void **state)
+{
+	static const struct {
+		u32 msr;
+		u64 ok, bad;
+	} cases[] = {
+		{ 0x808, 0xff, 0x100 },		   /* TPR 31:8 */
+		{ 0x80b, 0, 1 },		   /* EOI: 0 only */
+		{ 0x80f, 0x1ff, 1u << 9 },	   /* SVR: no focus checking */
+		{ 0x80f, 0x1ff, 1u << 12 },	   /* SVR: no EOI-broadcast suppression */
+		{ 0x828, 0, 1 },		   /* ESR: 0 only */
+		{ 0x830, 1ull << 32, 1u << 12 },   /* ICR: no delivery status in x2APIC */
+		{ 0x830, 3u << 18, 1u << 13 },	   /* ICR 13 */
+		{ 0x830, 0xc000, 1u << 16 },	   /* ICR 17:16 */
+		{ 0x830, 0xfff, 1u << 20 },	   /* ICR 31:20 */
+		{ 0x832, 0x710ff, 1u << 8 },	   /* LVT timer: no delivery mode */
+		{ 0x832, 0x710ff, 1u << 19 },	   /* LVT timer 31:19 */
+		{ 0x833, 0x117ff, 1u << 13 },	   /* thermal */
+		{ 0x834, 0x117ff, 1u << 11 },	   /* LVTPC */
+		{ 0x835, 0x1f7ff, 1u << 11 },	   /* LINT0 */
+		{ 0x836, 0x1f7ff, 1u << 17 },	   /* LINT1 */
+		{ 0x837, 0x110ff, 1u << 8 },	   /* LVT error: no delivery mode */
+		{ 0x838, 0xffffffff, 1ull << 32 }, /* initial count */
+		{ 0x83e, 0xb, 1u << 2 },	   /* divide configuration: 0, 1, 3 */
+		{ 0x83f, 0xff, 0x100 },		   /* SELF IPI 31:8 */
+		{ 0x83f, 0xff, 0xff00 },	   /* ... */
+		{ 0x83f, 0xff, 0xff000000 },	   /* ... */
+	};
+
+	(void)state;
+	vcpu->index = 1; /* the ICR cases send to ID 0 or none: no IPI to itself */
+	for (unsigned i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!apic_msr_write(vcpu, cases[i].msr, cases[i].ok))
+			fail_msg("WRMSR 0x%x, 0x%llx: unexpected #GP", cases[i].msr,
+				 (unsigned long long)cases[i].ok);
+		if (apic_msr_write(vcpu, cases[i].msr, cases[i].ok | cases[i].bad))
+			fail_msg("WRMSR 0x%x, 0x%llx: expected #GP", cases[i].msr,
+				 (unsigned long long)(cases[i].ok | cases[i].bad));
+	}
+	vcpu->index = 0;
+}
+
+/* Outside x2APIC mode, xAPIC or disabled, every x2APIC MSR #GPs (§11.12.2). */
+static void x2apic_msrs_outside_x2apic_mode(void **state)
+{
+	u64 v;
+
+	(void)state;
+	for (int disabled = 0; disabled < 2; disabled++) {
+		apic_reset(&vcpu->apic, true, false);
+		if (disabled)
+			assert_true(apic_base_write(vcpu, APIC_DEFAULT_BASE | APIC_BASE_BSP));
+		for (u32 msr = 0x800; msr <= 0x8ff; msr++) {
+			assert_false(apic_msr_read(vcpu, msr, &v));
+			assert_false(apic_msr_write(vcpu, msr, 0));
+		}
+	}
+}
+
 /* xAPIC mode: MMIO answers, the x2APIC MSRs #GP; the ID sits in bits 31:24. */
 static void xapic_mmio_registers(void **state)
 {
@@ -519,6 +633,45 @@ static void one_shot_and_periodic_timer(void **state)
 	assert_int_equal(v1, 0xa);
 }
 
+/* Between one-shot and periodic the count goes on; into TSC-deadline
+ * mode it stops (SDM Vol 3 §11.5.4.1). */
+static void timer_mode_changes(void **state)
+{
+	u32 v;
+
+	(void)state;
+	apic_reset(&vcpu->apic, true, false);
+	assert_true(apic_mmio_write(vcpu, 0x3e0, 0xb));	       /* divide by 1 */
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb2));       /* one-shot */
+	assert_true(apic_mmio_write(vcpu, 0x380, 0x40000000)); /* far off */
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb2 | LVT_TIMER_PERIODIC));
+	assert_true(apic_mmio_read(vcpu, 0x380, &v));
+	assert_int_equal(v, 0x40000000); /* TMICT kept */
+	assert_true(apic_mmio_read(vcpu, 0x390, &v));
+	assert_true(v > 0 && v <= 0x40000000); /* still counting */
+	assert_true(host_deadline != 0);
+	/* back to one-shot mid-period: the rest of the period is the count */
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb2));
+	assert_true(apic_mmio_read(vcpu, 0x390, &v));
+	assert_true(v > 0 && v <= 0x40000000);
+	/* a one-shot count that reached 0 stays there in periodic mode */
+	assert_true(apic_mmio_write(vcpu, 0x380, 1));
+	for (volatile int i = 0; i < 1000; i++)
+		;
+	apic_poll_timer(vcpu);
+	assert_int_equal(injected, 0xb2);
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb2 | LVT_TIMER_PERIODIC));
+	assert_true(apic_mmio_read(vcpu, 0x390, &v));
+	assert_int_equal(v, 0);
+	assert_int_equal(host_deadline, 0);
+	/* into TSC-deadline mode: disarmed, TMICT cleared */
+	assert_true(apic_mmio_write(vcpu, 0x380, 0x40000000));
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xb2 | LVT_TIMER_TSC_DEADLINE));
+	assert_true(apic_mmio_read(vcpu, 0x380, &v));
+	assert_int_equal(v, 0);
+	assert_int_equal(host_deadline, 0);
+}
+
 /* INIT then SIPI start a waiting AP at the vector; SIPI alone does nothing. */
 static void init_sipi_starts_a_waiting_ap(void **state)
 {
@@ -573,9 +726,13 @@ int main(void)
 		cmocka_unit_test_setup(future_deadline_arms_the_host_timer, setup),
 		cmocka_unit_test_setup(masked_timer_does_not_fire, setup),
 		cmocka_unit_test_setup(register_access_rules, setup),
+		cmocka_unit_test_setup(x2apic_msr_map, setup),
+		cmocka_unit_test_setup(x2apic_reserved_bits, setup),
+		cmocka_unit_test_setup(x2apic_msrs_outside_x2apic_mode, setup),
 		cmocka_unit_test_setup(xapic_mmio_registers, setup),
 		cmocka_unit_test_setup(apic_base_transitions, setup),
 		cmocka_unit_test_setup(one_shot_and_periodic_timer, setup),
+		cmocka_unit_test_setup(timer_mode_changes, setup),
 		cmocka_unit_test_setup(init_sipi_starts_a_waiting_ap, setup),
 		cmocka_unit_test_setup(logical_flat_destination, setup),
 	};
