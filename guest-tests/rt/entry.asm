@@ -14,6 +14,7 @@ global single_step_probe
 global fault_fixup
 global fault_armed
 global fault_vector
+global fault_rip
 
 section .text.entry
 ; mhv starts us in 64-bit mode with RSP set, RDI = variant, RSI = RAM size
@@ -174,6 +175,32 @@ single_step_probe:
 	nop
 	FAULT_PROBE_END
 
+; int single_step_exit_probe(void): TF set, then CPUID, which exits and mhv
+; completes: the vector that arrived after it (1: mhv delivered the step's
+; #DB), or -1; fault_rip says where it arrived (single_step_exit_next)
+global single_step_exit_probe
+global single_step_exit_next
+single_step_exit_probe:
+	push rbx
+	lea r8, [single_step_exit_fault]
+	mov [fault_fixup], r8
+	mov byte [fault_armed], 1
+	xor eax, eax
+	xor ecx, ecx
+	pushfq
+	or qword [rsp], 0x100
+	popfq
+	cpuid
+single_step_exit_next:
+	mov byte [fault_armed], 0
+	mov eax, -1
+	pop rbx
+	ret
+single_step_exit_fault:
+	movzx eax, byte [fault_vector]
+	pop rbx
+	ret
+
 ; int NAME_probe(void): runs one instruction that must fault; the vector seen, or -1
 %macro PROBE 2
 global %1_probe
@@ -211,3 +238,5 @@ probe_scratch: dq 0, 0
 fault_fixup: dq 0
 fault_armed: db 0
 fault_vector: db 0
+align 8
+fault_rip: dq 0

@@ -7,7 +7,7 @@ bool guest_is_amd;
 bool guest_has_xsave;
 
 extern const u8 guest_isr_stubs[];
-extern u64 fault_fixup;
+extern u64 fault_fixup, fault_rip;
 extern u8 fault_armed, fault_vector;
 
 struct idt_gate {
@@ -92,6 +92,7 @@ void guest_exception(struct guest_frame *f)
 	if (fault_armed) {
 		fault_armed = 0;
 		fault_vector = (u8)f->vector;
+		fault_rip = f->rip;
 		f->rip = fault_fixup;
 		return;
 	}

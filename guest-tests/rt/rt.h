@@ -44,6 +44,9 @@ int wrmsr_safe(u32 msr, u64 val);
 int rdpmc_safe(u32 ecx, u64 *val);
 int cr4_write_probe(u64 value);
 int single_step_probe(void);
+int single_step_exit_probe(void);
+extern const u8 single_step_exit_next[];
+extern u64 fault_rip; /* where the last fault a probe caught arrived */
 int xsetbv_safe(u32 index, u64 value);
 /* XSAVES of the components in mask: a vector on a fault, else -1. */
 int xsaves_safe(void *area, u64 mask);

@@ -74,6 +74,19 @@
 #define DR6_TRAP_BITS 0xfull
 #define DR6_BD BIT(13)
 #define DR6_BS BIT(14)
+/* DR7 L0-G3, the four breakpoints' enables (SDM Vol 3 §18.2.4) */
+#define DR7_ENABLES 0xffull
+
+/*
+ * Could this debug state raise a #DB?  Breakpoints and general detect
+ * need their DR7 enables, a single step needs RFLAGS.TF (SDM Vol 3
+ * §18.2.4, §18.3.1; APM Vol 2 §13.1); ICEBP and the TSS T bit are left
+ * out: code that never executes the one nor switches tasks.
+ */
+static inline bool debug_armed(u64 dr7, u64 rflags)
+{
+	return (dr7 & (DR7_ENABLES | DR7_GD)) || (rflags & RFLAGS_TF);
+}
 
 /* Exception vectors mhv intercepts in its guests (SDM Vol 3 §6.3.1 Table 6-1) */
 #define VECTOR_DB 1

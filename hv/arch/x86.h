@@ -65,7 +65,7 @@ static inline u8 inb(u16 port)
 	return v;
 }
 
-/* read_cr0() ... write_dr3(): MOV to and from control and debug registers */
+/* read_cr0() ... write_dr7(): MOV to and from control and debug registers */
 #define DEFINE_MOV_ACCESS(reg, n)                                       \
 	static inline u64 read_##reg##n(void)                           \
 	{                                                               \
@@ -86,6 +86,7 @@ DEFINE_MOV_ACCESS(dr, 1)
 DEFINE_MOV_ACCESS(dr, 2)
 DEFINE_MOV_ACCESS(dr, 3)
 DEFINE_MOV_ACCESS(dr, 6)
+DEFINE_MOV_ACCESS(dr, 7)
 
 static inline u64 read_rflags(void)
 {

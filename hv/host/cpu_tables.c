@@ -127,6 +127,8 @@ void isr_dispatch(struct isr_frame *f)
 		host_nmi(f);
 		return;
 	}
+	if (f->vector == 1 && host_stray_db(f))
+		return;
 	if (f->vector == 18)
 		host_machine_check(f);
 	console_printf("\nmhv: host exception %llu (%s) at rip %llx\n", f->vector,

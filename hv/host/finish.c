@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The end of every run: the status line and the configured exit action. */
 #include "finish.h"
+#include "nmi_mce.h"
 #include "platform/console.h"
 #include "arch/ports.h"
 #include "arch/x86.h"
@@ -32,6 +33,10 @@ void hv_finish(enum mhv_status st)
 	const char *s = "Shutdown";
 
 	cli();
+	if (host_stray_db_count())
+		console_printf("mhv: host: %llu stray #DBs ignored (debug traps guests left "
+			       "pending across #VMEXIT)\n",
+			       host_stray_db_count());
 	console_printf("mhv: finished: status %s (0x%x), exit action %s\n", mhv_status_name(st), st,
 		       exit_action_name(exit_action));
 	switch (exit_action) {

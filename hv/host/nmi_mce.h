@@ -7,6 +7,10 @@
 /* Vector 2 on the host: counted and reported, then the host goes on. */
 void host_nmi(const struct isr_frame *f);
 u64 host_nmi_count(void);
+/* Vector 1 that mhv did not arm (no DR7 enable, TF clear): counted,
+ * reported once, survived (true); false for one mhv armed. */
+bool host_stray_db(const struct isr_frame *f);
+u64 host_stray_db_count(void);
 /* Vector 18: the error banks are printed, then the fatal status. */
 void host_machine_check(const struct isr_frame *f) __noreturn;
 /* The same for a machine check that made a guest exit (the #MC intercept,

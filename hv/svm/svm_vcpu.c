@@ -258,7 +258,8 @@ static void decode_iret(const struct vmcb *vmcb, const struct guest_regs *regs,
 
 /*
  * A #DB exit ends the single step mhv armed for a waiting NMI (as KVM's
- * does; DR6.BS is no sign: Bochs commits DR6 only after the intercept).
+ * does; not told by DR6.BS, which unpatched Bochs sets only after the
+ * intercept: tests/emu/bochs/0006-svm-db-intercept-dr6-first.patch).
  * It is mhv's own unless the guest was stepping itself or a breakpoint
  * of its matched (a B0-B3 bit new since the step began).
  */

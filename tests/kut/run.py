@@ -443,9 +443,13 @@ GUEST_END_RE = re.compile(r"mhv: guest (\S+?)(?:: exit code |: stopped: | refuse
 
 def guest_wall(emu, limit):
     """Wall seconds the emulator's timeout allows a guest of time_limit
-    @limit.  On Bochs mhv has no TSC frequency (RDTSC counts instructions)
-    and takes 1 GHz, so a guest second is a billion instructions, minutes
-    of wall: there the emulator's timeout, not mhv, bounds a hang, at a
+    @limit.  On Bochs mhv's limits run on the emulated clock (ips=50M: a
+    guest second is 5e7 instructions), but an exit costs about 12 us of
+    host CPU for some 150 instructions, so an exit-bound guest runs far
+    slower than its clock: KUT's vmexit_cpuid, 2^30 ticks of CPUID round
+    trips (about 17M exits, 53 guest seconds), needs some 3.5 minutes of
+    CPU (3.2M exits in 10 guest seconds took about 40 s, on SVM as on
+    VMX).  There the emulator's timeout, not mhv, bounds a hang, at a
     budget a Bochs KUT guest that ends stays well inside."""
     if emu == "bochs":
         return min(WALL_PER_GUEST_SECOND[emu] * limit, BOCHS_GUEST_WALL)

@@ -112,12 +112,29 @@ static void cr0_writes(void **state)
 	assert_false(ctlreg_cr0_write(&s, &v));
 }
 
+/* The host's stray #DB test (host/nmi_mce.c): armed only by a DR7 enable,
+ * DR7.GD or TF; DR7's fixed bit 10 and the length/type fields alone arm
+ * nothing. */
+static void debug_armed_needs_an_enable(void **state)
+{
+	unsigned i;
+
+	(void)state;
+	assert_false(debug_armed(DR7_INIT, RFLAGS_FIXED1 | RFLAGS_IF));
+	assert_false(debug_armed(DR7_INIT | 0xffff0000ull, RFLAGS_FIXED1));
+	for (i = 0; i < 8; i++)
+		assert_true(debug_armed(DR7_INIT | BIT(i), RFLAGS_FIXED1));
+	assert_true(debug_armed(DR7_INIT | DR7_GD, RFLAGS_FIXED1));
+	assert_true(debug_armed(DR7_INIT, RFLAGS_FIXED1 | RFLAGS_TF));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cr4_valid_from_cpuid),
 		cmocka_unit_test(cr4_writes),
 		cmocka_unit_test(cr0_writes),
+		cmocka_unit_test(debug_armed_needs_an_enable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
