@@ -6,6 +6,7 @@
  */
 #include "host/cpu_features.h"
 #include "exit_dispatch.h"
+#include "fast_exit.h"
 #include "lib/guest_abi.h"
 #include "platform/host_timer.h"
 #include "platform/machine.h"
@@ -116,6 +117,13 @@ static void limit_view(struct cpuid_cache *limited, const struct cpuid_cache *vi
 	}
 }
 
+static void set_fast_std(struct cpuid_cache *view)
+{
+	u32 upto = view->max_std < 31 ? (u32)BIT(view->max_std + 1) - 1 : ~0u;
+
+	view->fast_std = upto & ~(u32)CPUID_FAST_SLOW_LEAVES;
+}
+
 const struct cpuid_cache *guest_cpuid_view(bool with_pmu)
 {
 	return with_pmu ? &guest_view_pmu : &guest_view;
@@ -138,6 +146,10 @@ void guest_cpuid_init(void)
 	build_view(&guest_view_pmu, true);
 	limit_view(&guest_view_limited, &guest_view);
 	limit_view(&guest_view_pmu_limited, &guest_view_pmu);
+	set_fast_std(&guest_view);
+	set_fast_std(&guest_view_pmu);
+	set_fast_std(&guest_view_limited);
+	set_fast_std(&guest_view_pmu_limited);
 }
 
 #define PER_VCPU_LEAVES (BIT(0x1) | BIT(0xb) | BIT(0x1f))
@@ -189,6 +201,11 @@ static inline __attribute__((always_inline)) void guest_cpuid(struct vcpu *vcpu,
 	} else {
 		*r = (struct cpuid_regs){ 0, 0, 0, 0 };
 	}
+}
+
+void guest_cpuid_any(struct vcpu *vcpu, u32 leaf, u32 subleaf, struct cpuid_regs *r)
+{
+	guest_cpuid(vcpu, leaf, subleaf, r);
 }
 
 void handle_cpuid(struct vcpu *vcpu, const struct vm_exit *exit)

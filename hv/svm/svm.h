@@ -45,6 +45,7 @@ void svm_run_loop_timed(struct vcpu *vcpu, u64 vmcb_pa);
 void svm_run_loop_pmu(struct vcpu *vcpu, u64 vmcb_pa);
 void svm_run_loop_pmu_timed(struct vcpu *vcpu, u64 vmcb_pa);
 int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb);
+int svm_handle_exit_nrips(struct vcpu *vcpu, struct vmcb *vmcb);
 int svm_handle_exit_pmu(struct vcpu *vcpu, struct vmcb *vmcb);
 
 /* The guest PMU (svm_pmu.c): intercepts and VMCB bits at vCPU creation,

@@ -284,8 +284,8 @@ void svm_nmi_exits_init(void)
 	svm_exit_table[SVM_EXIT_EXCP_BASE + VECTOR_DB].decode = decode_db;
 }
 
-/* Called by svm_run_loop after every #VMEXIT; non-zero to enter again. */
-int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
+static inline __attribute__((always_inline)) int handle_exit(struct vcpu *vcpu, struct vmcb *vmcb,
+							     bool nrips)
 {
 	struct vm_exit exit;
 
@@ -297,11 +297,24 @@ int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 	/* An event whose delivery the exit interrupted is delivered again. */
 	if (unlikely(vmcb->control.exit_int_info & EVENT_VALID))
 		vmcb->control.event_inj = vmcb->control.exit_int_info;
-	svm_decode_exit(vmcb, &vcpu->regs, &exit);
+	svm_decode_exit(vmcb, &vcpu->regs, &exit, nrips);
 	if (!vcpu_dispatch_exit(vcpu, &exit))
 		return 0;
 	sync_regs_to_vmcb(vcpu, vmcb);
 	return 1;
+}
+
+/* The general path of every #VMEXIT, called by the VM-run loops and the
+ * fast handlers (svm_fast.c); non-zero to enter again. */
+int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return handle_exit(vcpu, vmcb, svm_has_nrips);
+}
+
+/* The same where the CPU has NRIP save: no test of it per exit. */
+int svm_handle_exit_nrips(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return handle_exit(vcpu, vmcb, true);
 }
 
 /*
