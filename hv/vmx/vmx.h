@@ -46,7 +46,16 @@ void vmx_run_loop_timed(struct vcpu *vcpu);
 void vmx_run_loop_pmu(struct vcpu *vcpu);
 void vmx_run_loop_pmu_timed(struct vcpu *vcpu);
 int vmx_handle_exit(struct vcpu *vcpu);
+int vmx_handle_exit_reason(struct vcpu *vcpu, u32 reason);
 int vmx_handle_exit_pmu(struct vcpu *vcpu);
+
+/* Per basic exit reason below 256, called by the VM-run loops without a
+ * PMU mode with the full reason: a fast handler or vmx_handle_exit_reason
+ * (vmx_fast.c). */
+#define VMX_FAST_EXITS 256
+typedef int vmx_fast_fn(struct vcpu *vcpu, u32 reason);
+extern vmx_fast_fn *vmx_fast_exits[VMX_FAST_EXITS];
+void vmx_fast_exits_init(void);
 
 /* A VMCS field, its name for messages and the value to write. */
 struct vmcs_init {

@@ -15,6 +15,7 @@ enum vmx_exit_needs {
 	NEED_INTR_INFO = BIT(1),
 	NEED_GPA = BIT(2),
 	NEED_STRING_IO_INFO = BIT(3), /* the instruction information, for INS/OUTS */
+	NEED_RSP = BIT(4),	      /* guest RSP: its handler may read or write any GPR */
 };
 
 /* The VMCS exit fields, read by vmx_vcpu.c (only those the reason needs). */
