@@ -8,6 +8,7 @@
 #include "exit_dispatch.h"
 #include "fast_exit.h"
 #include "lib/guest_abi.h"
+#include "lib/nospec.h"
 #include "platform/host_timer.h"
 #include "platform/machine.h"
 #include "pmu/pmu_vcpu.h"
@@ -184,15 +185,17 @@ static inline __attribute__((always_inline)) void guest_cpuid(struct vcpu *vcpu,
 		return;
 	}
 	if (leaf < CPUID_STD_CACHED && leaf <= v->max_std) {
-		*r = leaf == 7 && subleaf == 1 ? v->leaf7_1 : v->std[leaf];
+		*r = leaf == 7 && subleaf == 1 ? v->leaf7_1
+					       : v->std[array_index_nospec(leaf, CPUID_STD_CACHED)];
 		/* the leaves that differ per vCPU (1, 0xB, 0x1F) are all odd: one
 		 * test of bit 0 on the way of the others (the exit gate) */
 		if (unlikely(leaf & 1) && ((PER_VCPU_LEAVES >> leaf) & 1))
 			cpuid_per_vcpu(vcpu, leaf, r);
 	} else if (leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED && leaf <= v->max_ext) {
-		*r = v->ext[leaf - CPUID_EXT_BASE];
+		*r = v->ext[array_index_nospec(leaf - CPUID_EXT_BASE, CPUID_EXT_CACHED)];
 	} else if (leaf - HV_LEAF_BASE <= HV_LEAF_MAX - HV_LEAF_BASE) {
-		*r = hv_leaves[leaf - HV_LEAF_BASE];
+		*r = hv_leaves[array_index_nospec(leaf - HV_LEAF_BASE,
+						  HV_LEAF_MAX - HV_LEAF_BASE + 1)];
 		if (leaf == HV_LEAF_MAX) {
 			/* per VM: its PMU mode and what emulated instructions it counts */
 			r->ecx = vcpu->pmu_mode;

@@ -12,6 +12,7 @@
 #include "arch/msr.h"
 #include "host/cpu_features.h"
 #include "lib/guest_abi.h"
+#include "lib/nospec.h"
 
 /* The leaves guest_cpuid() answers other than from the view as it is:
  * per-vCPU bits (1, 0xB, 0x1F), sub-leaves (7, 0xD); the others up to
@@ -25,9 +26,11 @@ static inline const struct cpuid_regs *fast_cpuid(const struct vcpu *vcpu, u32 l
 	const struct cpuid_cache *v = vcpu->cpuid_view;
 
 	if (leaf < CPUID_STD_CACHED)
-		return (v->fast_std >> leaf) & 1 ? &v->std[leaf] : NULL;
+		return (v->fast_std >> leaf) & 1
+			   ? &v->std[array_index_nospec_pow2(leaf, CPUID_STD_CACHED)]
+			   : NULL;
 	if (leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED && leaf <= v->max_ext)
-		return &v->ext[leaf - CPUID_EXT_BASE];
+		return &v->ext[array_index_nospec(leaf - CPUID_EXT_BASE, CPUID_EXT_CACHED)];
 	return NULL;
 }
 

@@ -15,6 +15,7 @@ extern svm_handle_exit_pmu
 extern svm_fast_exits
 
 %include "core/guest_regs.inc"
+%include "core/duties.inc"
 
 ; Stack frame while the loop runs
 %define F_VMCB 8		; [rsp + 8]: VMCB physical address
@@ -27,8 +28,10 @@ extern svm_fast_exits
 ; before VMRUN and just after #VMEXIT (vmrun_to_guest / guest_to_exit); the
 ; plain one, used for everything else, has no extra instruction.  VMs with
 ; a PMU mode run the loops whose handler switches the PMU around the exit;
-; the others (%4 = 1) call the exit code's entry of svm_fast_exits.
-%macro RUN_LOOP 4
+; the others (%4 = 1) call the exit code's entry of svm_fast_exits.  %5:
+; the per-exit duties (core/mitigations.h), DUTY_RSB_FILL or none (VERW is
+; for Intel's MDS only).
+%macro RUN_LOOP 5
 global %1
 %1:
 	PUSH_HOST_CALLEE_SAVED
@@ -55,6 +58,9 @@ global %1
 %endif
 	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]
+%if %5 & DUTY_RSB_FILL
+	FILL_RSB
+%endif
 	mov rsi, [rsp + F_VMCB]		; identity-mapped: the VMCB's address
 %if %4
 	; Codes above 255 (NPF, VMEXIT_INVALID) take the general path; the
@@ -80,7 +86,11 @@ global %1
 %endif
 %endmacro
 
-RUN_LOOP svm_run_loop, 0, svm_handle_exit, 1
-RUN_LOOP svm_run_loop_timed, 1, svm_handle_exit, 1
-RUN_LOOP svm_run_loop_pmu, 0, svm_handle_exit_pmu, 0
-RUN_LOOP svm_run_loop_pmu_timed, 1, svm_handle_exit_pmu, 0
+RUN_LOOP svm_run_loop, 0, svm_handle_exit, 1, 0
+RUN_LOOP svm_run_loop_timed, 1, svm_handle_exit, 1, 0
+RUN_LOOP svm_run_loop_pmu, 0, svm_handle_exit_pmu, 0, 0
+RUN_LOOP svm_run_loop_pmu_timed, 1, svm_handle_exit_pmu, 0, 0
+RUN_LOOP svm_run_loop_rsb, 0, svm_handle_exit, 1, DUTY_RSB_FILL
+RUN_LOOP svm_run_loop_timed_rsb, 1, svm_handle_exit, 1, DUTY_RSB_FILL
+RUN_LOOP svm_run_loop_pmu_rsb, 0, svm_handle_exit_pmu, 0, DUTY_RSB_FILL
+RUN_LOOP svm_run_loop_pmu_timed_rsb, 1, svm_handle_exit_pmu, 0, DUTY_RSB_FILL

@@ -5,6 +5,7 @@
 
 #include "svm.h"
 #include "core/vm.h"
+#include "lib/nospec.h"
 
 #define SVM_EXIT_TABLE_SIZE 256
 
@@ -39,7 +40,7 @@ static inline void svm_decode_exit(const struct vmcb *vmcb, const struct guest_r
 	/* likely: laid out without a jump (NRIP save is on all but the oldest SVM CPUs) */
 	exit->next_rip = likely(nrips) ? vmcb->control.next_rip : 0;
 	if (likely(code < SVM_EXIT_TABLE_SIZE)) {
-		d = &svm_exit_table[code];
+		d = &svm_exit_table[array_index_nospec_pow2(code, SVM_EXIT_TABLE_SIZE)];
 		exit->kind = d->kind;
 		exit->insn = d->insn;
 		if (d->decode)

@@ -17,6 +17,7 @@ extern vmx_entry_failed
 extern vmx_fast_exits
 
 %include "core/guest_regs.inc"
+%include "core/duties.inc"
 
 %define VMCS_HOST_RSP 0x6c14
 %define VMCS_HOST_RIP 0x6c16
@@ -25,8 +26,15 @@ extern vmx_fast_exits
 ; Stack frame while the loop runs: [rsp + 16] vcpu
 %define F_VCPU 16
 
-; The guest's GPRs from struct vcpu at [rsp + F_VCPU], ready to enter.
-%macro LOAD_GUEST 1
+section .rodata
+verw_selector:
+	dw 0x10				; HOST_DS (host/cpu_tables.h)
+
+section .text
+
+; The guest's GPRs from struct vcpu at [rsp + F_VCPU], ready to enter;
+; %2: the duties, VERW last (after the host's last load of its own data).
+%macro LOAD_GUEST 2
 	mov rdi, [rsp + F_VCPU]
 %if %1
 	lfence
@@ -35,6 +43,9 @@ extern vmx_fast_exits
 	mov rax, [rdi + G_RAX]
 	LOAD_GUEST_GPRS
 	mov rdi, [rdi + G_RDI]
+%if %2 & DUTY_VERW
+	CLEAR_CPU_BUFFERS
+%endif
 %endmacro
 
 ; void NAME(struct vcpu *vcpu): returns when the VM has stopped.  The timed
@@ -42,7 +53,8 @@ extern vmx_fast_exits
 ; the VM exit (vmrun_to_guest / guest_to_exit).  %3 is the exit handler:
 ; VMs with a PMU mode use the one that switches the PMU around the exit;
 ; the others (%4 = 1) call the basic exit reason's entry of vmx_fast_exits.
-%macro RUN_LOOP 4
+; %5: the per-exit duties (core/mitigations.h), DUTY_* bits.
+%macro RUN_LOOP 5
 global %1
 %1:
 	PUSH_HOST_CALLEE_SAVED
@@ -54,7 +66,7 @@ global %1
 	lea rdx, [%%exit]
 	mov rax, VMCS_HOST_RIP
 	vmwrite rax, rdx
-	LOAD_GUEST %2
+	LOAD_GUEST %2, %5
 	vmlaunch
 	jmp %%failed
 %%exit:
@@ -67,6 +79,9 @@ global %1
 %endif
 	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]
+%if %5 & DUTY_RSB_FILL
+	FILL_RSB
+%endif
 %if %4
 	; Only bits 15:0 are the basic reason (SDM Vol 3 §28.2.1); reasons
 	; from 256 up take the general path, and the MOVZX keeps even a
@@ -84,7 +99,7 @@ global %1
 %%handled:
 	test eax, eax
 	jz %%out
-	LOAD_GUEST %2
+	LOAD_GUEST %2, %5
 	vmresume
 %%failed:
 	; VMfailInvalid/VMfailValid: the guest never ran
@@ -101,7 +116,19 @@ global %1
 %endif
 %endmacro
 
-RUN_LOOP vmx_run_loop, 0, vmx_handle_exit_reason, 1
-RUN_LOOP vmx_run_loop_timed, 1, vmx_handle_exit_reason, 1
-RUN_LOOP vmx_run_loop_pmu, 0, vmx_handle_exit_pmu, 0
-RUN_LOOP vmx_run_loop_pmu_timed, 1, vmx_handle_exit_pmu, 0
+RUN_LOOP vmx_run_loop, 0, vmx_handle_exit_reason, 1, 0
+RUN_LOOP vmx_run_loop_timed, 1, vmx_handle_exit_reason, 1, 0
+RUN_LOOP vmx_run_loop_pmu, 0, vmx_handle_exit_pmu, 0, 0
+RUN_LOOP vmx_run_loop_pmu_timed, 1, vmx_handle_exit_pmu, 0, 0
+RUN_LOOP vmx_run_loop_rsb, 0, vmx_handle_exit_reason, 1, DUTY_RSB_FILL
+RUN_LOOP vmx_run_loop_timed_rsb, 1, vmx_handle_exit_reason, 1, DUTY_RSB_FILL
+RUN_LOOP vmx_run_loop_pmu_rsb, 0, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL
+RUN_LOOP vmx_run_loop_pmu_timed_rsb, 1, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL
+RUN_LOOP vmx_run_loop_verw, 0, vmx_handle_exit_reason, 1, DUTY_VERW
+RUN_LOOP vmx_run_loop_timed_verw, 1, vmx_handle_exit_reason, 1, DUTY_VERW
+RUN_LOOP vmx_run_loop_pmu_verw, 0, vmx_handle_exit_pmu, 0, DUTY_VERW
+RUN_LOOP vmx_run_loop_pmu_timed_verw, 1, vmx_handle_exit_pmu, 0, DUTY_VERW
+RUN_LOOP vmx_run_loop_rsb_verw, 0, vmx_handle_exit_reason, 1, DUTY_RSB_FILL | DUTY_VERW
+RUN_LOOP vmx_run_loop_timed_rsb_verw, 1, vmx_handle_exit_reason, 1, DUTY_RSB_FILL | DUTY_VERW
+RUN_LOOP vmx_run_loop_pmu_rsb_verw, 0, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL | DUTY_VERW
+RUN_LOOP vmx_run_loop_pmu_timed_rsb_verw, 1, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL | DUTY_VERW

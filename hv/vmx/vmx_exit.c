@@ -3,7 +3,8 @@
 #include "vmx_exit.h"
 #include "arch/segment.h"
 
-struct vmx_exit_desc vmx_exit_table[VMX_EXIT_REASONS];
+struct vmx_exit_desc vmx_exit_table[VMX_EXIT_TABLE_SIZE];
+_Static_assert(VMX_EXIT_REASONS <= VMX_EXIT_TABLE_SIZE, "every reason has its entry");
 
 void vmx_decode_raw(const struct vmx_exit_fields *f, const struct guest_regs *regs,
 		    struct vm_exit *exit)
@@ -121,7 +122,7 @@ void vmx_exit_table_init(void)
 {
 	unsigned i;
 
-	for (i = 0; i < VMX_EXIT_REASONS; i++)
+	for (i = 0; i < VMX_EXIT_TABLE_SIZE; i++)
 		vmx_exit_table[i] = (struct vmx_exit_desc){ EXIT_UNHANDLED, INSN_OP_COUNT,
 							    NEED_QUAL, vmx_decode_raw };
 	/* VMCLEAR .. VMXON: every VMX instruction exits in non-root operation (§26.1.2) */

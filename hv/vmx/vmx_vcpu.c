@@ -13,6 +13,7 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 #include "core/vm.h"
+#include "core/mitigations.h"
 #include "core/guest_cr.h"
 #include "arch/ctlreg.h"
 #include "vmcs.h"
@@ -562,9 +563,21 @@ static void vmx_explain_invalid(struct vcpu *vcpu, u64 reason, char *why, size_t
 		guest_state_problem(why, size);
 }
 
+/* [PMU mode][timed][DUTY_* bits] */
+static vmx_run_loop_fn *const run_loops[2][2][DUTY_VARIANTS] = {
+	{ { vmx_run_loop, vmx_run_loop_rsb, vmx_run_loop_verw, vmx_run_loop_rsb_verw },
+	  { vmx_run_loop_timed, vmx_run_loop_timed_rsb, vmx_run_loop_timed_verw,
+	    vmx_run_loop_timed_rsb_verw } },
+	{ { vmx_run_loop_pmu, vmx_run_loop_pmu_rsb, vmx_run_loop_pmu_verw,
+	    vmx_run_loop_pmu_rsb_verw },
+	  { vmx_run_loop_pmu_timed, vmx_run_loop_pmu_timed_rsb, vmx_run_loop_pmu_timed_verw,
+	    vmx_run_loop_pmu_timed_rsb_verw } },
+};
+
 static void vmx_vcpu_run(struct vcpu *vcpu)
 {
 	struct vmx_vcpu *x = vcpu->vendor;
+	bool pmu = vcpu->pmu_mode != PMU_OFF;
 	char text[96];
 
 	if (!vmptrld(x->vmcs_pa)) {
@@ -573,18 +586,11 @@ static void vmx_vcpu_run(struct vcpu *vcpu)
 		return;
 	}
 	sync_regs_to_vmcs(vcpu);
-	if (vcpu->pmu_mode) {
+	if (pmu)
 		vmx_pmu_first_entry(vcpu);
-		if (vcpu->timed)
-			vmx_run_loop_pmu_timed(vcpu);
-		else
-			vmx_run_loop_pmu(vcpu);
+	run_loops[pmu][vcpu->timed][vcpu->duties % DUTY_VARIANTS](vcpu);
+	if (pmu)
 		pmu_vcpu_stopped(vcpu);
-	} else if (vcpu->timed) {
-		vmx_run_loop_timed(vcpu);
-	} else {
-		vmx_run_loop(vcpu);
-	}
 }
 
 static void vmx_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u32 error)
