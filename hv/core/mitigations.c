@@ -37,7 +37,8 @@ static const char *verw_needed(void)
 	    rdmsr_safe(MSR_IA32_ARCH_CAPABILITIES, &caps) == 0 && (caps & ARCH_CAP_MDS_NO))
 		return "no VERW (ARCH_CAPABILITIES.MDS_NO: not affected by MDS)";
 	if (!(edx & CPUID7_EDX_MD_CLEAR))
-		return "no VERW (affected by MDS, but no MD_CLEAR: VERW would not clear the buffers)";
+		return "no VERW (affected by MDS, but no MD_CLEAR: VERW would not clear the "
+		       "buffers)";
 	return NULL;
 }
 
@@ -51,8 +52,8 @@ void mitigations_init(void)
 		mitigations.verw_why = "VERW before every entry (MDS)";
 	}
 	mitigations.ibpb = host_cpu.has.ibpb || host_cpu.has.spec_ctrl;
-	mitigations.ibpb_why = mitigations.ibpb ? "IBPB when a vCPU takes its CPU"
-						: "no IBPB (the CPU has none)";
+	mitigations.ibpb_why =
+	    mitigations.ibpb ? "IBPB when a vCPU takes its CPU" : "no IBPB (the CPU has none)";
 }
 
 void mitigations_describe(bool off)

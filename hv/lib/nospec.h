@@ -20,16 +20,16 @@ static inline u64 index_mask_nospec(u64 index, u64 size)
 }
 
 /* index when it is below size, else 0; no branch either way. */
-#define array_index_nospec(index, size) ((index) & index_mask_nospec((index), (size)))
+#define array_index_nospec(index, size) ((index)&index_mask_nospec((index), (size)))
 
 /* For a table whose size is a power of two (a constant): one AND, which
  * the compiler cannot drop as redundant after the bounds check. */
-#define array_index_nospec_pow2(index, size)                                         \
-	({                                                                           \
-		u64 i_ = (index);                                                    \
-		_Static_assert(((size) & ((size) - 1)) == 0, "a power of two");      \
-		asm("and %1, %0" : "+r"(i_) : "i"((size) - 1) : "cc");              \
-		i_;                                                                  \
+#define array_index_nospec_pow2(index, size)                                  \
+	({                                                                    \
+		u64 i_ = (index);                                             \
+		_Static_assert(((size) & ((size)-1)) == 0, "a power of two"); \
+		asm("and %1, %0" : "+r"(i_) : "i"((size)-1) : "cc");          \
+		i_;                                                           \
 	})
 
 #endif
