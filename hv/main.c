@@ -22,6 +22,7 @@
 #include "xstate/xstate_guest.h"
 #include "core/backend.h"
 #include "core/exit_dispatch.h"
+#include "core/mitigations.h"
 #include "host/selfcheck.h"
 #include "host/smp.h"
 #include "lib/fmt.h"
@@ -119,6 +120,8 @@ void hv_main(const struct boot_info *bi)
 			       "and spinning test VMs are refused\n",
 			       why);
 	backend_select();
+	mitigations_init();
+	mitigations_describe(config.mitigations == MITIGATIONS_OFF);
 	pmu_caps_probe();
 	pmu_caps_describe();
 	smp_init(bi, &(struct smp_ap_ops){ .enable = ap_enable, .idle_wait = backend->idle_wait });

@@ -27,6 +27,7 @@
 /* Speculation control: CPUID.7.0:EDX[26] and [29] say which exist */
 #define MSR_IA32_SPEC_CTRL 0x48
 #define MSR_IA32_PRED_CMD 0x49 /* write-only: a command, no state */
+#define PRED_CMD_IBPB 1	       /* indirect branch prediction barrier */
 #define MSR_IA32_ARCH_CAPABILITIES 0x10a
 
 #define MSR_MICROCODE_REV 0x8b /* Intel IA32_BIOS_SIGN_ID, AMD PATCH_LEVEL */

@@ -6,7 +6,9 @@
  */
 #include "host/cpu_features.h"
 #include "exit_dispatch.h"
+#include "fast_exit.h"
 #include "lib/guest_abi.h"
+#include "lib/nospec.h"
 #include "platform/host_timer.h"
 #include "platform/machine.h"
 #include "pmu/pmu_vcpu.h"
@@ -116,6 +118,13 @@ static void limit_view(struct cpuid_cache *limited, const struct cpuid_cache *vi
 	}
 }
 
+static void set_fast_std(struct cpuid_cache *view)
+{
+	u32 upto = view->max_std < 31 ? (u32)BIT(view->max_std + 1) - 1 : ~0u;
+
+	view->fast_std = upto & ~(u32)CPUID_FAST_SLOW_LEAVES;
+}
+
 const struct cpuid_cache *guest_cpuid_view(bool with_pmu)
 {
 	return with_pmu ? &guest_view_pmu : &guest_view;
@@ -138,6 +147,10 @@ void guest_cpuid_init(void)
 	build_view(&guest_view_pmu, true);
 	limit_view(&guest_view_limited, &guest_view);
 	limit_view(&guest_view_pmu_limited, &guest_view_pmu);
+	set_fast_std(&guest_view);
+	set_fast_std(&guest_view_pmu);
+	set_fast_std(&guest_view_limited);
+	set_fast_std(&guest_view_pmu_limited);
 }
 
 #define PER_VCPU_LEAVES (BIT(0x1) | BIT(0xb) | BIT(0x1f))
@@ -172,15 +185,17 @@ static inline __attribute__((always_inline)) void guest_cpuid(struct vcpu *vcpu,
 		return;
 	}
 	if (leaf < CPUID_STD_CACHED && leaf <= v->max_std) {
-		*r = leaf == 7 && subleaf == 1 ? v->leaf7_1 : v->std[leaf];
+		*r = leaf == 7 && subleaf == 1 ? v->leaf7_1
+					       : v->std[array_index_nospec(leaf, CPUID_STD_CACHED)];
 		/* the leaves that differ per vCPU (1, 0xB, 0x1F) are all odd: one
 		 * test of bit 0 on the way of the others (the exit gate) */
 		if (unlikely(leaf & 1) && ((PER_VCPU_LEAVES >> leaf) & 1))
 			cpuid_per_vcpu(vcpu, leaf, r);
 	} else if (leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED && leaf <= v->max_ext) {
-		*r = v->ext[leaf - CPUID_EXT_BASE];
+		*r = v->ext[array_index_nospec(leaf - CPUID_EXT_BASE, CPUID_EXT_CACHED)];
 	} else if (leaf - HV_LEAF_BASE <= HV_LEAF_MAX - HV_LEAF_BASE) {
-		*r = hv_leaves[leaf - HV_LEAF_BASE];
+		*r = hv_leaves[array_index_nospec(leaf - HV_LEAF_BASE,
+						  HV_LEAF_MAX - HV_LEAF_BASE + 1)];
 		if (leaf == HV_LEAF_MAX) {
 			/* per VM: its PMU mode and what emulated instructions it counts */
 			r->ecx = vcpu->pmu_mode;
@@ -189,6 +204,11 @@ static inline __attribute__((always_inline)) void guest_cpuid(struct vcpu *vcpu,
 	} else {
 		*r = (struct cpuid_regs){ 0, 0, 0, 0 };
 	}
+}
+
+void guest_cpuid_any(struct vcpu *vcpu, u32 leaf, u32 subleaf, struct cpuid_regs *r)
+{
+	guest_cpuid(vcpu, leaf, subleaf, r);
 }
 
 void handle_cpuid(struct vcpu *vcpu, const struct vm_exit *exit)

@@ -14,6 +14,11 @@ exit_handler_fn handle_cpuid;
 exit_handler_fn handle_msr_read;
 exit_handler_fn handle_msr_write;
 exit_handler_fn handle_io;
+/* IN or OUT (not INS/OUTS) to a port device, RAX in *rax, for the fast
+ * exit path: false, with nothing done, for a port without one. */
+bool io_port_fast(struct vcpu *vcpu, u16 port, u8 size, bool in, u64 *rax);
+/* guest_cpuid() for the fast exit path's leaves other than fast_cpuid()'s */
+void guest_cpuid_any(struct vcpu *vcpu, u32 leaf, u32 subleaf, struct cpuid_regs *r);
 exit_handler_fn handle_npf;
 exit_handler_fn handle_cr_write;
 

@@ -10,6 +10,7 @@
 #include "lib/guest_abi.h"
 #include "vdev/guest_console.h"
 #include "lib/stats.h"
+#include "lib/nospec.h"
 #include "vcpu.h"
 #include "vm_harness.h"
 #include "arch/x86.h"
@@ -120,7 +121,8 @@ static u64 hc_test_wanted(struct vcpu *vcpu, u64 name_gpa, u64 a1)
 
 static u64 hc_exit_count(struct vcpu *vcpu, u64 kind, u64 a1)
 {
-	return kind < EXIT_KIND_COUNT ? vcpu->exits[kind] : HC_ERROR;
+	return kind < EXIT_KIND_COUNT ? vcpu->exits[array_index_nospec(kind, EXIT_KIND_COUNT)]
+				      : HC_ERROR;
 }
 
 /* The guest picks the address: the struct may be misaligned (found by
@@ -169,7 +171,8 @@ void handle_hypercall(struct vcpu *vcpu, const struct vm_exit *exit)
 	if (nr == HC_NULL)
 		regs[GPR_RAX] = 0;
 	else if (nr < HC_COUNT)
-		regs[GPR_RAX] = hypercalls[nr](vcpu, regs[GPR_RDI], regs[GPR_RSI]);
+		regs[GPR_RAX] = hypercalls[array_index_nospec(nr, HC_COUNT)](vcpu, regs[GPR_RDI],
+									     regs[GPR_RSI]);
 	else
 		regs[GPR_RAX] = HC_ERROR;
 	vcpu_skip_insn(vcpu, exit);

@@ -244,6 +244,23 @@ static void port_out(struct vcpu *vcpu, const struct port_device *dev, u16 port,
 		out_no_device(vcpu, port, val);
 }
 
+bool io_port_fast(struct vcpu *vcpu, u16 port, u8 size, bool in, u64 *rax)
+{
+	const struct port_device *dev = find_port_device(port);
+
+	if (!dev)
+		return false;
+	if (in) {
+		u32 val = port_in(vcpu, dev, port, size);
+
+		/* IN to EAX zero-extends; to AL/AX it merges (SDM Vol 3 §3.4.1.1) */
+		*rax = size == 4 ? val : (*rax & ~(u64)io_mask(size)) | val;
+	} else {
+		port_out(vcpu, dev, port, size, (u32)*rax);
+	}
+	return true;
+}
+
 /* Bytes a REP INS/OUTS moves per exit; then the guest executes it again. */
 #define STRING_IO_BATCH_BYTES 4096
 

@@ -18,6 +18,8 @@
 #include "pmu/pmu_vcpu.h"
 #include "host/smp.h"
 #include "vm_config.h"
+#include "mitigations.h"
+#include "arch/msr.h"
 
 static const char *const stop_names[] = {
 	[VM_RUNNING] = "running",
@@ -169,6 +171,8 @@ enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id
 		struct vcpu *v = &vm->vcpus[i];
 
 		v->timed = spec->timed;
+		v->duties = spec->mitigations_off ? 0 : mitigations.exit_duties;
+		v->ibpb = !spec->mitigations_off && mitigations.ibpb;
 		apic_reset(&v->apic, i == 0, true); /* mhv's guests use the x2APIC MSRs */
 		/* every vCPU enters the same image; RDI says which one it is */
 		v->regs.rip = GUEST_LOAD;
@@ -234,6 +238,10 @@ void vm_vcpu_run(struct vcpu *vcpu)
 	}
 	if (vcpu->vm->stop == VM_RUNNING) {
 		cpu_reset_for_new_vcpu(); /* nothing of the VM before it on this CPU */
+		/* nor its branch predictions: each vCPU runs once, start to end,
+		 * so another VM ran here before (SDM Vol 4 IA32_PRED_CMD) */
+		if (vcpu->ibpb)
+			wrmsr(MSR_IA32_PRED_CMD, PRED_CMD_IBPB);
 		backend->vcpu_run(vcpu);
 	}
 	backend->vcpu_destroy(vcpu);

@@ -99,6 +99,8 @@ struct vcpu {
 	struct vcpu_xstate xstate;
 	u64 exits[EXIT_KIND_COUNT];
 	bool timed;	/* run with the timed loop (stamps around every entry/exit) */
+	u8 duties;	/* DUTY_* bits (core/mitigations.h): the backend's loop variant */
+	bool ibpb;	/* IBPB before it runs: its CPU ran another VM */
 	u8 pmu_mode;	/* enum pmu_mode; not PMU_OFF: the backend's PMU run loop */
 	u8 pmu_account; /* HV_PMU_ACCOUNT_* events counted for emulated instructions */
 	struct pmu_state pmu;
@@ -191,6 +193,8 @@ struct vm_spec {
 	size_t blob_size;
 	u32 variant; /* which of the blob's programs: the guest's RDI */
 	bool timed;  /* the entry code stamps the TSC around each entry and exit */
+	/* none of the exit path's duties (core/mitigations.h): the floor */
+	bool mitigations_off;
 };
 
 /* Why vm_create could not make a VM. */

@@ -21,6 +21,9 @@ struct vm_config {
 	bool guest_counts_insn;
 	/* no accounting of emulated instructions, whatever pmu_account says */
 	bool no_accounting;
+	/* the exit path's duties off (the floor) / as the CPU needs, whatever
+	 * "mitigations =" says; neither: as it says */
+	bool mitigations_off, mitigations_auto;
 };
 
 #endif

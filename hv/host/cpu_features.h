@@ -33,6 +33,9 @@ struct cpuid_cache {
 	struct cpuid_regs std[CPUID_STD_CACHED]; /* sub-leaf 0 */
 	struct cpuid_regs ext[CPUID_EXT_CACHED];
 	struct cpuid_regs leaf7_1;
+	/* guests' views: bit n set when leaf n is std[n] as it is, for any
+	 * vCPU and sub-leaf (core/fast_exit.h) */
+	u32 fast_std;
 };
 
 struct cpu_features {

@@ -72,6 +72,11 @@ static const struct name_value tsc_calibration_names[] = {
 	{ "pm-timer", TSC_CAL_PM_TIMER },
 };
 
+static const struct name_value mitigations_names[] = {
+	{ "auto", MITIGATIONS_AUTO },
+	{ "off", MITIGATIONS_OFF },
+};
+
 static const struct name_value on_off_names[] = {
 	{ "on", 1 },
 	{ "off", 0 },
@@ -218,6 +223,16 @@ static int parse_exit_action(struct parser *ps, const struct config_key *key, st
 	if (!lookup(exit_action_names, ARRAY_SIZE(exit_action_names), val, &v))
 		return bad_choice(ps, key, val, exit_action_names, ARRAY_SIZE(exit_action_names));
 	ps->cfg->exit_action = (enum exit_action)v;
+	return 0;
+}
+
+static int parse_mitigations(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 v;
+
+	if (!lookup(mitigations_names, ARRAY_SIZE(mitigations_names), val, &v))
+		return bad_choice(ps, key, val, mitigations_names, ARRAY_SIZE(mitigations_names));
+	ps->cfg->mitigations = (enum config_mitigations)v;
 	return 0;
 }
 
@@ -388,6 +403,9 @@ static const struct config_key config_keys[] = {
 	  .parse = parse_on_off,
 	  .desc = "answer guest CPUID.0xD from the init-time cache",
 	  .field = offsetof(struct mhv_config, xstate_cache) },
+	{ .name = "mitigations",
+	  .parse = parse_mitigations,
+	  .desc = "the exit path's duties: what the CPU needs, or none" },
 	{ .name = "tests", .parse = parse_tests, .desc = "comma-separated test filter" },
 	{ .name = "cpus", .parse = parse_cpus, .desc = "CPUs the suites run on" },
 	{ .name = "cpus_at_once",

@@ -53,6 +53,11 @@ struct mhv_guest {
 	u32 nr_cpus;		      /* vCPUs, each on a physical CPU of its own; default 1 */
 };
 
+enum config_mitigations {
+	MITIGATIONS_AUTO,
+	MITIGATIONS_OFF,
+};
+
 struct mhv_config {
 	u32 suites;		      /* SUITE_* bits; default: all */
 	u32 iterations;		      /* iterations per batch; default 1000, allowed 1..10000000 */
@@ -75,6 +80,9 @@ struct mhv_config {
 	char tests[CONFIG_MAX_TESTS][CONFIG_NAME_LEN];
 
 	enum tsc_calibration tsc_calibration; /* the TSC's reference clock; default auto */
+	/* the exit path's duties (core/mitigations.h): auto, what the CPU
+	 * needs; off, none (the floor); default auto */
+	enum config_mitigations mitigations;
 };
 
 void config_defaults(struct mhv_config *cfg);

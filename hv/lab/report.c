@@ -168,6 +168,9 @@ static const struct gain_pair {
 	{ "hw", "pmu-sw", "pmu-hw" },
 	{ "pmu-cost", "pmu-sw", "default" },
 	{ "no-acct", "sw+insn", "sw+insn-noacct" },
+	/* the duties' cost, whichever side the config picked: negative */
+	{ "mitigations", "mitigations-off", "default" },
+	{ "mitigations", "default", "mitigations-auto" },
 };
 
 static bool have_column(const char *cols[], unsigned n, const char *name)

@@ -114,6 +114,9 @@ struct vm_spec runner_vm_spec(struct vm_life *l, const char *name, u64 time_limi
 		.nr_vcpus = nr_vcpus,
 		.xstate_cache = cfg->xstate_cache,
 		.pmu_account = cfg->pmu_account,
+		.mitigations_off =
+		    l->config->mitigations_off ||
+		    (cfg->mitigations == MITIGATIONS_OFF && !l->config->mitigations_auto),
 		.harness = &lab_harness,
 		.harness_ctx = l,
 	};

@@ -56,7 +56,11 @@ static struct why_not spin_runs_here(void)
  * where guest values pass mhv's filter on their way into the PMU.
  */
 static const struct vm_config hostile_pmu_config = {
-	"pmu-sw", "software PMU switch with RDPMC-compare elision", false, NULL, "sw", false, false,
+	"pmu-sw", "software PMU switch with RDPMC-compare elision",
+	false,	  NULL,
+	"sw",	  false,
+	false,	  false,
+	false,
 };
 
 /*
@@ -256,26 +260,38 @@ const unsigned nr_suites = ARRAY_SIZE(suites);
 static const char *const xstate_tests[] = { "cpuid_0xd_0", "cpuid_0xd_1", "cpuid_0xd_2", "xsetbv",
 					    NULL };
 
+/* The exits the fast path takes and two it does not, and the timed split */
+static const char *const mitigations_tests[] = {
+	"null",		 "vmcall",     "cpuid",	 "rd_tsc_adjust_msr", "wr_tsc_adjust_msr",
+	"inl_from_hv",	 "outl_to_hv", "wbinvd", "mmio_read",	      "vmrun_to_guest",
+	"guest_to_exit", NULL
+};
+
 /* One column per PMU mode (README, "PMU modes"), and accounting on/off with a guest
  * that counts instructions: refused, with the reason, where the host
  * cannot run them (pmu_caps). */
 const struct vm_config vm_configs[] = {
 	{ "default", "every hot-path intercept, PMU off, CPUID.0xD from the cache", false, NULL,
-	  "off", false, false },
+	  "off", false, false, false, false },
 	{ "xstate-nocache", "CPUID.0xD re-executed on the host at every exit", true, xstate_tests,
-	  "off", false, false },
+	  "off", false, false, false, false },
 	{ "pmu-sw-noelide", "software PMU switch, always WRMSR", false, NULL, "sw-noelide", false,
-	  false },
+	  false, false, false },
 	{ "pmu-sw", "software PMU switch with RDPMC-compare elision", false, NULL, "sw", false,
-	  false },
+	  false, false, false },
 	{ "pmu-sw-lazy", "guest PMU stays loaded across exits mhv handles", false, NULL, "sw-lazy",
-	  false, false },
+	  false, false, false, false },
 	{ "pmu-hw", "AMD PMC virtualization (VMCB swaps the counters)", false, NULL, "hw", false,
-	  false },
+	  false, false, false },
 	{ "sw+insn", "pmu-sw, guest counts instructions, emulated ones accounted", false, NULL,
-	  "sw", true, false },
+	  "sw", true, false, false, false },
 	{ "sw+insn-noacct", "pmu-sw, guest counts instructions, no accounting", false, NULL, "sw",
-	  true, true },
+	  true, true, false, false },
+	/* the other side of "mitigations =": the one the config does not pick */
+	{ "mitigations-off", "no RSB fill, IBPB or VERW: the floor", false, mitigations_tests,
+	  "off", false, false, true, false },
+	{ "mitigations-auto", "RSB fill, IBPB, VERW where this CPU needs them", false,
+	  mitigations_tests, "off", false, false, false, true },
 };
 
 bool vm_config_wants(const struct vm_config *config, const char *test)
@@ -330,7 +346,12 @@ struct why_not suite_column_why_not(const struct suite *s, const struct vm_confi
 		if (c != &vm_configs[0])
 			return verdict_left_out();
 	} else {
-		if (s->columns == COLUMNS_PMU && c->xstate_uncached)
+		if (s->columns == COLUMNS_PMU &&
+		    (c->xstate_uncached || c->mitigations_off || c->mitigations_auto))
+			return verdict_left_out();
+		/* the default column has the mitigations the config picks */
+		if ((c->mitigations_off && cfg->mitigations == MITIGATIONS_OFF) ||
+		    (c->mitigations_auto && cfg->mitigations == MITIGATIONS_AUTO))
 			return verdict_left_out();
 		pmu_mode_parse(c->pmu, &mode);
 		if (!(cfg->pmu_modes & BIT(mode))) /* config "pmu =" may leave this mode out */

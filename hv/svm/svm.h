@@ -40,11 +40,14 @@ int svm_cpu_enable(const char **why);
 /* The IRET and #DB exits' decoders for NMI blocking, into svm_exit_table. */
 void svm_nmi_exits_init(void);
 void svm_idle_wait(void);
-void svm_run_loop(struct vcpu *vcpu, u64 vmcb_pa);
-void svm_run_loop_timed(struct vcpu *vcpu, u64 vmcb_pa);
-void svm_run_loop_pmu(struct vcpu *vcpu, u64 vmcb_pa);
-void svm_run_loop_pmu_timed(struct vcpu *vcpu, u64 vmcb_pa);
+/* The VM-run loops (svm_entry.asm): PMU switch or not, timed or not, RSB
+ * fill after every exit or not. */
+typedef void svm_run_loop_fn(struct vcpu *vcpu, u64 vmcb_pa);
+svm_run_loop_fn svm_run_loop, svm_run_loop_timed, svm_run_loop_pmu, svm_run_loop_pmu_timed;
+svm_run_loop_fn svm_run_loop_rsb, svm_run_loop_timed_rsb, svm_run_loop_pmu_rsb,
+    svm_run_loop_pmu_timed_rsb;
 int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb);
+int svm_handle_exit_nrips(struct vcpu *vcpu, struct vmcb *vmcb);
 int svm_handle_exit_pmu(struct vcpu *vcpu, struct vmcb *vmcb);
 
 /* The guest PMU (svm_pmu.c): intercepts and VMCB bits at vCPU creation,

@@ -5,6 +5,7 @@
 
 #include "svm.h"
 #include "core/vm.h"
+#include "lib/nospec.h"
 
 #define SVM_EXIT_TABLE_SIZE 256
 
@@ -18,22 +19,28 @@ struct svm_exit_desc {
 
 extern struct svm_exit_desc svm_exit_table[SVM_EXIT_TABLE_SIZE];
 
+/* Per exit code below 256, called by the VM-run loops without a PMU mode:
+ * a fast handler or svm_handle_exit (svm_fast.c). */
+typedef int svm_fast_fn(struct vcpu *vcpu, struct vmcb *vmcb);
+extern svm_fast_fn *svm_fast_exits[SVM_EXIT_TABLE_SIZE];
+void svm_fast_exits_init(bool nrips);
+
 void svm_exit_table_init(void);
 void svm_decode_npf(const struct vmcb *vmcb, struct vm_exit *exit);
 const char *svm_exit_name(u64 code);
 
-/* Inline: it runs on every exit. */
+/* Inline: it runs on every exit.  nrips: the CPU has NRIP save. */
 static inline void svm_decode_exit(const struct vmcb *vmcb, const struct guest_regs *regs,
-				   struct vm_exit *exit)
+				   struct vm_exit *exit, bool nrips)
 {
 	u64 code = vmcb->control.exit_code;
 	const struct svm_exit_desc *d;
 
 	exit->vendor_code = code;
 	/* likely: laid out without a jump (NRIP save is on all but the oldest SVM CPUs) */
-	exit->next_rip = likely(svm_has_nrips) ? vmcb->control.next_rip : 0;
+	exit->next_rip = likely(nrips) ? vmcb->control.next_rip : 0;
 	if (likely(code < SVM_EXIT_TABLE_SIZE)) {
-		d = &svm_exit_table[code];
+		d = &svm_exit_table[array_index_nospec_pow2(code, SVM_EXIT_TABLE_SIZE)];
 		exit->kind = d->kind;
 		exit->insn = d->insn;
 		if (d->decode)

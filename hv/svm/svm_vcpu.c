@@ -13,6 +13,7 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 #include "core/vm.h"
+#include "core/mitigations.h"
 #include "core/guest_cr.h"
 #include "arch/msr.h"
 #include "arch/ctlreg.h"
@@ -285,8 +286,8 @@ void svm_nmi_exits_init(void)
 	svm_exit_table[SVM_EXIT_EXCP_BASE + VECTOR_DB].decode = decode_db;
 }
 
-/* Called by svm_run_loop after every #VMEXIT; non-zero to enter again. */
-int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
+static inline __attribute__((always_inline)) int handle_exit(struct vcpu *vcpu, struct vmcb *vmcb,
+							     bool nrips)
 {
 	struct vm_exit exit;
 
@@ -298,11 +299,24 @@ int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 	/* An event whose delivery the exit interrupted is delivered again. */
 	if (unlikely(vmcb->control.exit_int_info & EVENT_VALID))
 		vmcb->control.event_inj = vmcb->control.exit_int_info;
-	svm_decode_exit(vmcb, &vcpu->regs, &exit);
+	svm_decode_exit(vmcb, &vcpu->regs, &exit, nrips);
 	if (!vcpu_dispatch_exit(vcpu, &exit))
 		return 0;
 	sync_regs_to_vmcb(vcpu, vmcb);
 	return 1;
+}
+
+/* The general path of every #VMEXIT, called by the VM-run loops and the
+ * fast handlers (svm_fast.c); non-zero to enter again. */
+int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return handle_exit(vcpu, vmcb, svm_has_nrips);
+}
+
+/* The same where the CPU has NRIP save: no test of it per exit. */
+int svm_handle_exit_nrips(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return handle_exit(vcpu, vmcb, true);
 }
 
 /*
@@ -325,24 +339,25 @@ static void svm_vmsave(u64 vmcb_pa)
 	asm volatile("vmsave %%rax" ::"a"(vmcb_pa) : "memory");
 }
 
+/* [PMU mode][timed][RSB fill]: VERW is never a duty on AMD (MDS is Intel's) */
+static svm_run_loop_fn *const run_loops[2][2][2] = {
+	{ { svm_run_loop, svm_run_loop_rsb }, { svm_run_loop_timed, svm_run_loop_timed_rsb } },
+	{ { svm_run_loop_pmu, svm_run_loop_pmu_rsb },
+	  { svm_run_loop_pmu_timed, svm_run_loop_pmu_timed_rsb } },
+};
+
 static void svm_vcpu_run(struct vcpu *vcpu)
 {
 	struct svm_vcpu *s = vcpu->vendor;
+	bool pmu = vcpu->pmu_mode != PMU_OFF;
 
 	svm_vmload(s->vmcb_pa);
 	sync_regs_to_vmcb(vcpu, s->vmcb);
-	if (vcpu->pmu_mode) {
+	if (pmu)
 		svm_pmu_first_entry(vcpu, s->vmcb);
-		if (vcpu->timed)
-			svm_run_loop_pmu_timed(vcpu, s->vmcb_pa);
-		else
-			svm_run_loop_pmu(vcpu, s->vmcb_pa);
+	run_loops[pmu][vcpu->timed][!!(vcpu->duties & DUTY_RSB_FILL)](vcpu, s->vmcb_pa);
+	if (pmu)
 		pmu_vcpu_stopped(vcpu);
-	} else if (vcpu->timed) {
-		svm_run_loop_timed(vcpu, s->vmcb_pa);
-	} else {
-		svm_run_loop(vcpu, s->vmcb_pa);
-	}
 	svm_vmsave(s->vmcb_pa);
 }
 

@@ -211,5 +211,7 @@ const struct backend_ops *vmx_probe(const char **why, int *status)
 		return NULL;
 	vmx_exit_table_init();
 	selfcheck_watch("the VMX exit table", vmx_exit_table, sizeof(vmx_exit_table));
+	vmx_fast_exits_init();
+	selfcheck_watch("the VMX fast exit table", vmx_fast_exits, sizeof(vmx_fast_exits));
 	return &vmx_backend;
 }

@@ -41,12 +41,27 @@ const struct backend_ops *vmx_probe(const char **why, int *status);
 /* Per CPU (the BSP from vmx_probe, each AP when it starts); 0 or a status. */
 int vmx_cpu_enable(const char **why);
 void vmx_idle_wait(void);
-void vmx_run_loop(struct vcpu *vcpu);
-void vmx_run_loop_timed(struct vcpu *vcpu);
-void vmx_run_loop_pmu(struct vcpu *vcpu);
-void vmx_run_loop_pmu_timed(struct vcpu *vcpu);
+/* The VM-run loops (vmx_entry.asm): PMU switch or not, timed or not, and
+ * the per-exit duties (RSB fill, VERW). */
+typedef void vmx_run_loop_fn(struct vcpu *vcpu);
+vmx_run_loop_fn vmx_run_loop, vmx_run_loop_timed, vmx_run_loop_pmu, vmx_run_loop_pmu_timed;
+vmx_run_loop_fn vmx_run_loop_rsb, vmx_run_loop_timed_rsb, vmx_run_loop_pmu_rsb,
+    vmx_run_loop_pmu_timed_rsb;
+vmx_run_loop_fn vmx_run_loop_verw, vmx_run_loop_timed_verw, vmx_run_loop_pmu_verw,
+    vmx_run_loop_pmu_timed_verw;
+vmx_run_loop_fn vmx_run_loop_rsb_verw, vmx_run_loop_timed_rsb_verw, vmx_run_loop_pmu_rsb_verw,
+    vmx_run_loop_pmu_timed_rsb_verw;
 int vmx_handle_exit(struct vcpu *vcpu);
+int vmx_handle_exit_reason(struct vcpu *vcpu, u32 reason);
 int vmx_handle_exit_pmu(struct vcpu *vcpu);
+
+/* Per basic exit reason below 256, called by the VM-run loops without a
+ * PMU mode with the full reason: a fast handler or vmx_handle_exit_reason
+ * (vmx_fast.c). */
+#define VMX_FAST_EXITS 256
+typedef int vmx_fast_fn(struct vcpu *vcpu, u32 reason);
+extern vmx_fast_fn *vmx_fast_exits[VMX_FAST_EXITS];
+void vmx_fast_exits_init(void);
 
 /* A VMCS field, its name for messages and the value to write. */
 struct vmcs_init {

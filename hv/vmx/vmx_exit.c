@@ -3,7 +3,8 @@
 #include "vmx_exit.h"
 #include "arch/segment.h"
 
-struct vmx_exit_desc vmx_exit_table[VMX_EXIT_REASONS];
+struct vmx_exit_desc vmx_exit_table[VMX_EXIT_TABLE_SIZE];
+_Static_assert(VMX_EXIT_REASONS <= VMX_EXIT_TABLE_SIZE, "every reason has its entry");
 
 void vmx_decode_raw(const struct vmx_exit_fields *f, const struct guest_regs *regs,
 		    struct vm_exit *exit)
@@ -99,13 +100,14 @@ static const struct {
 	{ EXIT_REASON_WRMSR, { EXIT_MSR_WRITE, INSN_WRMSR, 0, decode_msr } },
 	{ EXIT_REASON_IO, { EXIT_IO, INSN_OP_COUNT, NEED_QUAL | NEED_STRING_IO_INFO, decode_io } },
 	{ EXIT_REASON_HLT, { EXIT_HLT, INSN_HLT, 0, NULL } },
-	{ EXIT_REASON_CR_ACCESS, { EXIT_CR_WRITE, INSN_MOV_CR, NEED_QUAL, decode_cr_access } },
+	{ EXIT_REASON_CR_ACCESS,
+	  { EXIT_CR_WRITE, INSN_MOV_CR, NEED_QUAL | NEED_RSP, decode_cr_access } },
 	{ EXIT_REASON_PAUSE, { EXIT_PAUSE, INSN_PAUSE, 0, NULL } },
 	{ EXIT_REASON_INVD, { EXIT_CACHE_FLUSH, INSN_INVD, 0, NULL } },
 	{ EXIT_REASON_WBINVD, { EXIT_CACHE_FLUSH, INSN_WBINVD, 0, NULL } },
 	{ EXIT_REASON_XSETBV, { EXIT_XSETBV, INSN_XSETBV, 0, NULL } },
 	{ EXIT_REASON_EPT_VIOLATION,
-	  { EXIT_NPF, INSN_OP_COUNT, NEED_QUAL | NEED_GPA, decode_ept_violation } },
+	  { EXIT_NPF, INSN_OP_COUNT, NEED_QUAL | NEED_GPA | NEED_RSP, decode_ept_violation } },
 	{ EXIT_REASON_EXCEPTION_NMI,
 	  { EXIT_EXCEPTION, INSN_OP_COUNT, NEED_INTR_INFO, decode_exception_nmi } },
 	{ EXIT_REASON_EXTERNAL_INTERRUPT, { EXIT_INTR, INSN_OP_COUNT, 0, NULL } },
@@ -120,7 +122,7 @@ void vmx_exit_table_init(void)
 {
 	unsigned i;
 
-	for (i = 0; i < VMX_EXIT_REASONS; i++)
+	for (i = 0; i < VMX_EXIT_TABLE_SIZE; i++)
 		vmx_exit_table[i] = (struct vmx_exit_desc){ EXIT_UNHANDLED, INSN_OP_COUNT,
 							    NEED_QUAL, vmx_decode_raw };
 	/* VMCLEAR .. VMXON: every VMX instruction exits in non-root operation (§26.1.2) */

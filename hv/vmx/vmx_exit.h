@@ -4,6 +4,7 @@
 #define MHV_VMX_EXIT_H
 
 #include "core/vm.h"
+#include "lib/nospec.h"
 #include "vmcs.h"
 
 /* Exit qualification of I/O instructions, bit 4: INS/OUTS (SDM Vol 3 Table 28-5) */
@@ -15,6 +16,7 @@ enum vmx_exit_needs {
 	NEED_INTR_INFO = BIT(1),
 	NEED_GPA = BIT(2),
 	NEED_STRING_IO_INFO = BIT(3), /* the instruction information, for INS/OUTS */
+	NEED_RSP = BIT(4),	      /* guest RSP: its handler may read or write any GPR */
 };
 
 /* The VMCS exit fields, read by vmx_vcpu.c (only those the reason needs). */
@@ -37,7 +39,9 @@ struct vmx_exit_desc {
 		       struct vm_exit *exit);
 };
 
-extern struct vmx_exit_desc vmx_exit_table[VMX_EXIT_REASONS];
+/* VMX_EXIT_REASONS rounded up to a power of two: the index is masked */
+#define VMX_EXIT_TABLE_SIZE 128
+extern struct vmx_exit_desc vmx_exit_table[VMX_EXIT_TABLE_SIZE];
 
 void vmx_exit_table_init(void);
 /* For exits only reported, not handled: the raw qualification and GPA. */
@@ -53,7 +57,7 @@ static inline const struct vmx_exit_desc *vmx_exit_desc(u32 reason)
 
 	/* one test on the common path: a failed entry's bit 31 is out of range too */
 	if (likely(reason < VMX_EXIT_REASONS))
-		return &vmx_exit_table[reason];
+		return &vmx_exit_table[array_index_nospec_pow2(reason, VMX_EXIT_TABLE_SIZE)];
 	return reason & EXIT_REASON_ENTRY_FAILURE ? &entry_failed : &unknown;
 }
 

@@ -13,6 +13,7 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 #include "core/vm.h"
+#include "core/mitigations.h"
 #include "core/guest_cr.h"
 #include "arch/ctlreg.h"
 #include "vmcs.h"
@@ -496,23 +497,32 @@ static void redeliver_event(u32 idt_info, const struct vmx_exit_fields *f)
 	vmwrite(VMCS_ENTRY_INSTRUCTION_LEN, f->insn_len);
 }
 
-/* Called by vmx_run_loop after every VM exit; non-zero to enter again. */
-int vmx_handle_exit(struct vcpu *vcpu)
+/*
+ * The general path of every VM exit, called by the VM-run loops (with the
+ * exit reason they read) and the fast handlers (vmx_fast.c); non-zero to
+ * enter again.  Guest RSP moves between the VMCS and vcpu->regs only for
+ * the exits whose handlers use it (NEED_RSP).
+ */
+int vmx_handle_exit_reason(struct vcpu *vcpu, u32 reason)
 {
 	struct vmx_exit_fields f;
 	const struct vmx_exit_desc *d;
 	struct vm_exit exit;
 	u32 idt_info;
+	u8 needs;
 
-	f.reason = vmread(VMCS_EXIT_REASON);
+	f.reason = reason;
 	f.insn_len = vmread(VMCS_EXIT_INSTRUCTION_LEN);
 	f.rip = vmread(VMCS_GUEST_RIP);
 	vcpu->regs.rip = f.rip;
-	vcpu->regs.gpr[GPR_RSP] = vmread(VMCS_GUEST_RSP);
 	vmread_to(VMCS_GUEST_RFLAGS, &vcpu->exit_rflags);
 	d = vmx_exit_desc(f.reason);
-	if (unlikely(d->needs))
-		read_exit_fields(vcpu, d->needs, &f);
+	needs = d->needs;
+	if (unlikely(needs)) {
+		read_exit_fields(vcpu, needs, &f);
+		if (needs & NEED_RSP)
+			vcpu->regs.gpr[GPR_RSP] = vmread(VMCS_GUEST_RSP);
+	}
 	/* An event whose delivery the exit interrupted is delivered again (§28.2.4). */
 	idt_info = vmread(VMCS_IDT_VECTORING_INFO);
 	if (unlikely(idt_info & INTR_INFO_VALID))
@@ -520,8 +530,16 @@ int vmx_handle_exit(struct vcpu *vcpu)
 	vmx_decode_exit(d, &f, &vcpu->regs, &exit);
 	if (!vcpu_dispatch_exit(vcpu, &exit))
 		return 0;
-	sync_regs_to_vmcs(vcpu);
+	vmwrite(VMCS_GUEST_RIP, vcpu->regs.rip);
+	if (unlikely(needs & NEED_RSP))
+		vmwrite(VMCS_GUEST_RSP, vcpu->regs.gpr[GPR_RSP]);
 	return 1;
+}
+
+/* The same for the loops that do not read the reason (PMU modes). */
+int vmx_handle_exit(struct vcpu *vcpu)
+{
+	return vmx_handle_exit_reason(vcpu, vmread(VMCS_EXIT_REASON));
 }
 
 /* VMLAUNCH/VMRESUME did not even start the guest (VMfailValid/Invalid). */
@@ -545,9 +563,21 @@ static void vmx_explain_invalid(struct vcpu *vcpu, u64 reason, char *why, size_t
 		guest_state_problem(why, size);
 }
 
+/* [PMU mode][timed][DUTY_* bits] */
+static vmx_run_loop_fn *const run_loops[2][2][DUTY_VARIANTS] = {
+	{ { vmx_run_loop, vmx_run_loop_rsb, vmx_run_loop_verw, vmx_run_loop_rsb_verw },
+	  { vmx_run_loop_timed, vmx_run_loop_timed_rsb, vmx_run_loop_timed_verw,
+	    vmx_run_loop_timed_rsb_verw } },
+	{ { vmx_run_loop_pmu, vmx_run_loop_pmu_rsb, vmx_run_loop_pmu_verw,
+	    vmx_run_loop_pmu_rsb_verw },
+	  { vmx_run_loop_pmu_timed, vmx_run_loop_pmu_timed_rsb, vmx_run_loop_pmu_timed_verw,
+	    vmx_run_loop_pmu_timed_rsb_verw } },
+};
+
 static void vmx_vcpu_run(struct vcpu *vcpu)
 {
 	struct vmx_vcpu *x = vcpu->vendor;
+	bool pmu = vcpu->pmu_mode != PMU_OFF;
 	char text[96];
 
 	if (!vmptrld(x->vmcs_pa)) {
@@ -556,18 +586,11 @@ static void vmx_vcpu_run(struct vcpu *vcpu)
 		return;
 	}
 	sync_regs_to_vmcs(vcpu);
-	if (vcpu->pmu_mode) {
+	if (pmu)
 		vmx_pmu_first_entry(vcpu);
-		if (vcpu->timed)
-			vmx_run_loop_pmu_timed(vcpu);
-		else
-			vmx_run_loop_pmu(vcpu);
+	run_loops[pmu][vcpu->timed][vcpu->duties % DUTY_VARIANTS](vcpu);
+	if (pmu)
 		pmu_vcpu_stopped(vcpu);
-	} else if (vcpu->timed) {
-		vmx_run_loop_timed(vcpu);
-	} else {
-		vmx_run_loop(vcpu);
-	}
 }
 
 static void vmx_inject_exception(struct vcpu *vcpu, u8 vector, bool has_error, u32 error)

@@ -16,7 +16,8 @@
 #include "core/vm_config.h"
 #include "core/vm_harness.h"
 
-static const struct vm_config config = { "default", "fuzz", false, NULL, "off", false, false };
+static const struct vm_config config = { "default", "fuzz", false, NULL, "off",
+					 false,	    false,  false, false };
 
 /* Strings from the guest arrive terminated and printable ASCII only: the
  * lab prints them inside its own lines. */

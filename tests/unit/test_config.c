@@ -411,6 +411,22 @@ static void test_tsc_calibration_name(void **state)
 	}
 }
 
+static void test_mitigations(void **state)
+{
+	(void)state;
+	PARSE_OK("");
+	assert_int_equal(cfg.mitigations, MITIGATIONS_AUTO);
+	PARSE_OK("mitigations = off\n");
+	assert_int_equal(cfg.mitigations, MITIGATIONS_OFF);
+	PARSE_OK("mitigations = off\nmitigations = auto\n");
+	assert_int_equal(cfg.mitigations, MITIGATIONS_AUTO);
+	PARSE_ERR("mitigations = on\n",
+		  "mhv.cfg:1: bad value 'on' for 'mitigations': expected auto or off");
+	PARSE_ERR("\nmitigations = Off\n",
+		  "mhv.cfg:2: bad value 'Off' for 'mitigations': expected auto or off");
+	PARSE_ERR("mitigations =\n", "mhv.cfg:1: empty value for 'mitigations'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_cpus_at_once),
 		cmocka_unit_test(test_exit_action_name),
 		cmocka_unit_test(test_tsc_calibration_name),
+		cmocka_unit_test(test_mitigations),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,7 +23,7 @@ static struct vm_exit decode(u64 code, u64 info1, u64 info2)
 	vmcb.control.exit_code = code;
 	vmcb.control.exit_info_1 = info1;
 	vmcb.control.exit_info_2 = info2;
-	svm_decode_exit(&vmcb, &regs, &exit);
+	svm_decode_exit(&vmcb, &regs, &exit, svm_has_nrips);
 	return exit;
 }
 

@@ -330,7 +330,10 @@ static void needs_flags(void **state)
 {
 	(void)state;
 	assert_int_equal(vmx_exit_desc(EXIT_REASON_IO)->needs, NEED_QUAL | NEED_STRING_IO_INFO);
-	assert_int_equal(vmx_exit_desc(EXIT_REASON_EPT_VIOLATION)->needs, NEED_QUAL | NEED_GPA);
+	/* guest RSP only for the exits whose handlers may use any GPR */
+	assert_int_equal(vmx_exit_desc(EXIT_REASON_EPT_VIOLATION)->needs,
+			 NEED_QUAL | NEED_GPA | NEED_RSP);
+	assert_int_equal(vmx_exit_desc(EXIT_REASON_CR_ACCESS)->needs, NEED_QUAL | NEED_RSP);
 	assert_int_equal(vmx_exit_desc(EXIT_REASON_EXCEPTION_NMI)->needs, NEED_INTR_INFO);
 	assert_int_equal(vmx_exit_desc(EXIT_REASON_CPUID)->needs, 0);
 	assert_int_equal(vmx_exit_desc(EXIT_REASON_VMCALL)->needs, 0);

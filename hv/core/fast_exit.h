@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the backends' fast exit handlers share: the answers of the hot
+ * exits that need no more than a table lookup.  Each returns false for
+ * the cases it leaves to the general path (exit_dispatch.c), before it
+ * has changed anything, so a fast handler can still hand the exit over.
+ */
+#ifndef MHV_FAST_EXIT_H
+#define MHV_FAST_EXIT_H
+
+#include "vm.h"
+#include "arch/msr.h"
+#include "host/cpu_features.h"
+#include "lib/guest_abi.h"
+#include "lib/nospec.h"
+
+/* The leaves guest_cpuid() answers other than from the view as it is:
+ * per-vCPU bits (1, 0xB, 0x1F), sub-leaves (7, 0xD); the others up to
+ * max_std are the view's fast_std (cpuid_guest.c). */
+#define CPUID_FAST_SLOW_LEAVES (BIT(0x1) | BIT(0x7) | BIT(0xb) | BIT(0xd) | BIT(0x1f))
+
+/* The view's answer for a leaf that needs nothing else; NULL for the
+ * others (guest_cpuid_any()). */
+static inline const struct cpuid_regs *fast_cpuid(const struct vcpu *vcpu, u32 leaf)
+{
+	const struct cpuid_cache *v = vcpu->cpuid_view;
+
+	if (leaf < CPUID_STD_CACHED)
+		return (v->fast_std >> leaf) & 1
+			   ? &v->std[array_index_nospec_pow2(leaf, CPUID_STD_CACHED)]
+			   : NULL;
+	if (leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED && leaf <= v->max_ext)
+		return &v->ext[array_index_nospec(leaf - CPUID_EXT_BASE, CPUID_EXT_CACHED)];
+	return NULL;
+}
+
+/* RDMSR of IA32_TSC_ADJUST and the WRMSR that rewrites its value
+ * (core/msr.c); other MSRs and values take the general path. */
+static inline bool fast_msr_index(u32 index)
+{
+	return index == MSR_IA32_TSC_ADJUST;
+}
+
+static inline void fast_msr_read(const struct vcpu *vcpu, u32 index, u64 *val)
+{
+	*val = vcpu->tsc_adjust;
+}
+
+static inline bool fast_msr_write(const struct vcpu *vcpu, u32 index, u64 val)
+{
+	return val == vcpu->tsc_adjust;
+}
+
+#endif

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fast exit handlers, called straight from the VMRESUME loop through
+ * vmx_fast_exits[basic exit reason] (vmx_entry.asm): each reads and
+ * writes only the VMCS fields its exit needs (never the guest's RSP),
+ * counts the exit and returns non-zero to enter again.  What one does not
+ * cover it hands to vmx_handle_exit_reason before it has changed
+ * anything; every other reason goes there directly.
+ *
+ * Left to the general path:
+ * - a guest with RFLAGS.TF set: the #DB after the completed instruction
+ *   is vcpu_insn_completed()'s;
+ * - the IDT-vectoring information needs no look: an instruction exit is
+ *   not taken while an event is delivered (SDM Vol 3 §28.2.4); an event
+ *   mhv injected is gone, VM exits clear the VM-entry
+ *   interruption-information valid bit (SDM Vol 3 §25.8.3);
+ * - a stop comes from another CPU, whose kick is an external-interrupt
+ *   exit, or from a port device (fast_io says so).
+ * The VM-run loops with a PMU mode keep the general path for every exit
+ * (their switch runs around it, vmx_pmu.c).
+ */
+#include "vmx.h"
+#include "vmx_exit.h"
+#include "vmx_insn.h"
+#include "core/exit_dispatch.h"
+#include "core/fast_exit.h"
+#include "arch/regs.h"
+#include "arch/x86.h"
+
+vmx_fast_fn *vmx_fast_exits[VMX_FAST_EXITS];
+
+static inline bool fast_allowed(void)
+{
+	return !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_TF);
+}
+
+/* Past the instruction: its length is valid for every instruction exit
+ * (SDM Vol 3 §28.2.5). */
+static inline void fast_done(struct vcpu *vcpu, enum exit_kind kind)
+{
+	vmwrite(VMCS_GUEST_RIP, vmread(VMCS_GUEST_RIP) + vmread(VMCS_EXIT_INSTRUCTION_LEN));
+	vcpu->exits[kind]++;
+}
+
+/*
+ * Hypercalls that need no table (core/hypercall.c): HC_NULL, the
+ * benchmark floor, leaves RAX at 0; a number past the table returns
+ * HC_ERROR.  The others take the general path.
+ */
+static int fast_vmcall(struct vcpu *vcpu, u32 reason)
+{
+	u64 nr = vcpu->regs.gpr[GPR_RAX];
+
+	if (!fast_allowed())
+		return vmx_handle_exit_reason(vcpu, reason);
+	if (unlikely(nr != HC_NULL)) {
+		if (nr < HC_COUNT)
+			return vmx_handle_exit_reason(vcpu, reason);
+		vcpu->regs.gpr[GPR_RAX] = HC_ERROR;
+	}
+	fast_done(vcpu, EXIT_HYPERCALL);
+	return 1;
+}
+
+static inline int cpuid_done(struct vcpu *vcpu, const struct cpuid_regs *r)
+{
+	u64 *g = vcpu->regs.gpr;
+
+	g[GPR_RAX] = r->eax;
+	g[GPR_RBX] = r->ebx;
+	g[GPR_RCX] = r->ecx;
+	g[GPR_RDX] = r->edx;
+	fast_done(vcpu, EXIT_CPUID);
+	return 1;
+}
+
+/* Out of line, and a tail call: the hot leaves' handler keeps no frame. */
+static __attribute__((noinline)) int cpuid_any(struct vcpu *vcpu, u32 reason)
+{
+	struct cpuid_regs r;
+
+	guest_cpuid_any(vcpu, (u32)vcpu->regs.gpr[GPR_RAX], (u32)vcpu->regs.gpr[GPR_RCX], &r);
+	return cpuid_done(vcpu, &r);
+}
+
+/* Every leaf: none needs more than the vCPU's own state. */
+static int fast_cpuid_exit(struct vcpu *vcpu, u32 reason)
+{
+	u32 leaf = (u32)vcpu->regs.gpr[GPR_RAX];
+	const struct cpuid_regs *r;
+
+	if (!fast_allowed())
+		return vmx_handle_exit_reason(vcpu, reason);
+	r = fast_cpuid(vcpu, leaf);
+	if (unlikely(!r))
+		__attribute__((musttail)) return cpuid_any(vcpu, reason);
+	return cpuid_done(vcpu, r);
+}
+
+static int fast_rdmsr(struct vcpu *vcpu, u32 reason)
+{
+	u64 *g = vcpu->regs.gpr;
+	u32 index = (u32)g[GPR_RCX];
+	u64 val;
+
+	if (!fast_msr_index(index) || !fast_allowed())
+		return vmx_handle_exit_reason(vcpu, reason);
+	fast_msr_read(vcpu, index, &val);
+	g[GPR_RAX] = (u32)val;
+	g[GPR_RDX] = val >> 32;
+	fast_done(vcpu, EXIT_MSR_READ);
+	return 1;
+}
+
+static int fast_wrmsr(struct vcpu *vcpu, u32 reason)
+{
+	u64 *g = vcpu->regs.gpr;
+	u32 index = (u32)g[GPR_RCX];
+
+	if (!fast_msr_index(index) || !fast_allowed() ||
+	    !fast_msr_write(vcpu, index, (g[GPR_RDX] << 32) | (u32)g[GPR_RAX]))
+		return vmx_handle_exit_reason(vcpu, reason);
+	fast_done(vcpu, EXIT_MSR_WRITE);
+	return 1;
+}
+
+/* Exit qualification (SDM Vol 3 Table 28-5): bits 2:0 size - 1, 3 IN,
+ * 4 string, 5 REP, 31:16 the port. */
+#define IO_QUAL_STRING_REP (BIT(4) | BIT(5))
+#define IO_QUAL_SIZE 7u
+#define IO_QUAL_SIZE4 3u
+
+/* IN and OUT to a port device; a write to the exit port stops the VM. */
+static __attribute__((noinline)) int io_device(struct vcpu *vcpu, u32 reason)
+{
+	u64 qual = vmread(VMCS_EXIT_QUALIFICATION);
+
+	if (!io_port_fast(vcpu, qual >> 16, (qual & IO_QUAL_SIZE) + 1, qual & BIT(3),
+			  &vcpu->regs.gpr[GPR_RAX]))
+		return vmx_handle_exit_reason(vcpu, reason);
+	fast_done(vcpu, EXIT_IO);
+	return vcpu->vm->stop == VM_RUNNING;
+}
+
+/* The exit benchmark's port inline, the others out of line (a tail call:
+ * no frame here). */
+static int fast_io(struct vcpu *vcpu, u32 reason)
+{
+	u64 qual = vmread(VMCS_EXIT_QUALIFICATION);
+	u64 *rax = &vcpu->regs.gpr[GPR_RAX];
+
+	if ((qual & IO_QUAL_STRING_REP) || !fast_allowed())
+		return vmx_handle_exit_reason(vcpu, reason);
+	if (likely((qual & IO_QUAL_SIZE) == IO_QUAL_SIZE4 &&
+		   (u16)(qual >> 16) == GUEST_TEST_PORT)) {
+		if (qual & BIT(3))
+			*rax = vcpu->vm->test_port_value;
+		else
+			vcpu->vm->test_port_value = (u32)*rax;
+		fast_done(vcpu, EXIT_IO);
+		return 1;
+	}
+	__attribute__((musttail)) return io_device(vcpu, reason);
+}
+
+void vmx_fast_exits_init(void)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(vmx_fast_exits); i++)
+		vmx_fast_exits[i] = vmx_handle_exit_reason;
+	vmx_fast_exits[EXIT_REASON_VMCALL] = fast_vmcall;
+	vmx_fast_exits[EXIT_REASON_CPUID] = fast_cpuid_exit;
+	vmx_fast_exits[EXIT_REASON_RDMSR] = fast_rdmsr;
+	vmx_fast_exits[EXIT_REASON_WRMSR] = fast_wrmsr;
+	vmx_fast_exits[EXIT_REASON_IO] = fast_io;
+}
