@@ -207,7 +207,7 @@ static void t_counting(const char *name)
  * overflow, without a voluntary exit (kvm-unit-tests' "overflow" disables
  * the counter before any).  The PMI goes through the LVTPC as programmed
  * (lvtpc: fixed vector or NMI delivery); Intel's LVTPC then masks itself,
- * AMD's does not (SDM Vol 3 §21.6.3.1; Linux's amd_pmu_v2_handle_irq).
+ * AMD's does not (SDM Vol 3 §11.5.1; Linux's amd_pmu_v2_handle_irq).
  * Mode hw: the CPU delivers it as a virtual NMI whatever the LVTPC says
  * (APM Vol 2 §15.39, VNMI without AVIC).  STATUS_CLR clears the bit.
  */

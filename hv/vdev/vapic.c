@@ -477,9 +477,9 @@ bool apic_mmio_write(struct vcpu *vcpu, u32 offset, u32 val)
 /*
  * A counter overflow with its interrupt enabled, through the LVTPC as
  * programmed: fixed delivery raises its vector, NMI delivery an NMI (Linux
- * programs the LVTPC that way, SDM Vol 3 §11.5.1).  Intel's LVTPC masks
- * itself on delivery, so the PMI handler unmasks it (SDM Vol 3 §21.6.3.1,
- * "the LVT PMI ... mask bit is set"); AMD's does not (Linux's
+ * programs the LVTPC that way, SDM Vol 3 §11.5.1).  Intel's APIC sets the
+ * LVTPC mask when it handles a PMI, so the handler unmasks it (SDM Vol 3
+ * §11.5.1); AMD's does not (Linux's
  * amd_pmu_v2_handle_irq relies on it; KVM masks only for Intel-compatible
  * guests), hence mask_on_delivery from the caller.  Other modes (SMI,
  * INIT, ExtINT) mhv does not offer: no PMI, as masked.
