@@ -311,6 +311,41 @@ static void t_emulated_count(const char *name)
 	       (long long)want, pmu.account & HV_PMU_ACCOUNT_INSN ? "on" : "off");
 }
 
+/*
+ * An overflow on an instruction mhv emulates: counter 0 one short of
+ * wrapping once the enabling WRMSR has counted, then a CPUID.  With
+ * accounting mhv wraps it and raises the PMI (mode hw: a virtual NMI, as
+ * the CPU's own); without, the next instruction that retires in guest mode
+ * wraps it in hardware.  Either way exactly one PMI: not one from each.
+ */
+static void t_emulated_overflow(const char *name)
+{
+	u64 irqs = guest_irqs, nmis = guest_nmis, status, pmis;
+	u32 a, b, c, d;
+
+	if (!pmu_on(name))
+		return;
+	wrmsr(MSR_X2APIC_LVTPC, PMI_VECTOR);
+	wrmsr(pmu.global_ctrl, 0);
+	wrmsr(ctr_msr(0), (width_mask() - 1) & width_mask());
+	wrmsr(ctl_msr(0), EVTSEL_INSTRUCTIONS | EVTSEL_OS | EVTSEL_EN | EVTSEL_INT);
+	asm volatile("sti\n wrmsr\n xor %%eax, %%eax\n cpuid\n nop; nop; nop; nop"
+		     : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
+		     : "c"(pmu.global_ctrl), "a"(1), "d"(0)
+		     : "memory");
+	wrmsr(pmu.global_ctrl, 0);
+	asm volatile("cli");
+	status = rdmsr(pmu.global_status);
+	wrmsr(pmu.status_clr, 1);
+	wrmsr(ctl_msr(0), 0);
+	wrmsr(MSR_X2APIC_LVTPC, LVT_MASKED);
+	pmis = guest_irqs - irqs + guest_nmis - nmis;
+	expect(name, (status & 1) && pmis == 1,
+	       "status 0x%llx, %llu PMIs, %llu NMIs (accounting %s)", (unsigned long long)status,
+	       (unsigned long long)(guest_irqs - irqs), (unsigned long long)(guest_nmis - nmis),
+	       pmu.account & HV_PMU_ACCOUNT_INSN ? "on" : "off");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(const char *name);
@@ -323,6 +358,7 @@ static const struct {
 	{ "overflow_nmi", t_overflow_nmi },
 	{ "running_counter_write", t_running_write },
 	{ "emulated_insn_count", t_emulated_count },
+	{ "emulated_overflow_pmi", t_emulated_overflow },
 };
 
 u64 guest_main(u64 variant)
