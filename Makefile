@@ -221,15 +221,22 @@ test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) kut bochs
 usb: deps all
 	@sh scripts/mkusb.sh $(B)/mhv-usb.img $(EFI) scripts/usb.cfg
 
-# Rewrite the exit-path baseline from fresh Bochs runs (both vendors).
+# Rewrite the exit-path baseline from fresh Bochs runs (both vendors, and the
+# pinned Bochs' zen5_pmu where make bochs built it).
 bench-baseline: all
 	@for c in ryzen:bochs-ryzen corei7_skylake_x:bochs-skylake-x; do \
 		sh scripts/run-bochs.sh --cpu $${c%%:*} --config tests/emu/bochs.cfg \
 			--log $(B)/$${c#*:}.baseline.log $(EFI) || true; \
 	done
-	@sh scripts/bench-gate.sh write tests/emu/bench-baseline.txt \
+	@zen5=""; pb=$$(sh scripts/build-bochs.sh --path); \
+	if [ -x "$$pb" ]; then \
+		sh scripts/run-bochs.sh --bochs "$$pb" --cpu zen5_pmu --config tests/emu/bochs.cfg \
+			--log $(B)/bochs-zen5-pmu.baseline.log $(EFI) || true; \
+		zen5=bochs-zen5-pmu=$(B)/bochs-zen5-pmu.baseline.log; \
+	fi; \
+	sh scripts/bench-gate.sh write tests/emu/bench-baseline.txt \
 		bochs-ryzen=$(B)/bochs-ryzen.baseline.log \
-		bochs-skylake-x=$(B)/bochs-skylake-x.baseline.log
+		bochs-skylake-x=$(B)/bochs-skylake-x.baseline.log $$zen5
 
 # ---- kvm-unit-tests as mhv guests (README: kvm-unit-tests) ----
 # The sources stay outside the repository: KUT_SRC=DIR or the pinned

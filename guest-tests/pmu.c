@@ -13,6 +13,7 @@
 #define PMI_VECTOR 0xf0
 #define MSR_X2APIC_LVTPC 0x834 /* x2APIC 0x800 + (0x340 >> 4) */
 #define LVT_MASKED BIT(16)
+#define LVT_DELIVERY_NMI (4u << 8)
 
 /* APM Vol 2 §13.2.1; SDM Vol 3 §21.2.1 */
 #define EVTSEL_INSTRUCTIONS 0xc0
@@ -201,31 +202,52 @@ static void t_counting(const char *name)
 	       "%llu instructions counted for a loop of %u", (unsigned long long)got, 2 * LOOPS);
 }
 
-/* Preset to overflow inside the loop: status bit 0, one PMI through the
- * LVTPC, which masks itself; STATUS_CLR clears the bit. */
-static void t_overflow(const char *name)
+/*
+ * Preset to overflow inside the loop: status bit 0 and one PMI at the
+ * overflow, without a voluntary exit (kvm-unit-tests' "overflow" disables
+ * the counter before any).  The PMI goes through the LVTPC as programmed
+ * (lvtpc: fixed vector or NMI delivery); Intel's LVTPC then masks itself,
+ * AMD's does not (SDM Vol 3 §11.5.1; Linux's amd_pmu_v2_handle_irq).
+ * Mode hw: the CPU delivers it as a virtual NMI whatever the LVTPC says
+ * (APM Vol 2 §15.39, VNMI without AVIC).  STATUS_CLR clears the bit.
+ */
+static void overflow(const char *name, u64 lvtpc_set)
 {
-	u64 irqs = guest_irqs, status, cleared, lvtpc;
-	struct cpuid_regs r;
+	u64 irqs = guest_irqs, nmis = guest_nmis, status, cleared, lvtpc, want_lvtpc;
+	bool nmi = pmu.mode == HV_PMU_HW || (lvtpc_set & LVT_DELIVERY_NMI);
 
 	if (!pmu_on(name))
 		return;
-	wrmsr(MSR_X2APIC_LVTPC, PMI_VECTOR);
+	wrmsr(MSR_X2APIC_LVTPC, lvtpc_set);
 	asm volatile("sti");
 	count_instructions(spin, LOOPS, (0 - (u64)LOOPS) & width_mask(), EVTSEL_INT);
-	/* mhv finds the overflow at an exit: give it one */
-	cpuid_count(0, 0, &r);
 	asm volatile("nop; nop; cli");
 	status = rdmsr(pmu.global_status);
 	wrmsr(pmu.status_clr, 1);
 	cleared = rdmsr(pmu.global_status);
 	lvtpc = rdmsr(MSR_X2APIC_LVTPC);
 	wrmsr(ctl_msr(0), 0);
+	want_lvtpc = lvtpc_set | (!guest_is_amd && pmu.mode != HV_PMU_HW ? LVT_MASKED : 0);
 	expect(name,
-	       (status & 1) && !(cleared & 1) && guest_irqs == irqs + 1 && (lvtpc & LVT_MASKED),
-	       "status 0x%llx, after clear 0x%llx, %llu PMIs, LVTPC 0x%llx",
+	       (status & 1) && !(cleared & 1) && guest_irqs == irqs + !nmi &&
+		   guest_nmis == nmis + nmi && lvtpc == want_lvtpc,
+	       "status 0x%llx, after clear 0x%llx, %llu PMIs, %llu NMIs, LVTPC 0x%llx (want "
+	       "0x%llx)",
 	       (unsigned long long)status, (unsigned long long)cleared,
-	       (unsigned long long)(guest_irqs - irqs), (unsigned long long)lvtpc);
+	       (unsigned long long)(guest_irqs - irqs), (unsigned long long)(guest_nmis - nmis),
+	       (unsigned long long)lvtpc, (unsigned long long)want_lvtpc);
+	wrmsr(MSR_X2APIC_LVTPC, LVT_MASKED);
+}
+
+static void t_overflow(const char *name)
+{
+	overflow(name, PMI_VECTOR);
+}
+
+/* Linux programs its LVTPC with NMI delivery. */
+static void t_overflow_nmi(const char *name)
+{
+	overflow(name, LVT_DELIVERY_NMI);
 }
 
 /* kvm-unit-tests "running counter wrmsr": 0 restarts it; all-ones overflows. */
@@ -289,6 +311,41 @@ static void t_emulated_count(const char *name)
 	       (long long)want, pmu.account & HV_PMU_ACCOUNT_INSN ? "on" : "off");
 }
 
+/*
+ * An overflow on an instruction mhv emulates: counter 0 one short of
+ * wrapping once the enabling WRMSR has counted, then a CPUID.  With
+ * accounting mhv wraps it and raises the PMI (mode hw: a virtual NMI, as
+ * the CPU's own); without, the next instruction that retires in guest mode
+ * wraps it in hardware.  Either way exactly one PMI: not one from each.
+ */
+static void t_emulated_overflow(const char *name)
+{
+	u64 irqs = guest_irqs, nmis = guest_nmis, status, pmis;
+	u32 a, b, c, d;
+
+	if (!pmu_on(name))
+		return;
+	wrmsr(MSR_X2APIC_LVTPC, PMI_VECTOR);
+	wrmsr(pmu.global_ctrl, 0);
+	wrmsr(ctr_msr(0), (width_mask() - 1) & width_mask());
+	wrmsr(ctl_msr(0), EVTSEL_INSTRUCTIONS | EVTSEL_OS | EVTSEL_EN | EVTSEL_INT);
+	asm volatile("sti\n wrmsr\n xor %%eax, %%eax\n cpuid\n nop; nop; nop; nop"
+		     : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
+		     : "c"(pmu.global_ctrl), "a"(1), "d"(0)
+		     : "memory");
+	wrmsr(pmu.global_ctrl, 0);
+	asm volatile("cli");
+	status = rdmsr(pmu.global_status);
+	wrmsr(pmu.status_clr, 1);
+	wrmsr(ctl_msr(0), 0);
+	wrmsr(MSR_X2APIC_LVTPC, LVT_MASKED);
+	pmis = guest_irqs - irqs + guest_nmis - nmis;
+	expect(name, (status & 1) && pmis == 1,
+	       "status 0x%llx, %llu PMIs, %llu NMIs (accounting %s)", (unsigned long long)status,
+	       (unsigned long long)(guest_irqs - irqs), (unsigned long long)(guest_nmis - nmis),
+	       pmu.account & HV_PMU_ACCOUNT_INSN ? "on" : "off");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(const char *name);
@@ -298,8 +355,10 @@ static const struct {
 	{ "rdpmc", t_rdpmc },
 	{ "counting", t_counting },
 	{ "overflow_pmi", t_overflow },
+	{ "overflow_nmi", t_overflow_nmi },
 	{ "running_counter_write", t_running_write },
 	{ "emulated_insn_count", t_emulated_count },
+	{ "emulated_overflow_pmi", t_emulated_overflow },
 };
 
 u64 guest_main(u64 variant)
@@ -308,6 +367,7 @@ u64 guest_main(u64 variant)
 	unsigned i;
 
 	guest_rt_init();
+	guest_nmi_ok = true; /* a PMI may be an NMI (t_overflow) */
 	read_geometry();
 	gprintf("pmu guest: mode %s, accounting 0x%x, %u counters of %u bits\n",
 		pmu.mode < ARRAY_SIZE(modes) ? modes[pmu.mode] : "?", pmu.account, pmu.nr_gp,

@@ -43,7 +43,12 @@ while read -r case_name test median; do
 		echo "PASS gate/$case_name/$test ($median instructions, baseline $old)"
 	fi
 done <"$tmp"
+# only the cases given: a case not run here (bochs-zen5-pmu without the pinned
+# Bochs) is not a missing measurement
+cases=" "
+for arg in "$@"; do cases="$cases${arg%%=*} "; done
 awk '!/^#/ && NF == 3 { print $1, $2 }' "$baseline" | while read -r case_name test; do
+	case "$cases" in *" $case_name "*) ;; *) continue ;; esac
 	grep -q "^$case_name $test " "$tmp" ||
 		echo "FAIL gate/$case_name/$test: in the baseline but not measured"
 done

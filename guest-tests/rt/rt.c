@@ -20,6 +20,8 @@ struct idt_gate {
 static struct idt_gate idt[256] __aligned(16);
 
 volatile u64 guest_irqs;
+volatile u64 guest_nmis;
+volatile bool guest_nmi_ok;
 
 u64 hypercall(u64 nr, u64 a0, u64 a1)
 {
@@ -85,6 +87,10 @@ void guest_exception(struct guest_frame *f)
 {
 	if (f->vector >= 32) {
 		guest_interrupt(f);
+		return;
+	}
+	if (f->vector == 2 && guest_nmi_ok) {
+		guest_nmis++;
 		return;
 	}
 	if (f->vector == 1)

@@ -19,6 +19,9 @@ extern bool hypercall_is_vmcall;
 extern bool guest_is_amd;
 extern bool guest_has_xsave;	/* CPUID says XSAVE; CR4.OSXSAVE set by guest_rt_init */
 extern volatile u64 guest_irqs; /* interrupts taken (vectors 32-255) */
+/* NMIs taken while guest_nmi_ok is set; otherwise an NMI fails the guest. */
+extern volatile u64 guest_nmis;
+extern volatile bool guest_nmi_ok;
 
 u64 hypercall(u64 nr, u64 a0, u64 a1);
 int gprintf(const char *fmt, ...) __printf(1, 2);

@@ -52,6 +52,8 @@
 
 /* LVT entries (SDM Vol 3 §11.5.1, Figure 11-8) */
 #define LVT_DELIVERY_MODE_MASK (7u << 8)
+#define LVT_DELIVERY_FIXED (0u << 8)
+#define LVT_DELIVERY_NMI (4u << 8)
 #define LVT_MASKED BIT(16)
 /* LVT timer mode, bits 18:17 (SDM Vol 3 §11.5.4, Figure 11-8) */
 #define LVT_TIMER_MODE_MASK (3u << 17)

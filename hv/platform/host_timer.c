@@ -58,10 +58,9 @@ void host_timer_init(void)
 {
 	if (!lapic_init())
 		return;
-	/* mhv takes no PMIs: a guest counter overflowing in hardware must not
-	 * raise the firmware's LVTPC vector on the host.  mhv notices guest
-	 * overflows at the next exit instead (hv/pmu/pmu_vcpu.c). */
-	lapic_write(APIC_LVT_PMC, LVT_MASKED);
+	/* Not the firmware's LVTPC vector: mhv's own, which only makes the
+	 * guest exit at its counter's overflow (lapic.h). */
+	lapic_host_lvtpc();
 	if (host_cpu.has.tsc_deadline) {
 		mode = TIMER_TSC_DEADLINE;
 		fmt_snprintf(description, sizeof(description), "local APIC TSC-deadline mode");

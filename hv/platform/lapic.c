@@ -64,5 +64,10 @@ void lapic_init_ap(void)
 	/* INIT leaves the APIC software-disabled, which refuses fixed IPIs (§11.4.7.2). */
 	lapic_write(APIC_SVR, APIC_SVR_ENABLE | SPURIOUS_VECTOR);
 	lapic_write(APIC_LVT_TIMER, LVT_MASKED);
-	lapic_write(APIC_LVT_PMC, LVT_MASKED);
+	lapic_host_lvtpc();
+}
+
+void lapic_host_lvtpc(void)
+{
+	lapic_write(APIC_LVT_PMC, HOST_PMI_VECTOR);
 }

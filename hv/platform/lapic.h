@@ -42,7 +42,17 @@ void lapic_eoi(void);
 u32 lapic_id(void);
 /* An IPI: ICR low word (vector | delivery mode | level) to one APIC ID. */
 void lapic_send_ipi(u32 apic_id, u32 icr_low);
-/* On an AP: the BSP's APIC mode, software-enabled, LVTPC and timer masked. */
+/*
+ * The host LVTPC: a private vector, unmasked.  mhv runs no host counters,
+ * so a PMI is a guest counter that overflowed in guest mode (counters are
+ * GuestOnly, APM Vol 2 §13.2.1; Intel's VM-exit clears GLOBAL_CTRL): the
+ * interrupt forces the exit at the overflow, where the guest PMU code finds
+ * it in GLOBAL_STATUS and raises the guest's own LVTPC (as KVM's mediated
+ * PMI vector).  The host handler only EOIs it (isr_dispatch).
+ */
+#define HOST_PMI_VECTOR 0xed
+void lapic_host_lvtpc(void);
+/* On an AP: the BSP's APIC mode, software-enabled, timer masked, host LVTPC. */
 void lapic_init_ap(void);
 
 #endif

@@ -78,6 +78,7 @@ struct pmu_state {
 	u64 pmi_mask;
 	/* Overflow bits already turned into a guest PMI. */
 	u64 pmi_signalled;
+	bool hw_switched; /* PMU_HW: VMRUN/#VMEXIT switch the PMU (APM Vol 2 §15.39) */
 	bool loaded;	  /* guest values are in the PMU registers (PMU_SW*) */
 	bool pmi_pending; /* an accounted overflow wants a PMI injected */
 	/*

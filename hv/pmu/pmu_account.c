@@ -100,7 +100,12 @@ void pmu_recalc_accounting(struct pmu_state *s)
 	s->acct_branch &= s->global_ctrl;
 	s->acct_needed = (s->acct_insn | s->acct_branch) != 0;
 
-	/* Counters whose overflow interrupts: INT (GP) or PMI (fixed) set (pmu.h). */
+	/*
+	 * Counters whose overflow interrupts: INT (GP) or PMI (fixed) set
+	 * (pmu.h).  Not filtered by GLOBAL_CTRL: the PMI belongs to the
+	 * moment of the overflow, and a guest may disable the counter before
+	 * mhv looks (kvm-unit-tests' pmu.flat does).
+	 */
 	s->pmi_mask = 0;
 	for (i = 0; i < s->nr_gp; i++)
 		if ((s->eventsel[i] & (PMU_EVTSEL_EN | PMU_EVTSEL_INT)) ==
@@ -109,7 +114,6 @@ void pmu_recalc_accounting(struct pmu_state *s)
 	for (i = 0; i < s->nr_fixed; i++)
 		if (s->fixed_ctr_ctrl & PMU_FIXED_PMI(i))
 			s->pmi_mask |= PMU_GLOBAL_FIXED(i);
-	s->pmi_mask &= s->global_ctrl;
 }
 
 /* The filters (pmu_init) keep every value that reaches a PMU register one the CPU takes. */
@@ -125,8 +129,15 @@ bool pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value)
 	 * mode (APM Vol 2 §13.2.1, Host/Guest Only bits).  Intel relies on the
 	 * VMCS GLOBAL_CTRL loads.  A zero select stays zero: EN = 0 counts in
 	 * no mode, and put skips the selector WRMSR for it (sw_put).
+	 * Mode hw needs neither: #VMEXIT resets the guest's selects (swap
+	 * type C, APM Vol 2 §15.39), as KVM's PMC virtualization loads the
+	 * guest's value (eventsel_hw = data).  Both bits are cleared there:
+	 * the guest has no SVM (EFER.SVME = 0), for which the APM has them
+	 * ignored, while in guest mode the CPU would honour a HostOnly.
 	 */
-	if (s->vendor == PMU_AMD && v)
+	if (s->vendor == PMU_AMD && s->hw_switched)
+		hw = v & ~(PMU_AMD_HOSTONLY | PMU_AMD_GUESTONLY);
+	else if (s->vendor == PMU_AMD && v)
 		hw = (v & ~PMU_AMD_HOSTONLY) | PMU_AMD_GUESTONLY;
 	s->eventsel[i] = v;
 	s->eventsel_hw[i] = hw;

@@ -112,6 +112,7 @@ void pmu_init(struct pmu_state *s, enum pmu_vendor vendor, unsigned nr_gp, unsig
 	/* AMD has no fixed counters, only PERF_CTL/PERF_CTR pairs (APM Vol 2 §13.2.1). */
 	s->nr_fixed = vendor == PMU_AMD ? 0 : (nr_fixed < PMU_MAX_FIXED ? nr_fixed : PMU_MAX_FIXED);
 	s->width = PMU_DEFAULT_WIDTH;
+	s->hw_switched = mode == PMU_HW;
 	init_filters(s);
 	/*
 	 * RESET sets the GP enable bits of GLOBAL_CTRL so v1-style software

@@ -82,22 +82,31 @@ void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool
 }
 
 /*
- * Overflows of counters whose interrupt is on become one guest PMI each:
- * mhv masks the host LVTPC, so it finds them here, at the next exit (the
- * host timer bounds how long that takes), or right after accounting.
+ * Overflows of counters whose interrupt is on become one guest PMI each,
+ * through the guest's LVTPC, before the next entry.  A hardware overflow in
+ * guest mode raises the host's PMI (lapic.h), which forces an exit at the
+ * overflow, as the PMI comes on hardware; an accounted one is found right
+ * after accounting.
+ * Mode hw: the CPU itself delivers a guest overflow as a virtual NMI (APM
+ * Vol 2 §15.39, VNMI without AVIC ignores the LVTPC), so mhv adds nothing:
+ * a second delivery of one overflow; its accounted overflows are left in
+ * pmi_pending for the backend to raise the same way.
  */
 static void check_overflow(struct vcpu *vcpu)
 {
 	struct pmu_state *s = &vcpu->pmu;
 	u64 status = 0, fresh;
 
+	if (vcpu->pmu_mode == PMU_HW)
+		return;
+	s->pmi_pending = false;
 	pmu_get_msr(s, &host_pmu, vcpu->pmu_mode, status_msr(s), &status);
 	s->pmi_signalled &= status; /* bits the guest cleared may fire again */
 	fresh = status & s->pmi_mask & ~s->pmi_signalled;
 	if (!fresh)
 		return;
 	s->pmi_signalled |= fresh;
-	apic_raise_pmi(vcpu);
+	apic_raise_pmi(vcpu, s->vendor == PMU_INTEL);
 }
 
 void pmu_vcpu_after_exit(struct vcpu *vcpu)
@@ -106,8 +115,6 @@ void pmu_vcpu_after_exit(struct vcpu *vcpu)
 
 	pmu_vm_exit(s, &host_pmu, vcpu->pmu_mode);
 	pmu_put_if_needed(s, &host_pmu, vcpu->pmu_mode, false);
-	if (unlikely(s->pmi_mask))
-		check_overflow(vcpu);
 }
 
 void pmu_vcpu_before_entry(struct vcpu *vcpu, u64 exit_rip)
@@ -116,9 +123,14 @@ void pmu_vcpu_before_entry(struct vcpu *vcpu, u64 exit_rip)
 
 	/* Counted only when a guest counter counts such events;
 	 * none of the instructions mhv emulates is a branch. */
-	if (unlikely(s->acct_needed) && vcpu->regs.rip != exit_rip &&
-	    pmu_account_emulated(s, &host_pmu, vcpu->pmu_mode,
-				 vcpu->pmu_account & PMU_EV_INSTRUCTIONS, backend->guest_cpl(vcpu)))
+	if (unlikely(s->acct_needed) && vcpu->regs.rip != exit_rip)
+		pmu_account_emulated(s, &host_pmu, vcpu->pmu_mode,
+				     vcpu->pmu_account & PMU_EV_INSTRUCTIONS,
+				     backend->guest_cpl(vcpu));
+	/* After the handler, which starts from the exit's own event state:
+	 * an event raised before it would be lost (KVM raises its PMI from a
+	 * request, before entry, too). */
+	if (unlikely(s->pmi_mask))
 		check_overflow(vcpu);
 	pmu_load(s, &host_pmu, vcpu->pmu_mode);
 	pmu_vm_entry(s, &host_pmu, vcpu->pmu_mode);

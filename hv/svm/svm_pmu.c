@@ -10,6 +10,7 @@
 
 #define VIRT_EXT_PMC BIT(3)	     /* PMC virtualization enable (APM Vol 2 Table B-1, 0B8h) */
 #define INT_CTL_V_NMI_ENABLE BIT(26) /* VNMI (APM Vol 2 §15.21.10, Table B-1) */
+#define INT_CTL_V_NMI_PENDING BIT(11)
 
 void svm_pmu_setup(struct vcpu *vcpu, struct svm_vcpu *s)
 {
@@ -57,11 +58,26 @@ static void pmu_to_vmcb(const struct pmu_state *p, struct vmcb_save_area *g)
 	g->perf_global_ctl = (u32)p->vmcb_global_ctl;
 }
 
+/*
+ * Mode hw: VMRUN loads the VMCB's PMU slots, and an overflow mhv caused by
+ * accounting an emulated instruction goes the way the CPU's own go: a
+ * virtual NMI (APM Vol 2 §15.39 with VNMI; KVM's PMC virtualization sets
+ * V_NMI pending for its synthesized PMIs too).
+ */
+static void pmu_enter_hw(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	pmu_to_vmcb(&vcpu->pmu, &vmcb->save);
+	if (unlikely(vcpu->pmu.pmi_pending)) {
+		vcpu->pmu.pmi_pending = false;
+		vmcb->control.int_ctl |= INT_CTL_V_NMI_PENDING;
+	}
+}
+
 void svm_pmu_first_entry(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	pmu_vcpu_before_entry(vcpu, vcpu->regs.rip);
 	if (vcpu->pmu_mode == PMU_HW)
-		pmu_to_vmcb(&vcpu->pmu, &vmcb->save);
+		pmu_enter_hw(vcpu, vmcb);
 }
 
 /* Called by the PMU run loops after every #VMEXIT; non-zero to enter again. */
@@ -76,6 +92,6 @@ int svm_handle_exit_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
 		return 0; /* the VM stopped: vcpu_run gives the host its PMU back */
 	pmu_vcpu_before_entry(vcpu, exit_rip);
 	if (vcpu->pmu_mode == PMU_HW)
-		pmu_to_vmcb(&vcpu->pmu, &vmcb->save);
+		pmu_enter_hw(vcpu, vmcb);
 	return 1;
 }

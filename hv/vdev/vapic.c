@@ -497,19 +497,29 @@ bool apic_mmio_write(struct vcpu *vcpu, u32 offset, u32 val)
 }
 
 /*
- * A counter overflow with its interrupt enabled: the LVTPC's vector, and
- * the LVTPC masks itself as on hardware, so the guest's handler unmasks
- * it (SDM Vol 3 ch. 21, PMI on overflow; KVM's virtual LVTPC does the
- * same, and kvm-unit-tests' handler unmasks it).  Only fixed delivery is
- * offered: NMI delivery mode is taken as masked.
+ * A counter overflow with its interrupt enabled, through the LVTPC as
+ * programmed: fixed delivery raises its vector, NMI delivery an NMI (Linux
+ * programs the LVTPC that way, SDM Vol 3 §11.5.1).  Intel's APIC sets the
+ * LVTPC mask when it handles a PMI, so the handler unmasks it (SDM Vol 3
+ * §11.5.1); AMD's does not (Linux's
+ * amd_pmu_v2_handle_irq relies on it; KVM masks only for Intel-compatible
+ * guests), hence mask_on_delivery from the caller.  Other modes (SMI,
+ * INIT, ExtINT) mhv does not offer: no PMI, as masked.
  */
-bool apic_raise_pmi(struct vcpu *vcpu)
+bool apic_raise_pmi(struct vcpu *vcpu, bool mask_on_delivery)
 {
 	struct vapic *apic = &vcpu->apic;
+	u32 lvt = apic->lvt_pmc, mode = lvt & LVT_DELIVERY_MODE_MASK;
 
-	if (apic->lvt_pmc & (LVT_MASKED | LVT_DELIVERY_MODE_MASK))
+	if ((lvt & LVT_MASKED) || (mode != LVT_DELIVERY_FIXED && mode != LVT_DELIVERY_NMI))
 		return false;
-	apic->lvt_pmc |= LVT_MASKED;
-	apic_accept(vcpu, apic->lvt_pmc & 0xff);
+	if (mask_on_delivery)
+		apic->lvt_pmc |= LVT_MASKED;
+	if (mode == LVT_DELIVERY_NMI) {
+		__atomic_store_n(&vcpu->nmi_pending, 1, __ATOMIC_RELAXED);
+		apic_update_interrupts(vcpu);
+	} else {
+		apic_accept(vcpu, lvt & 0xff);
+	}
 	return true;
 }

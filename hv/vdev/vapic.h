@@ -88,8 +88,9 @@ void apic_halt(struct vcpu *vcpu);
 bool apic_wait_for_timer(struct vcpu *vcpu);
 /* An AP of an external guest: wait for INIT then SIPI; false if the VM ended. */
 bool apic_wait_for_sipi(struct vcpu *vcpu);
-/* A guest PMI through the LVTPC; false when the LVTPC is masked. */
-bool apic_raise_pmi(struct vcpu *vcpu);
+/* A guest PMI through the LVTPC, fixed or NMI delivery; false when the LVTPC
+ * is masked or has another mode.  mask_on_delivery: Intel's rule (pmu code). */
+bool apic_raise_pmi(struct vcpu *vcpu, bool mask_on_delivery);
 /* The highest vector the APIC would deliver now, or -1 (pure, for tests). */
 int apic_deliverable_vector(const struct vapic *apic);
 

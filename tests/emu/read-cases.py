@@ -16,9 +16,10 @@ import os
 import re
 import sys
 
-EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-disk")
+EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk")
 # the options each emulator takes (the usb-stick boots take none)
-OPTIONS = {"qemu": ("nmi", "fb", "mb"), "bochs": ("mb",), "qemu-usb": (), "bochs-disk": ()}
+OPTIONS = {"qemu": ("nmi", "fb", "mb"), "bochs": ("mb",), "bochs-pmu": ("mb",), "qemu-usb": (),
+           "bochs-disk": ()}
 KEYS = ("emulator", "cpu", "cpus", "config", "status", "options", "expect")
 SINGLE = ("emulator", "cpu", "cpus", "config", "status")  # required, once each
 US = "\x1f"

@@ -708,6 +708,47 @@ static void logical_flat_destination(void **state)
 	assert_int_equal(injected, -1); /* LDR 0 of the sender does not match */
 }
 
+#define MSR_LVTPC 0x834
+
+/* The LVTPC as programmed: fixed or NMI delivery; only Intel's masks itself. */
+static void pmi_follows_the_lvtpc(void **state)
+{
+	u64 lvt;
+	int before;
+
+	(void)state;
+	assert_true(apic_msr_write(vcpu, MSR_LVTPC, 0xf0));
+	assert_true(apic_raise_pmi(vcpu, false)); /* AMD */
+	assert_int_equal(injected, 0xf0);
+	assert_true(apic_msr_read(vcpu, MSR_LVTPC, &lvt));
+	assert_int_equal(lvt, 0xf0);
+	assert_true(apic_msr_write(vcpu, MSR_EOI, 0));
+	injected = -1;
+	assert_true(apic_raise_pmi(vcpu, true)); /* Intel */
+	assert_int_equal(injected, 0xf0);
+	assert_true(apic_msr_read(vcpu, MSR_LVTPC, &lvt));
+	assert_int_equal(lvt, 0xf0 | BIT(16));
+	assert_true(apic_msr_write(vcpu, MSR_EOI, 0));
+	injected = -1;
+	assert_false(apic_raise_pmi(vcpu, true)); /* masked: nothing */
+	assert_int_equal(injected, -1);
+
+	/* NMI delivery, as Linux programs it: an NMI, no vector */
+	before = nmis;
+	assert_true(apic_msr_write(vcpu, MSR_LVTPC, 4u << 8));
+	assert_true(apic_raise_pmi(vcpu, false));
+	assert_int_equal(nmis, before + 1);
+	assert_int_equal(injected, -1);
+	assert_true(apic_msr_read(vcpu, MSR_LVTPC, &lvt));
+	assert_int_equal(lvt, 4u << 8);
+
+	/* ExtINT (7): not offered, no PMI */
+	assert_true(apic_msr_write(vcpu, MSR_LVTPC, 7u << 8));
+	assert_false(apic_raise_pmi(vcpu, false));
+	assert_int_equal(nmis, before + 1);
+	assert_int_equal(injected, -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -735,6 +776,7 @@ int main(void)
 		cmocka_unit_test_setup(timer_mode_changes, setup),
 		cmocka_unit_test_setup(init_sipi_starts_a_waiting_ap, setup),
 		cmocka_unit_test_setup(logical_flat_destination, setup),
+		cmocka_unit_test_setup(pmi_follows_the_lvtpc, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
