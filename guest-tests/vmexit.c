@@ -467,6 +467,23 @@ static const struct bench ipi_benches[] = {
 	{ "ple_round_robin", ple_round_robin, ANY, NULL, 0 },
 };
 
+/*
+ * HLT only while the mode still says so, checked with interrupts off: the
+ * IPI that ends the mode (run_ipi_benches) may come right after the
+ * check, and must then wake the HLT instead of running its handler just
+ * before it, which would leave vCPU 1 asleep for good.  STI delays
+ * interrupts until after the next instruction (SDM Vol 2B STI), so the
+ * pending IPI ends the HLT.
+ */
+static void halt_while_halt_mode(void)
+{
+	asm volatile("cli" ::: "memory");
+	if (ap_mode == AP_HALT)
+		asm volatile("sti; hlt" ::: "memory");
+	else
+		asm volatile("sti" ::: "memory");
+}
+
 /* vCPU 1: take IPIs (rt.c counts them in guest_irqs and EOIs) until told to stop. */
 static u64 vcpu1_main(void)
 {
@@ -475,7 +492,7 @@ static u64 vcpu1_main(void)
 	asm volatile("sti" ::: "memory");
 	while (ap_mode != AP_QUIT) {
 		if (ap_mode == AP_HALT)
-			asm volatile("hlt" ::: "memory");
+			halt_while_halt_mode();
 		else if (ap_mode == AP_RING)
 			ring_turn(1);
 		else
