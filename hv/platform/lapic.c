@@ -43,6 +43,14 @@ u32 lapic_id(void)
 void lapic_send_ipi(u32 apic_id, u32 icr_low)
 {
 	if (lapic_x2apic) {
+		/*
+		 * A WRMSR to an x2APIC register is not serializing and may
+		 * complete before earlier stores are globally visible; MFENCE;
+		 * LFENCE orders them (SDM Vol 3 §11.12.3).  A kick must not
+		 * reach its CPU before what it announces (a vIRR bit, an NMI,
+		 * a VM's stop), which that CPU reads when it exits.
+		 */
+		asm volatile("mfence; lfence" ::: "memory");
 		/* one 64-bit register in x2APIC mode (§11.12.9) */
 		wrmsr(X2APIC_MSR(APIC_ICR), (u64)apic_id << 32 | icr_low);
 		return;

@@ -170,6 +170,44 @@ static struct vcpu *second_vcpu(bool x2apic)
 	return other;
 }
 
+/*
+ * The ipi benchmark's handshake (guest-tests/vmexit.c): the sender's next
+ * IPI may come while the target's handler, IF=0, has not yet sent its
+ * EOI.  The kick's exit finds the vector in service and leaves it
+ * pending; the EOI makes it deliverable but IF=0 asks for the window;
+ * the window's exit after the IRET injects it.  Nothing is left behind.
+ */
+static void ipi_during_its_handler(void **state)
+{
+	struct vcpu *other = second_vcpu(true);
+	u64 isr;
+
+	(void)state;
+	assert_true(apic_msr_write(vcpu, MSR_ICR, (1ull << 32) | 0xc0));
+	apic_update_interrupts(other); /* the kick's exit */
+	assert_int_equal(injected, 0xc0);
+	injected = -1;
+	guest_if = false; /* in the handler */
+	assert_true(apic_msr_write(vcpu, MSR_ICR, (1ull << 32) | 0xc0));
+	assert_int_equal(kicks, 2);
+	apic_update_interrupts(other);
+	assert_int_equal(injected, -1);
+	assert_false(window);
+	assert_true(apic_msr_write(other, MSR_EOI, 0));
+	assert_int_equal(injected, -1);
+	assert_true(window);
+	guest_if = true; /* its IRET: the window's exit */
+	apic_update_interrupts(other);
+	assert_int_equal(injected, 0xc0);
+	assert_false(window);
+	injected = -1;
+	assert_true(apic_msr_write(other, MSR_EOI, 0));
+	assert_int_equal(injected, -1);
+	assert_int_equal(apic_deliverable_vector(&other->apic), -1);
+	assert_true(apic_msr_read(other, MSR_ISR0 + 6, &isr));
+	assert_int_equal(isr, 0);
+}
+
 /* A second vCPU on another CPU: physical destination and shorthands. */
 static void ipi_to_another_vcpu(void **state)
 {
@@ -755,6 +793,7 @@ int main(void)
 		cmocka_unit_test_setup(self_ipi_injects_and_sets_isr, setup),
 		cmocka_unit_test_setup(if_clear_asks_for_a_window, setup),
 		cmocka_unit_test_setup(ipi_to_another_vcpu, setup),
+		cmocka_unit_test_setup(ipi_during_its_handler, setup),
 		cmocka_unit_test_setup(tpr_blocks_lower_classes, setup),
 		cmocka_unit_test_setup(cr8_is_the_tpr, setup),
 		cmocka_unit_test_setup(cr8_of_four_bits, setup),
