@@ -97,27 +97,6 @@ __attribute__((noreturn, no_caller_saved_registers)) static void shutdown(void)
 
 static unsigned checks, failures;
 
-static void check(const char *what, u64 got, u64 want)
-{
-	checks++;
-	if (got == want) {
-		puts_e9("pmutest: ok   ");
-		puts_e9(what);
-		puts_e9("\n");
-		return;
-	}
-	failures++;
-	puts_e9("pmutest: FAIL ");
-	puts_e9(what);
-	puts_e9(": got ");
-	put_dec(got);
-	puts_e9(" (");
-	put_hex(got);
-	puts_e9("), want ");
-	put_dec(want);
-	puts_e9("\n");
-}
-
 /* the handler of an interrupt a counter raised retires instructions too */
 static void check_range(const char *what, u64 got, u64 lo, u64 hi)
 {
@@ -133,11 +112,20 @@ static void check_range(const char *what, u64 got, u64 lo, u64 hi)
 	puts_e9(what);
 	puts_e9(": got ");
 	put_dec(got);
-	puts_e9(", want ");
+	puts_e9(" (");
+	put_hex(got);
+	puts_e9("), want ");
 	put_dec(lo);
-	puts_e9("..");
-	put_dec(hi);
+	if (hi != lo) {
+		puts_e9("..");
+		put_dec(hi);
+	}
 	puts_e9("\n");
+}
+
+static void check(const char *what, u64 got, u64 want)
+{
+	check_range(what, got, want, want);
 }
 
 /* a handler retires at most this many instructions */
