@@ -121,11 +121,28 @@ void pmu_init(struct pmu_state *s, enum pmu_vendor vendor, unsigned nr_gp, unsig
 	 */
 	s->global_ctrl = s->nr_gp ? BIT(s->nr_gp) - 1 : 0;
 	s->vmcs_global_ctrl = s->global_ctrl;
-	/* GLOBAL_CTL is a dword in the VMCB (APM Vol 2 Table B-2). */
-	s->vmcb_global_ctl = s->global_ctrl & 0xffffffffull;
 	if (mode == PMU_OFF)
-		s->global_ctrl = s->vmcs_global_ctrl = s->vmcb_global_ctl = 0;
+		s->global_ctrl = s->vmcs_global_ctrl = 0;
+	s->vmcb_pmc = s->vmcb_home.pmc;
+	s->vmcb_global_status = &s->vmcb_home.global_status;
+	s->vmcb_global_ctl = &s->vmcb_home.global_ctl;
+	/* GLOBAL_CTL is a dword in the VMCB (APM Vol 2 Table B-2). */
+	*s->vmcb_global_ctl = (u32)s->global_ctrl;
 	pmu_recalc_accounting(s);
+}
+
+void pmu_attach_vmcb(struct pmu_state *s, struct pmu_vmcb_pmc *pmc, u64 *global_status,
+		     u32 *global_ctl)
+{
+	unsigned i;
+
+	for (i = 0; i < PMU_AMD_MAX_GP; i++)
+		pmc[i] = s->vmcb_pmc[i];
+	*global_status = *s->vmcb_global_status;
+	*global_ctl = *s->vmcb_global_ctl;
+	s->vmcb_pmc = pmc;
+	s->vmcb_global_status = global_status;
+	s->vmcb_global_ctl = global_ctl;
 }
 
 /* LOAD: PMU off, counters and selects, then status and the global enable;
@@ -237,16 +254,13 @@ void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mod
 	pmu_put(s, hw, mode);
 }
 
-/* Last thing before VMRUN/VMRESUME, IRQs off. */
+/*
+ * Last hook before VMRUN/VMRESUME, IRQs off.  Nothing is left for it:
+ * PMU_HW's host GLOBAL_CTL = 0 belongs to the entry code itself
+ * (pmu_entry_zeroed_msr), which runs it for the exits that skip the hooks too.
+ */
 void pmu_vm_entry(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 {
-	/*
-	 * The host GLOBAL_CTL must be 0 or VMRUN fails with VMEXIT_INVALID_PMC
-	 * (APM Vol 2 §15.39); #VMEXIT leaves it at its reset value, every
-	 * counter enabled (AMD's KVM patches for it), so every VMRUN needs it.
-	 */
-	if (mode == PMU_HW && s->vendor == PMU_AMD)
-		wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
 }
 
 /* First thing after #VMEXIT/VM-exit: capture what the guest changed unintercepted. */
@@ -256,7 +270,7 @@ void pmu_vm_exit(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 
 	if (mode == PMU_HW && s->vendor == PMU_AMD) {
 		/* #VMEXIT saved the guest state into the VMCB (APM Vol 2 §15.39): a memory read. */
-		global_ctrl = s->vmcb_global_ctl;
+		global_ctrl = *s->vmcb_global_ctl;
 	} else if (is_sw(mode) && s->loaded) {
 		if (s->vendor == PMU_INTEL) {
 			/* VMCS 0x2808 holds it (the guest's writes are intercepted). */

@@ -138,6 +138,8 @@ void pmu_vcpu_before_entry(struct vcpu *vcpu, u64 exit_rip)
 
 void pmu_vcpu_stopped(struct vcpu *vcpu)
 {
+	/* The last exits may have skipped the hooks (pmu_exit_quiet). */
+	pmu_vm_exit(&vcpu->pmu, &host_pmu, vcpu->pmu_mode);
 	pmu_put(&vcpu->pmu, &host_pmu, vcpu->pmu_mode);
 }
 

@@ -14,8 +14,10 @@
  *   while an event is delivered (APM Vol 2 §15.7.2);
  * - a stop comes from another CPU, whose kick is an INTR exit, or from a
  *   port device (fast_ioio says so).
- * The VM-run loops with a PMU mode keep the general path for every exit
- * (their switch runs around it, svm_pmu.c).
+ * Each handler comes twice: falling back to svm_handle_exit(_nrips), for
+ * VMs without a PMU, and to svm_pmu_general_exit, for the PMU loops while
+ * their PMU needs no hook (svm_pmu.c): none of these exits touches a PMU
+ * register, and whatever they hand on gets the world switch around it.
  */
 #include "svm.h"
 #include "svm_exit.h"
@@ -25,6 +27,11 @@
 #include "arch/x86.h"
 
 svm_fast_fn *svm_fast_exits[SVM_EXIT_TABLE_SIZE];
+svm_fast_fn *svm_fast_exits_pmu[SVM_EXIT_TABLE_SIZE];
+
+/* Inlined into each instance, where the general path it hands on to is a
+ * constant: a direct tail call, as before there were two. */
+#define ALWAYS __attribute__((always_inline))
 
 static inline bool fast_allowed(const struct vmcb *vmcb)
 {
@@ -47,15 +54,15 @@ static inline void fast_done(struct vcpu *vcpu, struct vmcb *vmcb, enum exit_kin
  * benchmark floor, leaves RAX at 0; a number past the table returns
  * HC_ERROR.  The others take the general path.
  */
-static int fast_vmmcall(struct vcpu *vcpu, struct vmcb *vmcb)
+static inline ALWAYS int fast_vmmcall(struct vcpu *vcpu, struct vmcb *vmcb, svm_fast_fn *general)
 {
 	u64 nr = vmcb->save.rax;
 
 	if (!fast_allowed(vmcb))
-		return svm_handle_exit_nrips(vcpu, vmcb);
+		return general(vcpu, vmcb);
 	if (unlikely(nr != HC_NULL)) {
 		if (nr < HC_COUNT)
-			return svm_handle_exit_nrips(vcpu, vmcb);
+			return general(vcpu, vmcb);
 		vmcb->save.rax = HC_ERROR;
 	}
 	fast_done(vcpu, vmcb, EXIT_HYPERCALL, vmcb->control.next_rip);
@@ -83,32 +90,36 @@ static __attribute__((noinline)) int cpuid_any(struct vcpu *vcpu, struct vmcb *v
 	return cpuid_done(vcpu, vmcb, &r);
 }
 
-/* Every leaf: none needs more than the vCPU's own state. */
-static int fast_cpuid_exit(struct vcpu *vcpu, struct vmcb *vmcb)
-{
-	u32 leaf = (u32)vmcb->save.rax;
-	const struct cpuid_regs *r;
-
-	if (!fast_allowed(vmcb))
-		return svm_handle_exit_nrips(vcpu, vmcb);
-	r = fast_cpuid(vcpu, leaf);
-	if (unlikely(!r))
-		__attribute__((musttail)) return cpuid_any(vcpu, vmcb);
-	return cpuid_done(vcpu, vmcb, r);
-}
+/*
+ * Every leaf: none needs more than the vCPU's own state.  A macro, not an
+ * inline function taking the general path, for the MUSTTAIL: cpuid_any
+ * always returns 1, so a plain call would be no tail call and cost a frame.
+ */
+#define FAST_CPUID_EXIT(name, general)                                          \
+	static int name(struct vcpu *vcpu, struct vmcb *vmcb)                   \
+	{                                                                       \
+		const struct cpuid_regs *r;                                     \
+                                                                                \
+		if (!fast_allowed(vmcb))                                        \
+			return general(vcpu, vmcb);                             \
+		r = fast_cpuid(vcpu, (u32)vmcb->save.rax);                      \
+		if (unlikely(!r))                                               \
+			__attribute__((musttail)) return cpuid_any(vcpu, vmcb); \
+		return cpuid_done(vcpu, vmcb, r);                               \
+	}
 
 /* EXITINFO1: 0 = RDMSR, 1 = WRMSR (APM Vol 2 §15.11) */
-static int fast_msr(struct vcpu *vcpu, struct vmcb *vmcb)
+static inline ALWAYS int fast_msr(struct vcpu *vcpu, struct vmcb *vmcb, svm_fast_fn *general)
 {
 	u64 *g = vcpu->regs.gpr;
 	u32 index = (u32)g[GPR_RCX];
 	u64 val;
 
 	if (!fast_msr_index(index) || !fast_allowed(vmcb))
-		return svm_handle_exit_nrips(vcpu, vmcb);
+		return general(vcpu, vmcb);
 	if (vmcb->control.exit_info_1 & 1) {
 		if (!fast_msr_write(vcpu, index, (g[GPR_RDX] << 32) | (u32)vmcb->save.rax))
-			return svm_handle_exit_nrips(vcpu, vmcb);
+			return general(vcpu, vmcb);
 		fast_done(vcpu, vmcb, EXIT_MSR_WRITE, vmcb->control.next_rip);
 		return 1;
 	}
@@ -126,27 +137,38 @@ static int fast_msr(struct vcpu *vcpu, struct vmcb *vmcb)
 #define IOIO_SZ32 BIT(6)
 
 /* IN and OUT to a port device; a write to the exit port stops the VM. */
-static __attribute__((noinline)) int ioio_device(struct vcpu *vcpu, struct vmcb *vmcb)
+static inline ALWAYS int ioio_device(struct vcpu *vcpu, struct vmcb *vmcb, svm_fast_fn *general)
 {
 	u64 info = vmcb->control.exit_info_1;
 	u8 size = info & BIT(4) ? 1 : info & BIT(5) ? 2 : 4;
 	u64 rax = vmcb->save.rax;
 
 	if (!io_port_fast(vcpu, info >> 16, size, info & BIT(0), &rax))
-		return svm_handle_exit(vcpu, vmcb);
+		return general(vcpu, vmcb);
 	vmcb->save.rax = rax;
 	fast_done(vcpu, vmcb, EXIT_IO, vmcb->control.exit_info_2);
 	return vcpu->vm->stop == VM_RUNNING;
 }
 
+static __attribute__((noinline)) int ioio_device_plain(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return ioio_device(vcpu, vmcb, svm_handle_exit);
+}
+
+static __attribute__((noinline)) int ioio_device_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return ioio_device(vcpu, vmcb, svm_pmu_general_exit);
+}
+
 /* The exit benchmark's port inline, the others out of line (a tail call:
  * no frame here). */
-static int fast_ioio(struct vcpu *vcpu, struct vmcb *vmcb)
+static inline ALWAYS int fast_ioio(struct vcpu *vcpu, struct vmcb *vmcb, svm_fast_fn *general,
+				   svm_fast_fn *device)
 {
 	u64 info = vmcb->control.exit_info_1;
 
 	if ((info & IOIO_STRING_REP) || !fast_allowed(vmcb))
-		return svm_handle_exit(vcpu, vmcb);
+		return general(vcpu, vmcb);
 	if (likely((info & IOIO_SIZE_MASK) == IOIO_SZ32 && (u16)(info >> 16) == GUEST_TEST_PORT)) {
 		if (info & BIT(0))
 			vmcb->save.rax = vcpu->vm->test_port_value;
@@ -155,24 +177,56 @@ static int fast_ioio(struct vcpu *vcpu, struct vmcb *vmcb)
 		fast_done(vcpu, vmcb, EXIT_IO, vmcb->control.exit_info_2);
 		return 1;
 	}
-	__attribute__((musttail)) return ioio_device(vcpu, vmcb);
+	return device(vcpu, vmcb);
 }
+
+/* The two instances of each handler: without a PMU, and in the PMU loops. */
+#define FAST_PAIR(name, general, pmu_general)                         \
+	static int name##_plain(struct vcpu *vcpu, struct vmcb *vmcb) \
+	{                                                             \
+		return name(vcpu, vmcb, general);                     \
+	}                                                             \
+	static int name##_pmu(struct vcpu *vcpu, struct vmcb *vmcb)   \
+	{                                                             \
+		return name(vcpu, vmcb, pmu_general);                 \
+	}
+
+FAST_PAIR(fast_vmmcall, svm_handle_exit_nrips, svm_pmu_general_exit)
+FAST_CPUID_EXIT(fast_cpuid_exit_plain, svm_handle_exit_nrips)
+FAST_CPUID_EXIT(fast_cpuid_exit_pmu, svm_pmu_general_exit)
+FAST_PAIR(fast_msr, svm_handle_exit_nrips, svm_pmu_general_exit)
 
 /*
  * Without NRIP save an instruction's length is known only from its bytes
  * (prefixes may pad it), which the general path decodes and checks: the
  * instruction intercepts stay there; IOIO has its next RIP regardless.
  */
+static int fast_ioio_plain(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return fast_ioio(vcpu, vmcb, svm_handle_exit, ioio_device_plain);
+}
+
+static int fast_ioio_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return fast_ioio(vcpu, vmcb, svm_pmu_general_exit, ioio_device_pmu);
+}
+
 void svm_fast_exits_init(bool nrips)
 {
 	unsigned i;
 
-	for (i = 0; i < ARRAY_SIZE(svm_fast_exits); i++)
+	for (i = 0; i < ARRAY_SIZE(svm_fast_exits); i++) {
 		svm_fast_exits[i] = nrips ? svm_handle_exit_nrips : svm_handle_exit;
-	svm_fast_exits[SVM_EXIT_IOIO] = fast_ioio;
+		svm_fast_exits_pmu[i] = svm_pmu_general_exit;
+	}
+	svm_fast_exits[SVM_EXIT_IOIO] = fast_ioio_plain;
+	svm_fast_exits_pmu[SVM_EXIT_IOIO] = fast_ioio_pmu;
 	if (!nrips)
 		return;
-	svm_fast_exits[SVM_EXIT_VMMCALL] = fast_vmmcall;
-	svm_fast_exits[SVM_EXIT_CPUID] = fast_cpuid_exit;
-	svm_fast_exits[SVM_EXIT_MSR] = fast_msr;
+	svm_fast_exits[SVM_EXIT_VMMCALL] = fast_vmmcall_plain;
+	svm_fast_exits[SVM_EXIT_CPUID] = fast_cpuid_exit_plain;
+	svm_fast_exits[SVM_EXIT_MSR] = fast_msr_plain;
+	svm_fast_exits_pmu[SVM_EXIT_VMMCALL] = fast_vmmcall_pmu;
+	svm_fast_exits_pmu[SVM_EXIT_CPUID] = fast_cpuid_exit_pmu;
+	svm_fast_exits_pmu[SVM_EXIT_MSR] = fast_msr_pmu;
 }
