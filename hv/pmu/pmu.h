@@ -129,8 +129,8 @@ void pmu_attach_vmcb(struct pmu_state *s, struct pmu_vmcb_pmc *pmc, u64 *global_
 void pmu_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs);
-void pmu_vm_entry(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
-void pmu_vm_exit(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
+/* Reads the guest's GLOBAL_CTRL where it lives into global_ctrl (it changes without an exit). */
+void pmu_sync_global_ctrl(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 
 /* Guest register writes seen by the intercept handlers; false: #GP, nothing changed. */
 bool pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value);
@@ -163,8 +163,8 @@ static inline bool pmu_accounting_needed(const struct pmu_state *s)
  * or the CPU switches it, PMU_HW), nothing to account (no select counts an
  * accounted event, whatever the unintercepted GLOBAL_CTRL says) and no
  * overflow to look for (no select with INT; PMU_HW: the CPU delivers its
- * own).  Such exits may skip pmu_vm_exit..pmu_vm_entry; any other handler
- * runs them (the backends' fast paths, pmu_switch.c).
+ * own).  Such exits may skip every hook from pmu_put_if_needed to pmu_load;
+ * any other handler runs them (the backends' fast paths, pmu_switch.c).
  */
 static inline bool pmu_exit_quiet(const struct pmu_state *s, enum pmu_mode mode)
 {

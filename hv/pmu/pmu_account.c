@@ -244,7 +244,8 @@ bool pmu_get_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 		*v = s->fixed_ctr_ctrl;
 		return true;
 	case REG_CTRL:
-		*v = in_vmcb(s, mode) ? *s->vmcb_global_ctl : s->global_ctrl;
+		pmu_sync_global_ctrl(s, hw, mode);
+		*v = s->global_ctrl;
 		return true;
 	case REG_STATUS:
 		if (s->loaded)
@@ -341,7 +342,10 @@ bool pmu_account_emulated(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode 
 	bool pmi = false;
 	unsigned i;
 
-	if (mode == PMU_OFF || !s->acct_needed)
+	if (mode == PMU_OFF || !s->acct_any)
+		return false;
+	pmu_sync_global_ctrl(s, hw, mode);
+	if (!s->acct_needed)
 		return false;
 	if (events & PMU_EV_INSTRUCTIONS)
 		m |= s->acct_insn;

@@ -5,10 +5,13 @@
  * WRMSR elision; and AMD PMC virtualization (APM Vol 2 §15.39).
  *
  * Where the hooks sit, per mode:
- *   #VMEXIT -> pmu_vm_exit -> pmu_put (PMU_SW*) or pmu_put_if_needed (PMU_SW_LAZY)
+ *   #VMEXIT -> pmu_put (PMU_SW*) or pmu_put_if_needed (PMU_SW_LAZY)
  *   handler (may call pmu_account_emulated, pmu_get_msr, pmu_set_msr)
- *   pmu_load -> pmu_vm_entry -> VMRUN/VMLAUNCH/VMRESUME
+ *   pmu_load -> the entry code (pmu_entry_zeroed_msr) -> VMRUN/VMLAUNCH/VMRESUME
  * with IRQs off from pmu_load to VMRUN (KVM loads with IRQs disabled too).
+ * The guest's unintercepted GLOBAL_CTRL is read where it matters (put,
+ * accounting, an intercepted read: pmu_sync_global_ctrl), not at every
+ * exit; exits that pmu_exit_quiet lets through run no hook at all.
  * mhv runs no host perf events, so KVM's perf-context and LVTPC steps are
  * not here; the LVTPC switch belongs to the APIC code.
  */
@@ -194,8 +197,10 @@ static void sw_put(struct pmu_state *s, struct pmu_hw *hw)
 	u64 mask = pmu_mask(s);
 	unsigned i;
 
+	/* AMD: the guest's own, read back as KVM does (#VMEXIT does not switch
+	 * it); Intel: VMCS 0x2808's. */
+	pmu_sync_global_ctrl(s, hw, PMU_SW);
 	if (s->vendor == PMU_AMD) {
-		/* #VMEXIT does not load GLOBAL_CTL on AMD; s->global_ctrl was read at exit. */
 		wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
 		s->global_status = rdmsr(hw, MSR_AMD_GLOBAL_STATUS);
 		if (s->global_status)
@@ -255,31 +260,20 @@ void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mod
 }
 
 /*
- * Last hook before VMRUN/VMRESUME, IRQs off.  Nothing is left for it:
- * PMU_HW's host GLOBAL_CTL = 0 belongs to the entry code itself
- * (pmu_entry_zeroed_msr), which runs it for the exits that skip the hooks too.
+ * GLOBAL_CTRL as the guest left it: AMD's is not intercepted, so it is read
+ * back while loaded (as KVM does) or from the VMCB where #VMEXIT saved it
+ * (APM Vol 2 §15.39); Intel's guest writes are intercepted into VMCS 0x2808.
  */
-void pmu_vm_entry(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
-{
-}
-
-/* First thing after #VMEXIT/VM-exit: capture what the guest changed unintercepted. */
-void pmu_vm_exit(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
+void pmu_sync_global_ctrl(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 {
 	u64 global_ctrl = s->global_ctrl;
 
-	if (mode == PMU_HW && s->vendor == PMU_AMD) {
-		/* #VMEXIT saved the guest state into the VMCB (APM Vol 2 §15.39): a memory read. */
+	if (mode == PMU_HW && s->vendor == PMU_AMD)
 		global_ctrl = *s->vmcb_global_ctl;
-	} else if (is_sw(mode) && s->loaded) {
-		if (s->vendor == PMU_INTEL) {
-			/* VMCS 0x2808 holds it (the guest's writes are intercepted). */
-			global_ctrl = s->vmcs_global_ctrl;
-		} else {
-			/* GLOBAL_CTL is not intercepted, so read it back (as KVM does). */
-			global_ctrl = rdmsr(hw, MSR_AMD_GLOBAL_CTL);
-		}
-	}
+	else if (is_sw(mode) && s->loaded && s->vendor == PMU_INTEL)
+		global_ctrl = s->vmcs_global_ctrl;
+	else if (is_sw(mode) && s->loaded)
+		global_ctrl = rdmsr(hw, MSR_AMD_GLOBAL_CTL);
 	if (global_ctrl != s->global_ctrl) {
 		s->global_ctrl = global_ctrl;
 		pmu_recalc_accounting(s);

@@ -12,7 +12,6 @@ section .text
 
 extern svm_handle_exit
 extern svm_handle_exit_pmu
-extern svm_pmu_general_exit
 extern svm_fast_exits
 
 %include "core/guest_regs.inc"
@@ -29,9 +28,10 @@ extern svm_fast_exits
 ; VMRUN and just after #VMEXIT (vmrun_to_guest / guest_to_exit); the plain
 ; one, used for everything else, has no extra instruction.
 ; %3: the exit handler, called for every exit (%4 = 0) or for codes above
-; 255 (%4 = 1: the others call the code's entry of svm_fast_exits; %4 = 2:
-; of the table the vCPU's exit_table points to, which the PMU code switches
-; between the fast handlers and its world switch, svm_pmu.c).  %5: the
+; 255 (%4 = 1: the others call the code's entry of svm_fast_exits).  %4 = 2:
+; every code calls through the table vcpu->exit_table points to, codes above
+; 255 its last entry; the PMU code switches it between the plain handlers
+; and its world switch (svm_pmu.c).  %5: the
 ; per-exit duties (core/mitigations.h), DUTY_RSB_FILL or none (VERW is for
 ; Intel's MDS only).  %6: an MSR to write 0 right before every VMRUN, or 0
 ; (pmu_entry_zeroed_msr).
@@ -93,9 +93,14 @@ global %1
 	add rsp, 24
 	POP_HOST_CALLEE_SAVED
 	ret
-%if %4
+%if %4 == 1
 %%general:
 	call %3
+	jmp %%handled
+%elif %4 == 2
+%%general:
+	mov rcx, [rdi + V_EXIT_TABLE]
+	call [rcx + 256 * 8]		; the entry for codes above 255
 	jmp %%handled
 %endif
 %endmacro
@@ -113,12 +118,12 @@ RUN_LOOP svm_run_loop_pmu_timed, 1, svm_handle_exit_pmu, 0, 0, 0
 RUN_LOOP svm_run_loop_pmu_rsb, 0, svm_handle_exit_pmu, 0, DUTY_RSB_FILL, 0
 RUN_LOOP svm_run_loop_pmu_timed_rsb, 1, svm_handle_exit_pmu, 0, DUTY_RSB_FILL, 0
 ; sw-lazy: fast handlers while the PMU needs no hook
-RUN_LOOP svm_run_loop_lazy, 0, svm_pmu_general_exit, 2, 0, 0
-RUN_LOOP svm_run_loop_lazy_timed, 1, svm_pmu_general_exit, 2, 0, 0
-RUN_LOOP svm_run_loop_lazy_rsb, 0, svm_pmu_general_exit, 2, DUTY_RSB_FILL, 0
-RUN_LOOP svm_run_loop_lazy_timed_rsb, 1, svm_pmu_general_exit, 2, DUTY_RSB_FILL, 0
+RUN_LOOP svm_run_loop_lazy, 0, 0, 2, 0, 0
+RUN_LOOP svm_run_loop_lazy_timed, 1, 0, 2, 0, 0
+RUN_LOOP svm_run_loop_lazy_rsb, 0, 0, 2, DUTY_RSB_FILL, 0
+RUN_LOOP svm_run_loop_lazy_timed_rsb, 1, 0, 2, DUTY_RSB_FILL, 0
 ; hw: the same, and the host GLOBAL_CTL off before each VMRUN
-RUN_LOOP svm_run_loop_hw, 0, svm_pmu_general_exit, 2, 0, ZERO_GLOBAL_CTL
-RUN_LOOP svm_run_loop_hw_timed, 1, svm_pmu_general_exit, 2, 0, ZERO_GLOBAL_CTL
-RUN_LOOP svm_run_loop_hw_rsb, 0, svm_pmu_general_exit, 2, DUTY_RSB_FILL, ZERO_GLOBAL_CTL
-RUN_LOOP svm_run_loop_hw_timed_rsb, 1, svm_pmu_general_exit, 2, DUTY_RSB_FILL, ZERO_GLOBAL_CTL
+RUN_LOOP svm_run_loop_hw, 0, 0, 2, 0, ZERO_GLOBAL_CTL
+RUN_LOOP svm_run_loop_hw_timed, 1, 0, 2, 0, ZERO_GLOBAL_CTL
+RUN_LOOP svm_run_loop_hw_rsb, 0, 0, 2, DUTY_RSB_FILL, ZERO_GLOBAL_CTL
+RUN_LOOP svm_run_loop_hw_timed_rsb, 1, 0, 2, DUTY_RSB_FILL, ZERO_GLOBAL_CTL

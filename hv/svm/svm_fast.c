@@ -14,24 +14,21 @@
  *   while an event is delivered (APM Vol 2 §15.7.2);
  * - a stop comes from another CPU, whose kick is an INTR exit, or from a
  *   port device (fast_ioio says so).
- * Each handler comes twice: falling back to svm_handle_exit(_nrips), for
- * VMs without a PMU, and to svm_pmu_general_exit, for the PMU loops while
- * their PMU needs no hook (svm_pmu.c): none of these exits touches a PMU
- * register, and whatever they hand on gets the world switch around it.
+ * The PMU loops of modes sw-lazy and hw use the same table while their PMU
+ * needs no hook (svm_fast_exits_pmu, svm_pmu.c), but for the MSR exit: a
+ * write that may change that (an event select's) hands on to the world
+ * switch, svm_pmu_general_exit.
  */
 #include "svm.h"
 #include "svm_exit.h"
 #include "core/exit_dispatch.h"
 #include "core/fast_exit.h"
+#include "pmu/pmu_vcpu.h"
 #include "arch/regs.h"
 #include "arch/x86.h"
 
 svm_fast_fn *svm_fast_exits[SVM_EXIT_TABLE_SIZE];
-svm_fast_fn *svm_fast_exits_pmu[SVM_EXIT_TABLE_SIZE];
-
-/* Inlined into each instance, where the general path it hands on to is a
- * constant: a direct tail call, as before there were two. */
-#define ALWAYS __attribute__((always_inline))
+svm_fast_fn *svm_fast_exits_pmu[SVM_EXIT_TABLE_SIZE + 1];
 
 static inline bool fast_allowed(const struct vmcb *vmcb)
 {
@@ -54,15 +51,15 @@ static inline void fast_done(struct vcpu *vcpu, struct vmcb *vmcb, enum exit_kin
  * benchmark floor, leaves RAX at 0; a number past the table returns
  * HC_ERROR.  The others take the general path.
  */
-static inline ALWAYS int fast_vmmcall(struct vcpu *vcpu, struct vmcb *vmcb, svm_fast_fn *general)
+static int fast_vmmcall(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	u64 nr = vmcb->save.rax;
 
 	if (!fast_allowed(vmcb))
-		return general(vcpu, vmcb);
+		return svm_handle_exit_nrips(vcpu, vmcb);
 	if (unlikely(nr != HC_NULL)) {
 		if (nr < HC_COUNT)
-			return general(vcpu, vmcb);
+			return svm_handle_exit_nrips(vcpu, vmcb);
 		vmcb->save.rax = HC_ERROR;
 	}
 	fast_done(vcpu, vmcb, EXIT_HYPERCALL, vmcb->control.next_rip);
@@ -90,26 +87,24 @@ static __attribute__((noinline)) int cpuid_any(struct vcpu *vcpu, struct vmcb *v
 	return cpuid_done(vcpu, vmcb, &r);
 }
 
-/*
- * Every leaf: none needs more than the vCPU's own state.  A macro, not an
- * inline function taking the general path, for the MUSTTAIL: cpuid_any
- * always returns 1, so a plain call would be no tail call and cost a frame.
- */
-#define FAST_CPUID_EXIT(name, general)                                          \
-	static int name(struct vcpu *vcpu, struct vmcb *vmcb)                   \
-	{                                                                       \
-		const struct cpuid_regs *r;                                     \
-                                                                                \
-		if (!fast_allowed(vmcb))                                        \
-			return general(vcpu, vmcb);                             \
-		r = fast_cpuid(vcpu, (u32)vmcb->save.rax);                      \
-		if (unlikely(!r))                                               \
-			__attribute__((musttail)) return cpuid_any(vcpu, vmcb); \
-		return cpuid_done(vcpu, vmcb, r);                               \
-	}
+/* Every leaf: none needs more than the vCPU's own state. */
+static int fast_cpuid_exit(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	u32 leaf = (u32)vmcb->save.rax;
+	const struct cpuid_regs *r;
 
-/* EXITINFO1: 0 = RDMSR, 1 = WRMSR (APM Vol 2 §15.11) */
-static inline ALWAYS int fast_msr(struct vcpu *vcpu, struct vmcb *vmcb, svm_fast_fn *general)
+	if (!fast_allowed(vmcb))
+		return svm_handle_exit_nrips(vcpu, vmcb);
+	r = fast_cpuid(vcpu, leaf);
+	if (unlikely(!r))
+		__attribute__((musttail)) return cpuid_any(vcpu, vmcb);
+	return cpuid_done(vcpu, vmcb, r);
+}
+
+/* EXITINFO1: 0 = RDMSR, 1 = WRMSR (APM Vol 2 §15.11); inlined into both
+ * instances below, where the general path is a constant: a direct tail call. */
+static inline __attribute__((always_inline)) int fast_msr(struct vcpu *vcpu, struct vmcb *vmcb,
+							  svm_fast_fn *general)
 {
 	u64 *g = vcpu->regs.gpr;
 	u32 index = (u32)g[GPR_RCX];
@@ -130,6 +125,26 @@ static inline ALWAYS int fast_msr(struct vcpu *vcpu, struct vmcb *vmcb, svm_fast
 	return 1;
 }
 
+static int fast_msr_plain(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return fast_msr(vcpu, vmcb, svm_handle_exit_nrips);
+}
+
+/* While the PMU needs no hook, only a write that may change that needs the
+ * switch.  Out of line: inlined, it cost the fast path an instruction. */
+static __attribute__((noinline)) int msr_general_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	if ((vmcb->control.exit_info_1 & 1) &&
+	    pmu_vcpu_msr_write_wakes((u32)vcpu->regs.gpr[GPR_RCX]))
+		return svm_pmu_general_exit(vcpu, vmcb);
+	return svm_handle_exit_nrips(vcpu, vmcb);
+}
+
+static int fast_msr_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return fast_msr(vcpu, vmcb, msr_general_pmu);
+}
+
 /* EXITINFO1 (APM Vol 2 §15.10.2): bit 0 IN, 2 string, 3 REP, 4-6 size
  * 1/2/4, 31:16 the port; EXITINFO2 the next RIP, NRIP save or not. */
 #define IOIO_STRING_REP (BIT(2) | BIT(3))
@@ -137,38 +152,27 @@ static inline ALWAYS int fast_msr(struct vcpu *vcpu, struct vmcb *vmcb, svm_fast
 #define IOIO_SZ32 BIT(6)
 
 /* IN and OUT to a port device; a write to the exit port stops the VM. */
-static inline ALWAYS int ioio_device(struct vcpu *vcpu, struct vmcb *vmcb, svm_fast_fn *general)
+static __attribute__((noinline)) int ioio_device(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	u64 info = vmcb->control.exit_info_1;
 	u8 size = info & BIT(4) ? 1 : info & BIT(5) ? 2 : 4;
 	u64 rax = vmcb->save.rax;
 
 	if (!io_port_fast(vcpu, info >> 16, size, info & BIT(0), &rax))
-		return general(vcpu, vmcb);
+		return svm_handle_exit(vcpu, vmcb);
 	vmcb->save.rax = rax;
 	fast_done(vcpu, vmcb, EXIT_IO, vmcb->control.exit_info_2);
 	return vcpu->vm->stop == VM_RUNNING;
 }
 
-static __attribute__((noinline)) int ioio_device_plain(struct vcpu *vcpu, struct vmcb *vmcb)
-{
-	return ioio_device(vcpu, vmcb, svm_handle_exit);
-}
-
-static __attribute__((noinline)) int ioio_device_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
-{
-	return ioio_device(vcpu, vmcb, svm_pmu_general_exit);
-}
-
 /* The exit benchmark's port inline, the others out of line (a tail call:
  * no frame here). */
-static inline ALWAYS int fast_ioio(struct vcpu *vcpu, struct vmcb *vmcb, svm_fast_fn *general,
-				   svm_fast_fn *device)
+static int fast_ioio(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	u64 info = vmcb->control.exit_info_1;
 
 	if ((info & IOIO_STRING_REP) || !fast_allowed(vmcb))
-		return general(vcpu, vmcb);
+		return svm_handle_exit(vcpu, vmcb);
 	if (likely((info & IOIO_SIZE_MASK) == IOIO_SZ32 && (u16)(info >> 16) == GUEST_TEST_PORT)) {
 		if (info & BIT(0))
 			vmcb->save.rax = vcpu->vm->test_port_value;
@@ -177,56 +181,36 @@ static inline ALWAYS int fast_ioio(struct vcpu *vcpu, struct vmcb *vmcb, svm_fas
 		fast_done(vcpu, vmcb, EXIT_IO, vmcb->control.exit_info_2);
 		return 1;
 	}
-	return device(vcpu, vmcb);
+	__attribute__((musttail)) return ioio_device(vcpu, vmcb);
 }
-
-/* The two instances of each handler: without a PMU, and in the PMU loops. */
-#define FAST_PAIR(name, general, pmu_general)                         \
-	static int name##_plain(struct vcpu *vcpu, struct vmcb *vmcb) \
-	{                                                             \
-		return name(vcpu, vmcb, general);                     \
-	}                                                             \
-	static int name##_pmu(struct vcpu *vcpu, struct vmcb *vmcb)   \
-	{                                                             \
-		return name(vcpu, vmcb, pmu_general);                 \
-	}
-
-FAST_PAIR(fast_vmmcall, svm_handle_exit_nrips, svm_pmu_general_exit)
-FAST_CPUID_EXIT(fast_cpuid_exit_plain, svm_handle_exit_nrips)
-FAST_CPUID_EXIT(fast_cpuid_exit_pmu, svm_pmu_general_exit)
-FAST_PAIR(fast_msr, svm_handle_exit_nrips, svm_pmu_general_exit)
 
 /*
  * Without NRIP save an instruction's length is known only from its bytes
  * (prefixes may pad it), which the general path decodes and checks: the
  * instruction intercepts stay there; IOIO has its next RIP regardless.
  */
-static int fast_ioio_plain(struct vcpu *vcpu, struct vmcb *vmcb)
+static void fill_pmu_table(void)
 {
-	return fast_ioio(vcpu, vmcb, svm_handle_exit, ioio_device_plain);
-}
+	unsigned i;
 
-static int fast_ioio_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
-{
-	return fast_ioio(vcpu, vmcb, svm_pmu_general_exit, ioio_device_pmu);
+	for (i = 0; i < SVM_EXIT_TABLE_SIZE; i++)
+		svm_fast_exits_pmu[i] = svm_fast_exits[i];
+	svm_fast_exits_pmu[SVM_EXIT_MSR] =
+	    svm_fast_exits[SVM_EXIT_MSR] == fast_msr_plain ? fast_msr_pmu : svm_pmu_general_exit;
+	svm_fast_exits_pmu[SVM_EXIT_TABLE_SIZE] = svm_handle_exit; /* codes above 255 */
 }
 
 void svm_fast_exits_init(bool nrips)
 {
 	unsigned i;
 
-	for (i = 0; i < ARRAY_SIZE(svm_fast_exits); i++) {
+	for (i = 0; i < ARRAY_SIZE(svm_fast_exits); i++)
 		svm_fast_exits[i] = nrips ? svm_handle_exit_nrips : svm_handle_exit;
-		svm_fast_exits_pmu[i] = svm_pmu_general_exit;
+	svm_fast_exits[SVM_EXIT_IOIO] = fast_ioio;
+	if (nrips) {
+		svm_fast_exits[SVM_EXIT_VMMCALL] = fast_vmmcall;
+		svm_fast_exits[SVM_EXIT_CPUID] = fast_cpuid_exit;
+		svm_fast_exits[SVM_EXIT_MSR] = fast_msr_plain;
 	}
-	svm_fast_exits[SVM_EXIT_IOIO] = fast_ioio_plain;
-	svm_fast_exits_pmu[SVM_EXIT_IOIO] = fast_ioio_pmu;
-	if (!nrips)
-		return;
-	svm_fast_exits[SVM_EXIT_VMMCALL] = fast_vmmcall_plain;
-	svm_fast_exits[SVM_EXIT_CPUID] = fast_cpuid_exit_plain;
-	svm_fast_exits[SVM_EXIT_MSR] = fast_msr_plain;
-	svm_fast_exits_pmu[SVM_EXIT_VMMCALL] = fast_vmmcall_pmu;
-	svm_fast_exits_pmu[SVM_EXIT_CPUID] = fast_cpuid_exit_pmu;
-	svm_fast_exits_pmu[SVM_EXIT_MSR] = fast_msr_pmu;
+	fill_pmu_table();
 }

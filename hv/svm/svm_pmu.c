@@ -4,7 +4,7 @@
  * PerfCtrVirt VMCB slots (mode hw), and the exit handlers of the PMU run
  * loops, which wrap svm_handle_exit in the world switch of hv/pmu, or, in
  * modes sw-lazy and hw while the PMU needs no hook, leave the exits to the
- * fast handlers.
+ * handlers of VMs without a PMU.
  */
 #include "svm.h"
 #include "svm_exit.h"
@@ -53,16 +53,17 @@ static void raise_accounted_pmi(struct vcpu *vcpu, struct vmcb *vmcb)
 	}
 }
 
-/* Every exit code to the world switch: the PMU needs its hooks. */
-static svm_fast_fn *const switch_exits[SVM_EXIT_TABLE_SIZE] = {
-	[0 ... SVM_EXIT_TABLE_SIZE - 1] = svm_pmu_general_exit,
+/* Every exit code, those above 255 too, to the world switch: the PMU needs its hooks. */
+static svm_fast_fn *const switch_exits[SVM_EXIT_TABLE_SIZE + 1] = {
+	[0 ... SVM_EXIT_TABLE_SIZE] = svm_pmu_general_exit,
 };
 
 /*
- * The table the sw-lazy and hw loops call next: the fast handlers while no
- * exit needs a PMU hook (pmu_exit_quiet), else the switch.  Only handlers
- * under the switch change what it depends on (the event selects are
- * intercepted), so it is chosen after each of them.
+ * The table the sw-lazy and hw loops call next: while no exit needs a PMU
+ * hook (pmu_exit_quiet), the one of VMs without a PMU, but for the MSR exit
+ * (svm_fast_exits_pmu); else the switch for every exit.  What the choice
+ * depends on changes only in pmu_set_msr, which only an intercepted MSR
+ * access reaches, and in the hooks: so only exits under the switch choose.
  */
 static void choose_exit_table(struct vcpu *vcpu)
 {
@@ -78,8 +79,9 @@ void svm_pmu_first_entry(struct vcpu *vcpu, struct vmcb *vmcb)
 	choose_exit_table(vcpu);
 }
 
-static inline __attribute__((always_inline)) int switch_around_exit(struct vcpu *vcpu,
-								    struct vmcb *vmcb)
+/* Modes sw and sw-noelide: called by their run loops after every #VMEXIT;
+ * non-zero to enter again. */
+int svm_handle_exit_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	u64 exit_rip = vmcb->save.rip;
 
@@ -87,23 +89,30 @@ static inline __attribute__((always_inline)) int switch_around_exit(struct vcpu 
 	if (!svm_handle_exit(vcpu, vmcb))
 		return 0; /* the VM stopped: vcpu_run gives the host its PMU back */
 	pmu_vcpu_before_entry(vcpu, exit_rip);
-	if (vcpu->pmu_mode == PMU_HW)
-		raise_accounted_pmi(vcpu, vmcb);
 	return 1;
 }
 
-/* Modes sw and sw-noelide: called by their run loops after every #VMEXIT;
- * non-zero to enter again. */
-int svm_handle_exit_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
-{
-	return switch_around_exit(vcpu, vmcb);
-}
-
-/* Modes sw-lazy and hw: every exit no fast handler takes. */
+/*
+ * Modes sw-lazy and hw: every exit while the PMU needs its hooks, and the
+ * MSR accesses no fast handler completes while it does not.  Their exit hook
+ * puts nothing (pmu_put_if_needed: the host never needs the PMU back while
+ * the VM runs), so only the entry hooks are left, and those find nothing to
+ * do when the handler leaves the PMU quiet (no accounting, no PMI to look
+ * for or raise, the state loaded or in the VMCB).
+ */
 int svm_pmu_general_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 {
-	if (!switch_around_exit(vcpu, vmcb))
-		return 0;
+	u64 exit_rip = vmcb->save.rip;
+
+	if (!svm_handle_exit(vcpu, vmcb))
+		return 0; /* the VM stopped: vcpu_run gives the host its PMU back */
+	if (likely(pmu_exit_quiet(&vcpu->pmu, vcpu->pmu_mode))) {
+		vcpu->exit_table = svm_fast_exits_pmu;
+		return 1;
+	}
+	pmu_vcpu_before_entry(vcpu, exit_rip);
+	if (vcpu->pmu_mode == PMU_HW)
+		raise_accounted_pmi(vcpu, vmcb);
 	choose_exit_table(vcpu);
 	return 1;
 }

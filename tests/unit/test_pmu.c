@@ -386,7 +386,6 @@ static void hw_vmexit(struct harness *h)
 static void do_exit(struct harness *h, bool host_needs)
 {
 	hw_vmexit(h);
-	pmu_vm_exit(&h->s, &h->hw, h->mode);
 	if (h->mode == PMU_SW_LAZY)
 		pmu_put_if_needed(&h->s, &h->hw, h->mode, host_needs);
 	else
@@ -406,7 +405,6 @@ static void entry_code(struct harness *h)
 static void do_entry(struct harness *h)
 {
 	pmu_load(&h->s, &h->hw, h->mode);
-	pmu_vm_entry(&h->s, &h->hw, h->mode);
 	entry_code(h);
 }
 
@@ -782,7 +780,6 @@ static void test_host_never_counts(void **state)
 			set(&h, gctl_msr(vd), valid_bits(&h.m));
 			for (round = 0; round < 4; round++) {
 				pmu_load(&h.s, &h.hw, h.mode);
-				pmu_vm_entry(&h.s, &h.hw, h.mode);
 				for (i = 0; i < h.m.nr_gp; i++)
 					assert_false(m_counts(&h.m, i, false));
 				for (i = 0; i < h.m.nr_fixed; i++)
@@ -1006,7 +1003,7 @@ static void test_accounting(void **state)
 			assert_int_equal(get(&h, cnt_msr(vd, 0)), 0);
 			assert_int_equal(get(&h, gsts_msr(vd)), BIT(0) | BIT(1));
 
-			/* The guest turns everything off: the hot path sees one false bool. */
+			/* The guest turns everything off: nothing left to account. */
 			set(&h, gctl_msr(vd), 0);
 			assert_false(pmu_accounting_needed(&h.s));
 			do_entry(&h);
