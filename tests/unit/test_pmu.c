@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "pmu/pmu.h"
+#include "pmu/pmu_vcpu.h"
 
 #define MASK48 (BIT(48) - 1)
 
@@ -1231,6 +1232,73 @@ static void test_guest_values_reach_pmu_legal(void **state)
 	}
 }
 
+/*
+ * The backends let intercepted MSR accesses skip the switch while the PMU is
+ * quiet unless pmu_vcpu_msr_write_wakes says the write may end that: no
+ * read, and no other write, may change pmu_exit_quiet.
+ */
+static void test_quiet_wake_rule(void **state)
+{
+	static const enum pmu_mode modes[] = { PMU_SW_LAZY, PMU_HW };
+	struct harness h;
+	unsigned vd, mi, n, i, woke = 0;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		u32 msrs[3 * PMU_MAX_GP + PMU_MAX_FIXED + 8];
+		unsigned nr = 0;
+
+		for (i = 0; i < (vd == PMU_AMD ? PMU_AMD_MAX_GP : PMU_MAX_GP); i++) {
+			msrs[nr++] = sel_msr(vd, i);
+			msrs[nr++] = cnt_msr(vd, i);
+		}
+		for (i = 0; vd == PMU_INTEL && i < PMU_MAX_FIXED; i++)
+			msrs[nr++] = MSR_INTEL_FIXED_CTR(i);
+		msrs[nr++] = MSR_INTEL_FIXED_CTR_CTRL;
+		msrs[nr++] = gctl_msr(vd);
+		msrs[nr++] = gsts_msr(vd);
+		msrs[nr++] = gclr_msr(vd);
+		msrs[nr++] = gset_msr(vd);
+		for (mi = 0; mi < ARRAY_SIZE(modes); mi++) {
+			if (!pmu_mode_supported(vd, modes[mi]))
+				continue;
+			h_init(&h, vd, modes[mi], 23);
+			to_handler(&h);
+			for (n = 0; n < 4000; n++) {
+				u32 msr = msrs[rnd(&h) % nr];
+				bool quiet = pmu_exit_quiet(&h.s, h.mode);
+				/* zeros too, so that whole quiet spells come back */
+				u64 v = rnd(&h) % 3 ? rnd(&h) & rnd(&h) : 0;
+
+				/* mostly values Intel takes: no reserved bit, no AnyThread */
+				if (vd == PMU_INTEL && msr == MSR_INTEL_FIXED_CTR_CTRL)
+					v &= 0xbbb;
+				else if (vd == PMU_INTEL && (n & 1))
+					v &= 0x5fffff;
+
+				if (rnd(&h) & 1) {
+					pmu_get_msr(&h.s, &h.hw, h.mode, msr, &v);
+					assert_int_equal(pmu_exit_quiet(&h.s, h.mode), quiet);
+					continue;
+				}
+				pmu_set_msr(&h.s, &h.hw, h.mode, msr, v);
+				if (!pmu_vcpu_msr_write_wakes(msr))
+					assert_int_equal(pmu_exit_quiet(&h.s, h.mode), quiet);
+				else if (pmu_exit_quiet(&h.s, h.mode) != quiet)
+					woke++;
+			}
+			do_entry(&h);
+			do_exit(&h, true);
+		}
+	}
+	assert_true(woke >= 20); /* the selects do wake it, and quiet it again (34 flips) */
+	/* Neither vendor's legacy selects nor the exits the benchmark writes. */
+	for (i = 0; i < K7_COUNTERS; i++)
+		assert_true(pmu_vcpu_msr_write_wakes(MSR_K7_PERF_CTL(i)));
+	assert_false(pmu_vcpu_msr_write_wakes(0x3b));  /* IA32_TSC_ADJUST */
+	assert_false(pmu_vcpu_msr_write_wakes(0x830)); /* x2APIC ICR */
+	assert_false(pmu_vcpu_msr_write_wakes(0x80b)); /* x2APIC EOI */
+}
+
 static void test_names(void **state)
 {
 	assert_string_equal(pmu_mode_name(PMU_OFF), "off");
@@ -1332,6 +1400,7 @@ int main(void)
 		cmocka_unit_test(test_hw_clears_global_ctl),
 		cmocka_unit_test(test_hw_vmcb_home),
 		cmocka_unit_test(test_quiet_exits),
+		cmocka_unit_test(test_quiet_wake_rule),
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_cpl_filter),
 		cmocka_unit_test(test_random_sequences),
