@@ -84,6 +84,9 @@ struct vcpu_mce {
 struct vcpu {
 	struct guest_regs regs;
 	struct vcpu_timing timing;
+	/* The per-exit-code handlers the backend's run loop calls, where it
+	 * calls through the vCPU's own table (SVM's PMU loops: svm_pmu.c). */
+	const void *exit_table;
 	struct vm *vm;
 	void *vendor; /* struct svm_vcpu or struct vmx_vcpu */
 	/*
@@ -122,6 +125,8 @@ struct vcpu {
 /* The backends' entry code finds the guest GPRs at the start of the vCPU. */
 _Static_assert(__builtin_offsetof(struct vcpu, regs) == 0, "regs first in struct vcpu");
 _Static_assert(__builtin_offsetof(struct vcpu, timing) == 136, "T_ENTRY_TSC in the entry code");
+_Static_assert(__builtin_offsetof(struct vcpu, exit_table) == 152,
+	       "V_EXIT_TABLE in the entry code");
 
 #define VM_NAME_LEN 32
 #define VM_MAX_VCPUS 4

@@ -49,12 +49,18 @@ struct pmu_hw {
 	void *ctx;
 };
 
+/* One PERF_CTL/PERF_CTR pair of the VMCB save area (APM Vol 2 Table B-2). */
+struct pmu_vmcb_pmc {
+	u64 ctl, ctr;
+};
+
 /*
  * One vCPU's guest PMU.  Where the authoritative copy lives depends on the
  * mode: PMU_SW*: the fields below while !loaded, the hardware while loaded;
- * PMU_HW: the vmcb_* slots for counters, status and global control.  The
- * event selects and FIXED_CTR_CTRL are always intercepted, so eventsel[] and
- * fixed_ctr_ctrl are always current.
+ * PMU_HW: the VMCB's slots (vmcb_*) for counters, status and global control,
+ * read only where a handler needs them.  The event selects and
+ * FIXED_CTR_CTRL are always intercepted, so eventsel[] and fixed_ctr_ctrl
+ * are always current.
  */
 struct pmu_state {
 	enum pmu_vendor vendor;
@@ -68,12 +74,23 @@ struct pmu_state {
 	u64 global_ctrl, global_status;
 	/* VMCS GUEST_IA32_PERF_GLOBAL_CTRL (0x2808), loaded at VM-entry (SDM Vol 3 §25.8.1). */
 	u64 vmcs_global_ctrl;
-	/* VMCB save-area slots of PMC virtualization (APM Vol 2 Table B-2). */
-	u64 vmcb_ctl[PMU_AMD_MAX_GP], vmcb_ctr[PMU_AMD_MAX_GP];
-	u64 vmcb_global_ctl, vmcb_global_status;
+	/*
+	 * PMC virtualization's slots (APM Vol 2 Table B-2): the VMCB's own
+	 * once the backend attached it (pmu_attach_vmcb), vmcb_home before.
+	 */
+	struct pmu_vmcb_pmc *vmcb_pmc;
+	u64 *vmcb_global_status;
+	u32 *vmcb_global_ctl; /* a dword in the VMCB */
+	struct {
+		struct pmu_vmcb_pmc pmc[PMU_AMD_MAX_GP];
+		u64 global_status;
+		u32 global_ctl;
+	} vmcb_home;
 	/* Counters that count emulated instructions / branches, GLOBAL_CTRL layout. */
 	u64 acct_insn, acct_branch;
 	bool acct_needed;
+	/* Some enabled select counts such events, whatever GLOBAL_CTRL says. */
+	bool acct_any;
 	/* Enabled counters with their overflow interrupt on, GLOBAL_CTRL layout. */
 	u64 pmi_mask;
 	/* Overflow bits already turned into a guest PMI. */
@@ -104,12 +121,16 @@ static inline u64 pmu_mask(const struct pmu_state *s)
 	return s->width >= 64 ? ~0ull : BIT(s->width) - 1;
 }
 
+/* PMU_HW: the guest state moves into the VMCB's slots, its home from now on. */
+void pmu_attach_vmcb(struct pmu_state *s, struct pmu_vmcb_pmc *pmc, u64 *global_status,
+		     u32 *global_ctl);
+
 /* World switch; see pmu_switch.c for where each hook sits. */
 void pmu_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs);
-void pmu_vm_entry(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
-void pmu_vm_exit(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
+/* Reads the guest's GLOBAL_CTRL where it lives into global_ctrl (it changes without an exit). */
+void pmu_sync_global_ctrl(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 
 /* Guest register writes seen by the intercept handlers; false: #GP, nothing changed. */
 bool pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value);
@@ -134,6 +155,35 @@ void pmu_recalc_accounting(struct pmu_state *s);
 static inline bool pmu_accounting_needed(const struct pmu_state *s)
 {
 	return s->acct_needed;
+}
+
+/*
+ * True when an exit that mhv handles without touching a PMU register needs
+ * no hook at all: nothing to switch (the guest PMU stays loaded, PMU_SW_LAZY,
+ * or the CPU switches it, PMU_HW), nothing to account (no select counts an
+ * accounted event, whatever the unintercepted GLOBAL_CTRL says) and no
+ * overflow to look for (no select with INT; PMU_HW: the CPU delivers its
+ * own).  Such exits may skip every hook from pmu_put_if_needed to pmu_load;
+ * any other handler runs them (the backends' fast paths, pmu_switch.c).
+ */
+static inline bool pmu_exit_quiet(const struct pmu_state *s, enum pmu_mode mode)
+{
+	if (s->acct_any || s->pmi_pending)
+		return false;
+	if (mode == PMU_HW)
+		return true;
+	return mode == PMU_SW_LAZY && s->loaded && !s->pmi_mask;
+}
+
+/*
+ * The MSR to write 0 right before every VMRUN, or 0: PMU_HW's host
+ * GLOBAL_CTL, which VMRUN refuses unless 0 (VMEXIT_INVALID_PMC) and each
+ * #VMEXIT leaves at its reset value, every counter on (APM Vol 2 §15.39).
+ * The backend's entry code does it, after every hook.
+ */
+static inline u32 pmu_entry_zeroed_msr(const struct pmu_state *s, enum pmu_mode mode)
+{
+	return mode == PMU_HW && s->vendor == PMU_AMD ? MSR_AMD_GLOBAL_CTL : 0;
 }
 
 #endif

@@ -96,6 +96,8 @@ void pmu_recalc_accounting(struct pmu_state *s)
 	/* Intel fixed counter 0 is instructions retired (SDM Vol 3 §21.2.2). */
 	if (s->nr_fixed && (s->fixed_ctr_ctrl & (PMU_FIXED_OS(0) | PMU_FIXED_USR(0))))
 		s->acct_insn |= PMU_GLOBAL_FIXED(0);
+	/* GLOBAL_CTRL may change without an exit: what the fast paths go by (pmu_exit_quiet). */
+	s->acct_any = (s->acct_insn | s->acct_branch) != 0;
 	s->acct_insn &= s->global_ctrl;
 	s->acct_branch &= s->global_ctrl;
 	s->acct_needed = (s->acct_insn | s->acct_branch) != 0;
@@ -188,7 +190,7 @@ static u64 *soft_ctr(struct pmu_state *s, enum pmu_mode mode, unsigned fixed, un
 {
 	if (fixed)
 		return &s->fixed[i];
-	return in_vmcb(s, mode) ? &s->vmcb_ctr[i] : &s->counter[i];
+	return in_vmcb(s, mode) ? &s->vmcb_pmc[i].ctr : &s->counter[i];
 }
 
 static u64 read_ctr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, unsigned fixed,
@@ -213,7 +215,7 @@ static void write_ctr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode
 static void change_status(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode,
 			  enum pmu_reg r, u64 bits)
 {
-	u64 *status = in_vmcb(s, mode) ? &s->vmcb_global_status : &s->global_status;
+	u64 *status = in_vmcb(s, mode) ? s->vmcb_global_status : &s->global_status;
 
 	if (s->loaded)
 		hw->ops->wrmsr(hw->ctx, status_msr(s, r), bits);
@@ -242,13 +244,14 @@ bool pmu_get_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 		*v = s->fixed_ctr_ctrl;
 		return true;
 	case REG_CTRL:
-		*v = in_vmcb(s, mode) ? s->vmcb_global_ctl : s->global_ctrl;
+		pmu_sync_global_ctrl(s, hw, mode);
+		*v = s->global_ctrl;
 		return true;
 	case REG_STATUS:
 		if (s->loaded)
 			*v = hw->ops->rdmsr(hw->ctx, msr);
 		else
-			*v = in_vmcb(s, mode) ? s->vmcb_global_status : s->global_status;
+			*v = in_vmcb(s, mode) ? *s->vmcb_global_status : s->global_status;
 		return true;
 	case REG_STATUS_CLR:
 	case REG_STATUS_SET:
@@ -272,7 +275,7 @@ bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 		if (!pmu_set_eventsel(s, i, v))
 			return false;
 		if (in_vmcb(s, mode))
-			s->vmcb_ctl[i] = s->eventsel_hw[i];
+			s->vmcb_pmc[i].ctl = s->eventsel_hw[i];
 		else if (s->loaded)
 			hw->ops->wrmsr(hw->ctx, msr, s->eventsel_hw[i]);
 		return true;
@@ -291,7 +294,7 @@ bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 			return false;
 		if (in_vmcb(s, mode)) {
 			/* A dword slot (APM Vol 2 Table B-2). */
-			s->vmcb_global_ctl = s->global_ctrl & 0xffffffffull;
+			*s->vmcb_global_ctl = (u32)s->global_ctrl;
 		} else if (s->vendor == PMU_INTEL) {
 			/* Host GLOBAL_CTRL stays 0; VM-entry loads VMCS 0x2808 (SDM Vol 3 §25.8.1). */
 			s->vmcs_global_ctrl = s->global_ctrl;
@@ -339,7 +342,10 @@ bool pmu_account_emulated(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode 
 	bool pmi = false;
 	unsigned i;
 
-	if (mode == PMU_OFF || !s->acct_needed)
+	if (mode == PMU_OFF || !s->acct_any)
+		return false;
+	pmu_sync_global_ctrl(s, hw, mode);
+	if (!s->acct_needed)
 		return false;
 	if (events & PMU_EV_INSTRUCTIONS)
 		m |= s->acct_insn;

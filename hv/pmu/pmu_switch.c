@@ -5,10 +5,13 @@
  * WRMSR elision; and AMD PMC virtualization (APM Vol 2 §15.39).
  *
  * Where the hooks sit, per mode:
- *   #VMEXIT -> pmu_vm_exit -> pmu_put (PMU_SW*) or pmu_put_if_needed (PMU_SW_LAZY)
+ *   #VMEXIT -> pmu_put (PMU_SW*) or pmu_put_if_needed (PMU_SW_LAZY)
  *   handler (may call pmu_account_emulated, pmu_get_msr, pmu_set_msr)
- *   pmu_load -> pmu_vm_entry -> VMRUN/VMLAUNCH/VMRESUME
+ *   pmu_load -> the entry code (pmu_entry_zeroed_msr) -> VMRUN/VMLAUNCH/VMRESUME
  * with IRQs off from pmu_load to VMRUN (KVM loads with IRQs disabled too).
+ * The guest's unintercepted GLOBAL_CTRL is read where it matters (put,
+ * accounting, an intercepted read: pmu_sync_global_ctrl), not at every
+ * exit; exits that pmu_exit_quiet lets through run no hook at all.
  * mhv runs no host perf events, so KVM's perf-context and LVTPC steps are
  * not here; the LVTPC switch belongs to the APIC code.
  */
@@ -121,11 +124,28 @@ void pmu_init(struct pmu_state *s, enum pmu_vendor vendor, unsigned nr_gp, unsig
 	 */
 	s->global_ctrl = s->nr_gp ? BIT(s->nr_gp) - 1 : 0;
 	s->vmcs_global_ctrl = s->global_ctrl;
-	/* GLOBAL_CTL is a dword in the VMCB (APM Vol 2 Table B-2). */
-	s->vmcb_global_ctl = s->global_ctrl & 0xffffffffull;
 	if (mode == PMU_OFF)
-		s->global_ctrl = s->vmcs_global_ctrl = s->vmcb_global_ctl = 0;
+		s->global_ctrl = s->vmcs_global_ctrl = 0;
+	s->vmcb_pmc = s->vmcb_home.pmc;
+	s->vmcb_global_status = &s->vmcb_home.global_status;
+	s->vmcb_global_ctl = &s->vmcb_home.global_ctl;
+	/* GLOBAL_CTL is a dword in the VMCB (APM Vol 2 Table B-2). */
+	*s->vmcb_global_ctl = (u32)s->global_ctrl;
 	pmu_recalc_accounting(s);
+}
+
+void pmu_attach_vmcb(struct pmu_state *s, struct pmu_vmcb_pmc *pmc, u64 *global_status,
+		     u32 *global_ctl)
+{
+	unsigned i;
+
+	for (i = 0; i < PMU_AMD_MAX_GP; i++)
+		pmc[i] = s->vmcb_pmc[i];
+	*global_status = *s->vmcb_global_status;
+	*global_ctl = *s->vmcb_global_ctl;
+	s->vmcb_pmc = pmc;
+	s->vmcb_global_status = global_status;
+	s->vmcb_global_ctl = global_ctl;
 }
 
 /* LOAD: PMU off, counters and selects, then status and the global enable;
@@ -177,8 +197,10 @@ static void sw_put(struct pmu_state *s, struct pmu_hw *hw)
 	u64 mask = pmu_mask(s);
 	unsigned i;
 
+	/* AMD: the guest's own, read back as KVM does (#VMEXIT does not switch
+	 * it); Intel: VMCS 0x2808's. */
+	pmu_sync_global_ctrl(s, hw, PMU_SW);
 	if (s->vendor == PMU_AMD) {
-		/* #VMEXIT does not load GLOBAL_CTL on AMD; s->global_ctrl was read at exit. */
 		wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
 		s->global_status = rdmsr(hw, MSR_AMD_GLOBAL_STATUS);
 		if (s->global_status)
@@ -237,35 +259,21 @@ void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mod
 	pmu_put(s, hw, mode);
 }
 
-/* Last thing before VMRUN/VMRESUME, IRQs off. */
-void pmu_vm_entry(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
-{
-	/*
-	 * The host GLOBAL_CTL must be 0 or VMRUN fails with VMEXIT_INVALID_PMC
-	 * (APM Vol 2 §15.39); #VMEXIT leaves it at its reset value, every
-	 * counter enabled (AMD's KVM patches for it), so every VMRUN needs it.
-	 */
-	if (mode == PMU_HW && s->vendor == PMU_AMD)
-		wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
-}
-
-/* First thing after #VMEXIT/VM-exit: capture what the guest changed unintercepted. */
-void pmu_vm_exit(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
+/*
+ * GLOBAL_CTRL as the guest left it: AMD's is not intercepted, so it is read
+ * back while loaded (as KVM does) or from the VMCB where #VMEXIT saved it
+ * (APM Vol 2 §15.39); Intel's guest writes are intercepted into VMCS 0x2808.
+ */
+void pmu_sync_global_ctrl(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 {
 	u64 global_ctrl = s->global_ctrl;
 
-	if (mode == PMU_HW && s->vendor == PMU_AMD) {
-		/* #VMEXIT saved the guest state into the VMCB (APM Vol 2 §15.39): a memory read. */
-		global_ctrl = s->vmcb_global_ctl;
-	} else if (is_sw(mode) && s->loaded) {
-		if (s->vendor == PMU_INTEL) {
-			/* VMCS 0x2808 holds it (the guest's writes are intercepted). */
-			global_ctrl = s->vmcs_global_ctrl;
-		} else {
-			/* GLOBAL_CTL is not intercepted, so read it back (as KVM does). */
-			global_ctrl = rdmsr(hw, MSR_AMD_GLOBAL_CTL);
-		}
-	}
+	if (mode == PMU_HW && s->vendor == PMU_AMD)
+		global_ctrl = *s->vmcb_global_ctl;
+	else if (is_sw(mode) && s->loaded && s->vendor == PMU_INTEL)
+		global_ctrl = s->vmcs_global_ctrl;
+	else if (is_sw(mode) && s->loaded)
+		global_ctrl = rdmsr(hw, MSR_AMD_GLOBAL_CTL);
 	if (global_ctrl != s->global_ctrl) {
 		s->global_ctrl = global_ctrl;
 		pmu_recalc_accounting(s);

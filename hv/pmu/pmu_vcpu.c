@@ -113,7 +113,6 @@ void pmu_vcpu_after_exit(struct vcpu *vcpu)
 {
 	struct pmu_state *s = &vcpu->pmu;
 
-	pmu_vm_exit(s, &host_pmu, vcpu->pmu_mode);
 	pmu_put_if_needed(s, &host_pmu, vcpu->pmu_mode, false);
 }
 
@@ -121,9 +120,10 @@ void pmu_vcpu_before_entry(struct vcpu *vcpu, u64 exit_rip)
 {
 	struct pmu_state *s = &vcpu->pmu;
 
-	/* Counted only when a guest counter counts such events;
+	/* Counted only when a guest counter counts such events (GLOBAL_CTRL,
+	 * which may have changed without an exit, is looked at inside);
 	 * none of the instructions mhv emulates is a branch. */
-	if (unlikely(s->acct_needed) && vcpu->regs.rip != exit_rip)
+	if (unlikely(s->acct_any) && vcpu->regs.rip != exit_rip)
 		pmu_account_emulated(s, &host_pmu, vcpu->pmu_mode,
 				     vcpu->pmu_account & PMU_EV_INSTRUCTIONS,
 				     backend->guest_cpl(vcpu));
@@ -133,7 +133,6 @@ void pmu_vcpu_before_entry(struct vcpu *vcpu, u64 exit_rip)
 	if (unlikely(s->pmi_mask))
 		check_overflow(vcpu);
 	pmu_load(s, &host_pmu, vcpu->pmu_mode);
-	pmu_vm_entry(s, &host_pmu, vcpu->pmu_mode);
 }
 
 void pmu_vcpu_stopped(struct vcpu *vcpu)

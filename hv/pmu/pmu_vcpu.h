@@ -43,6 +43,18 @@ bool pmu_vcpu_msr_write(struct vcpu *vcpu, u32 msr, u64 v);
  * MSR bitmaps); returns how many. */
 #define PMU_PASSTHROUGH_MAX (PMU_MAX_GP + PMU_MAX_FIXED + 4)
 unsigned pmu_vcpu_passthrough_list(const struct vcpu *vcpu, u32 msrs[PMU_PASSTHROUGH_MAX]);
+/*
+ * Can a guest WRMSR of msr change what pmu_exit_quiet says?  Only the event
+ * selects and FIXED_CTR_CTRL feed it (acct_any, pmi_mask); their whole
+ * blocks are counted, both vendors' (SDM Vol 4 Table 2-2; APM Vol 2 A.6).
+ */
+static inline bool pmu_vcpu_msr_write_wakes(u32 msr)
+{
+	return msr - MSR_INTEL_PERFEVTSEL(0) < PMU_MAX_GP || msr == MSR_INTEL_FIXED_CTR_CTRL ||
+	       msr - MSR_K7_PERF_CTL(0) < 2 * K7_COUNTERS ||
+	       msr - MSR_AMD_PERF_CTL(0) < 2 * PMU_AMD_MAX_GP;
+}
+
 /* Is RDPMC executed by the guest without an exit? */
 bool pmu_vcpu_rdpmc_passthrough(const struct vcpu *vcpu);
 /* An intercepted RDPMC: the guest's counter, or #GP. */

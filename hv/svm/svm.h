@@ -40,15 +40,21 @@ int svm_cpu_enable(const char **why);
 /* The IRET and #DB exits' decoders for NMI blocking, into svm_exit_table. */
 void svm_nmi_exits_init(void);
 void svm_idle_wait(void);
-/* The VM-run loops (svm_entry.asm): PMU switch or not, timed or not, RSB
- * fill after every exit or not. */
+/* The VM-run loops (svm_entry.asm): no PMU, PMU switch at every exit (sw,
+ * sw-noelide), fast path while the PMU needs no hook (sw-lazy, hw); timed or
+ * not; RSB fill after every exit or not. */
 typedef void svm_run_loop_fn(struct vcpu *vcpu, u64 vmcb_pa);
-svm_run_loop_fn svm_run_loop, svm_run_loop_timed, svm_run_loop_pmu, svm_run_loop_pmu_timed;
-svm_run_loop_fn svm_run_loop_rsb, svm_run_loop_timed_rsb, svm_run_loop_pmu_rsb,
+svm_run_loop_fn svm_run_loop, svm_run_loop_timed, svm_run_loop_rsb, svm_run_loop_timed_rsb;
+svm_run_loop_fn svm_run_loop_pmu, svm_run_loop_pmu_timed, svm_run_loop_pmu_rsb,
     svm_run_loop_pmu_timed_rsb;
+svm_run_loop_fn svm_run_loop_lazy, svm_run_loop_lazy_timed, svm_run_loop_lazy_rsb,
+    svm_run_loop_lazy_timed_rsb;
+svm_run_loop_fn svm_run_loop_hw, svm_run_loop_hw_timed, svm_run_loop_hw_rsb,
+    svm_run_loop_hw_timed_rsb;
 int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb);
 int svm_handle_exit_nrips(struct vcpu *vcpu, struct vmcb *vmcb);
 int svm_handle_exit_pmu(struct vcpu *vcpu, struct vmcb *vmcb);
+int svm_pmu_general_exit(struct vcpu *vcpu, struct vmcb *vmcb);
 
 /* The guest PMU (svm_pmu.c): intercepts and VMCB bits at vCPU creation,
  * the first load before the first VMRUN. */

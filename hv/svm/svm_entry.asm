@@ -24,14 +24,18 @@ extern svm_fast_exits
 %define VMCB_EXIT_CODE 0x70	; APM Vol 2 Table B-1
 
 ; void NAME(struct vcpu *vcpu, u64 vmcb_pa): returns when the exit handler
-; (%3) says the VM stopped.  The timed variant also stamps the TSC just
-; before VMRUN and just after #VMEXIT (vmrun_to_guest / guest_to_exit); the
-; plain one, used for everything else, has no extra instruction.  VMs with
-; a PMU mode run the loops whose handler switches the PMU around the exit;
-; the others (%4 = 1) call the exit code's entry of svm_fast_exits.  %5:
-; the per-exit duties (core/mitigations.h), DUTY_RSB_FILL or none (VERW is
-; for Intel's MDS only).
-%macro RUN_LOOP 5
+; says the VM stopped.  The timed variant also stamps the TSC just before
+; VMRUN and just after #VMEXIT (vmrun_to_guest / guest_to_exit); the plain
+; one, used for everything else, has no extra instruction.
+; %3: the exit handler, called for every exit (%4 = 0) or for codes above
+; 255 (%4 = 1: the others call the code's entry of svm_fast_exits).  %4 = 2:
+; every code calls through the table vcpu->exit_table points to, codes above
+; 255 its last entry; the PMU code switches it between the plain handlers
+; and its world switch (svm_pmu.c).  %5: the
+; per-exit duties (core/mitigations.h), DUTY_RSB_FILL or none (VERW is for
+; Intel's MDS only).  %6: an MSR to write 0 right before every VMRUN, or 0
+; (pmu_entry_zeroed_msr).
+%macro RUN_LOOP 6
 global %1
 %1:
 	PUSH_HOST_CALLEE_SAVED
@@ -39,6 +43,12 @@ global %1
 	push rsi
 	sub rsp, 8			; 16-byte alignment at the call below
 %%enter:
+%if %6
+	mov ecx, %6
+	xor eax, eax
+	xor edx, edx
+	wrmsr
+%endif
 	mov rdi, [rsp + F_VCPU]
 %if %2
 	lfence
@@ -68,7 +78,11 @@ global %1
 	cmp qword [rsi + VMCB_EXIT_CODE], 0xff
 	ja %%general
 	movzx eax, byte [rsi + VMCB_EXIT_CODE]
+%if %4 == 1
 	lea rcx, [svm_fast_exits]
+%else
+	mov rcx, [rdi + V_EXIT_TABLE]
+%endif
 	call [rcx + rax * 8]		; (vcpu, vmcb); non-zero: enter again
 %else
 	call %3
@@ -79,18 +93,37 @@ global %1
 	add rsp, 24
 	POP_HOST_CALLEE_SAVED
 	ret
-%if %4
+%if %4 == 1
 %%general:
 	call %3
+	jmp %%handled
+%elif %4 == 2
+%%general:
+	mov rcx, [rdi + V_EXIT_TABLE]
+	call [rcx + 256 * 8]		; the entry for codes above 255
 	jmp %%handled
 %endif
 %endmacro
 
-RUN_LOOP svm_run_loop, 0, svm_handle_exit, 1, 0
-RUN_LOOP svm_run_loop_timed, 1, svm_handle_exit, 1, 0
-RUN_LOOP svm_run_loop_pmu, 0, svm_handle_exit_pmu, 0, 0
-RUN_LOOP svm_run_loop_pmu_timed, 1, svm_handle_exit_pmu, 0, 0
-RUN_LOOP svm_run_loop_rsb, 0, svm_handle_exit, 1, DUTY_RSB_FILL
-RUN_LOOP svm_run_loop_timed_rsb, 1, svm_handle_exit, 1, DUTY_RSB_FILL
-RUN_LOOP svm_run_loop_pmu_rsb, 0, svm_handle_exit_pmu, 0, DUTY_RSB_FILL
-RUN_LOOP svm_run_loop_pmu_timed_rsb, 1, svm_handle_exit_pmu, 0, DUTY_RSB_FILL
+; PerfCntrGlobalCtl (APM Vol 2 §13.2.1, PerfMonV2): PMU_HW's VMRUN needs it 0
+%define ZERO_GLOBAL_CTL 0xc0000301
+
+RUN_LOOP svm_run_loop, 0, svm_handle_exit, 1, 0, 0
+RUN_LOOP svm_run_loop_timed, 1, svm_handle_exit, 1, 0, 0
+RUN_LOOP svm_run_loop_rsb, 0, svm_handle_exit, 1, DUTY_RSB_FILL, 0
+RUN_LOOP svm_run_loop_timed_rsb, 1, svm_handle_exit, 1, DUTY_RSB_FILL, 0
+; sw, sw-noelide: the switch around every exit
+RUN_LOOP svm_run_loop_pmu, 0, svm_handle_exit_pmu, 0, 0, 0
+RUN_LOOP svm_run_loop_pmu_timed, 1, svm_handle_exit_pmu, 0, 0, 0
+RUN_LOOP svm_run_loop_pmu_rsb, 0, svm_handle_exit_pmu, 0, DUTY_RSB_FILL, 0
+RUN_LOOP svm_run_loop_pmu_timed_rsb, 1, svm_handle_exit_pmu, 0, DUTY_RSB_FILL, 0
+; sw-lazy: fast handlers while the PMU needs no hook
+RUN_LOOP svm_run_loop_lazy, 0, 0, 2, 0, 0
+RUN_LOOP svm_run_loop_lazy_timed, 1, 0, 2, 0, 0
+RUN_LOOP svm_run_loop_lazy_rsb, 0, 0, 2, DUTY_RSB_FILL, 0
+RUN_LOOP svm_run_loop_lazy_timed_rsb, 1, 0, 2, DUTY_RSB_FILL, 0
+; hw: the same, and the host GLOBAL_CTL off before each VMRUN
+RUN_LOOP svm_run_loop_hw, 0, 0, 2, 0, ZERO_GLOBAL_CTL
+RUN_LOOP svm_run_loop_hw_timed, 1, 0, 2, 0, ZERO_GLOBAL_CTL
+RUN_LOOP svm_run_loop_hw_rsb, 0, 0, 2, DUTY_RSB_FILL, ZERO_GLOBAL_CTL
+RUN_LOOP svm_run_loop_hw_timed_rsb, 1, 0, 2, DUTY_RSB_FILL, ZERO_GLOBAL_CTL

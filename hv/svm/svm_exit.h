@@ -20,9 +20,12 @@ struct svm_exit_desc {
 extern struct svm_exit_desc svm_exit_table[SVM_EXIT_TABLE_SIZE];
 
 /* Per exit code below 256, called by the VM-run loops without a PMU mode:
- * a fast handler or svm_handle_exit (svm_fast.c). */
+ * a fast handler or svm_handle_exit (svm_fast.c).  The PMU loops that call
+ * through vcpu->exit_table have one more entry, for the codes above 255;
+ * svm_fast_exits_pmu is theirs while the PMU needs no hook (svm_pmu.c). */
 typedef int svm_fast_fn(struct vcpu *vcpu, struct vmcb *vmcb);
 extern svm_fast_fn *svm_fast_exits[SVM_EXIT_TABLE_SIZE];
+extern svm_fast_fn *svm_fast_exits_pmu[SVM_EXIT_TABLE_SIZE + 1];
 void svm_fast_exits_init(bool nrips);
 
 void svm_exit_table_init(void);

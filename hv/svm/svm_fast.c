@@ -14,17 +14,21 @@
  *   while an event is delivered (APM Vol 2 §15.7.2);
  * - a stop comes from another CPU, whose kick is an INTR exit, or from a
  *   port device (fast_ioio says so).
- * The VM-run loops with a PMU mode keep the general path for every exit
- * (their switch runs around it, svm_pmu.c).
+ * The PMU loops of modes sw-lazy and hw use the same table while their PMU
+ * needs no hook (svm_fast_exits_pmu, svm_pmu.c), but for the MSR exit: a
+ * write that may change that (an event select's) hands on to the world
+ * switch, svm_pmu_general_exit.
  */
 #include "svm.h"
 #include "svm_exit.h"
 #include "core/exit_dispatch.h"
 #include "core/fast_exit.h"
+#include "pmu/pmu_vcpu.h"
 #include "arch/regs.h"
 #include "arch/x86.h"
 
 svm_fast_fn *svm_fast_exits[SVM_EXIT_TABLE_SIZE];
+svm_fast_fn *svm_fast_exits_pmu[SVM_EXIT_TABLE_SIZE + 1];
 
 static inline bool fast_allowed(const struct vmcb *vmcb)
 {
@@ -97,18 +101,20 @@ static int fast_cpuid_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 	return cpuid_done(vcpu, vmcb, r);
 }
 
-/* EXITINFO1: 0 = RDMSR, 1 = WRMSR (APM Vol 2 §15.11) */
-static int fast_msr(struct vcpu *vcpu, struct vmcb *vmcb)
+/* EXITINFO1: 0 = RDMSR, 1 = WRMSR (APM Vol 2 §15.11); inlined into both
+ * instances below, where the general path is a constant: a direct tail call. */
+static inline __attribute__((always_inline)) int fast_msr(struct vcpu *vcpu, struct vmcb *vmcb,
+							  svm_fast_fn *general)
 {
 	u64 *g = vcpu->regs.gpr;
 	u32 index = (u32)g[GPR_RCX];
 	u64 val;
 
 	if (!fast_msr_index(index) || !fast_allowed(vmcb))
-		return svm_handle_exit_nrips(vcpu, vmcb);
+		return general(vcpu, vmcb);
 	if (vmcb->control.exit_info_1 & 1) {
 		if (!fast_msr_write(vcpu, index, (g[GPR_RDX] << 32) | (u32)vmcb->save.rax))
-			return svm_handle_exit_nrips(vcpu, vmcb);
+			return general(vcpu, vmcb);
 		fast_done(vcpu, vmcb, EXIT_MSR_WRITE, vmcb->control.next_rip);
 		return 1;
 	}
@@ -117,6 +123,26 @@ static int fast_msr(struct vcpu *vcpu, struct vmcb *vmcb)
 	g[GPR_RDX] = val >> 32;
 	fast_done(vcpu, vmcb, EXIT_MSR_READ, vmcb->control.next_rip);
 	return 1;
+}
+
+static int fast_msr_plain(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return fast_msr(vcpu, vmcb, svm_handle_exit_nrips);
+}
+
+/* While the PMU needs no hook, only a write that may change that needs the
+ * switch.  Out of line: inlined, it cost the fast path an instruction. */
+static __attribute__((noinline)) int msr_general_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	if ((vmcb->control.exit_info_1 & 1) &&
+	    pmu_vcpu_msr_write_wakes((u32)vcpu->regs.gpr[GPR_RCX]))
+		return svm_pmu_general_exit(vcpu, vmcb);
+	return svm_handle_exit_nrips(vcpu, vmcb);
+}
+
+static int fast_msr_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
+{
+	return fast_msr(vcpu, vmcb, msr_general_pmu);
 }
 
 /* EXITINFO1 (APM Vol 2 §15.10.2): bit 0 IN, 2 string, 3 REP, 4-6 size
@@ -163,6 +189,17 @@ static int fast_ioio(struct vcpu *vcpu, struct vmcb *vmcb)
  * (prefixes may pad it), which the general path decodes and checks: the
  * instruction intercepts stay there; IOIO has its next RIP regardless.
  */
+static void fill_pmu_table(void)
+{
+	unsigned i;
+
+	for (i = 0; i < SVM_EXIT_TABLE_SIZE; i++)
+		svm_fast_exits_pmu[i] = svm_fast_exits[i];
+	svm_fast_exits_pmu[SVM_EXIT_MSR] =
+	    svm_fast_exits[SVM_EXIT_MSR] == fast_msr_plain ? fast_msr_pmu : svm_pmu_general_exit;
+	svm_fast_exits_pmu[SVM_EXIT_TABLE_SIZE] = svm_handle_exit; /* codes above 255 */
+}
+
 void svm_fast_exits_init(bool nrips)
 {
 	unsigned i;
@@ -170,9 +207,10 @@ void svm_fast_exits_init(bool nrips)
 	for (i = 0; i < ARRAY_SIZE(svm_fast_exits); i++)
 		svm_fast_exits[i] = nrips ? svm_handle_exit_nrips : svm_handle_exit;
 	svm_fast_exits[SVM_EXIT_IOIO] = fast_ioio;
-	if (!nrips)
-		return;
-	svm_fast_exits[SVM_EXIT_VMMCALL] = fast_vmmcall;
-	svm_fast_exits[SVM_EXIT_CPUID] = fast_cpuid_exit;
-	svm_fast_exits[SVM_EXIT_MSR] = fast_msr;
+	if (nrips) {
+		svm_fast_exits[SVM_EXIT_VMMCALL] = fast_vmmcall;
+		svm_fast_exits[SVM_EXIT_CPUID] = fast_cpuid_exit;
+		svm_fast_exits[SVM_EXIT_MSR] = fast_msr_plain;
+	}
+	fill_pmu_table();
 }

@@ -340,10 +340,17 @@ static void svm_vmsave(u64 vmcb_pa)
 }
 
 /* [PMU mode][timed][RSB fill]: VERW is never a duty on AMD (MDS is Intel's) */
-static svm_run_loop_fn *const run_loops[2][2][2] = {
-	{ { svm_run_loop, svm_run_loop_rsb }, { svm_run_loop_timed, svm_run_loop_timed_rsb } },
-	{ { svm_run_loop_pmu, svm_run_loop_pmu_rsb },
-	  { svm_run_loop_pmu_timed, svm_run_loop_pmu_timed_rsb } },
+static svm_run_loop_fn *const run_loops[PMU_MODE_COUNT][2][2] = {
+	[PMU_OFF] = { { svm_run_loop, svm_run_loop_rsb },
+		      { svm_run_loop_timed, svm_run_loop_timed_rsb } },
+	[PMU_SW] = { { svm_run_loop_pmu, svm_run_loop_pmu_rsb },
+		     { svm_run_loop_pmu_timed, svm_run_loop_pmu_timed_rsb } },
+	[PMU_SW_NOELIDE] = { { svm_run_loop_pmu, svm_run_loop_pmu_rsb },
+			     { svm_run_loop_pmu_timed, svm_run_loop_pmu_timed_rsb } },
+	[PMU_SW_LAZY] = { { svm_run_loop_lazy, svm_run_loop_lazy_rsb },
+			  { svm_run_loop_lazy_timed, svm_run_loop_lazy_timed_rsb } },
+	[PMU_HW] = { { svm_run_loop_hw, svm_run_loop_hw_rsb },
+		     { svm_run_loop_hw_timed, svm_run_loop_hw_timed_rsb } },
 };
 
 static void svm_vcpu_run(struct vcpu *vcpu)
@@ -355,7 +362,7 @@ static void svm_vcpu_run(struct vcpu *vcpu)
 	sync_regs_to_vmcb(vcpu, s->vmcb);
 	if (pmu)
 		svm_pmu_first_entry(vcpu, s->vmcb);
-	run_loops[pmu][vcpu->timed][!!(vcpu->duties & DUTY_RSB_FILL)](vcpu, s->vmcb_pa);
+	run_loops[vcpu->pmu_mode][vcpu->timed][!!(vcpu->duties & DUTY_RSB_FILL)](vcpu, s->vmcb_pa);
 	if (pmu)
 		pmu_vcpu_stopped(vcpu);
 	svm_vmsave(s->vmcb_pa);

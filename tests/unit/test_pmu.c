@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "pmu/pmu.h"
+#include "pmu/pmu_vcpu.h"
 
 #define MASK48 (BIT(48) - 1)
 
@@ -269,6 +270,13 @@ static bool ref_account(struct ref *r, unsigned events, unsigned cpl)
 	return pmi;
 }
 
+/* The PerfCtrVirt slots of a VMCB save area (APM Vol 2 Table B-2). */
+struct vmcb_slots {
+	struct pmu_vmcb_pmc pmc[PMU_AMD_MAX_GP];
+	u64 global_status;
+	u32 global_ctl;
+};
+
 struct harness {
 	struct model m;
 	struct pmu_state s;
@@ -276,6 +284,7 @@ struct harness {
 	struct ref r;
 	enum pmu_mode mode;
 	u64 rng;
+	struct vmcb_slots vmcb; /* mode hw: where the CPU loads and saves the guest's PMU */
 };
 
 static u64 rnd(struct harness *h)
@@ -303,6 +312,9 @@ static void h_init(struct harness *h, enum pmu_vendor v, enum pmu_mode mode, u64
 	h->hw.ops = &model_ops;
 	h->hw.ctx = &h->m;
 	pmu_init(&h->s, v, h->m.nr_gp, h->m.nr_fixed, mode);
+	/* As the backend does at vCPU creation: the VMCB becomes the home. */
+	if (mode == PMU_HW)
+		pmu_attach_vmcb(&h->s, h->vmcb.pmc, &h->vmcb.global_status, &h->vmcb.global_ctl);
 	h->r.global_ctrl = h->s.global_ctrl;
 }
 
@@ -324,6 +336,7 @@ static bool hw_vmentry(struct harness *h)
 {
 	struct model *m = &h->m;
 	struct pmu_state *s = &h->s;
+	struct vmcb_slots *vmcb = &h->vmcb;
 	unsigned i;
 
 	if (h->mode == PMU_HW && m->vendor == PMU_AMD) {
@@ -331,12 +344,12 @@ static bool hw_vmentry(struct harness *h)
 			return false;
 		m->host_status = m->global_status;
 		for (i = 0; i < m->nr_gp; i++) {
-			m_check_ctl(m, MSR_AMD_PERF_CTL(i), s->vmcb_ctl[i]);
-			m->ctl[i] = s->vmcb_ctl[i];
-			m->ctr[i] = s->vmcb_ctr[i];
+			m_check_ctl(m, MSR_AMD_PERF_CTL(i), vmcb->pmc[i].ctl);
+			m->ctl[i] = vmcb->pmc[i].ctl;
+			m->ctr[i] = vmcb->pmc[i].ctr;
 		}
-		m->global_status = s->vmcb_global_status;
-		m->global_ctrl = s->vmcb_global_ctl;
+		m->global_status = vmcb->global_status;
+		m->global_ctrl = vmcb->global_ctl;
 	} else if (m->vendor == PMU_INTEL && sw_mode(h->mode)) {
 		/* Entry "load GLOBAL_CTRL"; a reserved bit fails the VM entry (SDM Vol 3 §27.3.1.1). */
 		m_check_bits(MSR_INTEL_GLOBAL_CTRL, s->vmcs_global_ctrl, valid_bits(m));
@@ -350,17 +363,18 @@ static void hw_vmexit(struct harness *h)
 {
 	struct model *m = &h->m;
 	struct pmu_state *s = &h->s;
+	struct vmcb_slots *vmcb = &h->vmcb;
 	unsigned i;
 
 	if (h->mode == PMU_HW && m->vendor == PMU_AMD) {
 		/* Guest state saved; type C reset, type A restored (APM Vol 2 Table B-3 swap types). */
 		for (i = 0; i < m->nr_gp; i++) {
-			s->vmcb_ctl[i] = m->ctl[i];
-			s->vmcb_ctr[i] = m->ctr[i];
+			vmcb->pmc[i].ctl = m->ctl[i];
+			vmcb->pmc[i].ctr = m->ctr[i];
 			m->ctl[i] = m->ctr[i] = 0;
 		}
-		s->vmcb_global_status = m->global_status;
-		s->vmcb_global_ctl = m->global_ctrl;
+		vmcb->global_status = m->global_status;
+		vmcb->global_ctl = (u32)m->global_ctrl;
 		m->global_ctrl = valid_bits(m);
 		m->global_status = m->host_status;
 	} else if (m->vendor == PMU_INTEL && sw_mode(h->mode)) {
@@ -373,18 +387,70 @@ static void hw_vmexit(struct harness *h)
 static void do_exit(struct harness *h, bool host_needs)
 {
 	hw_vmexit(h);
-	pmu_vm_exit(&h->s, &h->hw, h->mode);
 	if (h->mode == PMU_SW_LAZY)
 		pmu_put_if_needed(&h->s, &h->hw, h->mode, host_needs);
 	else
 		pmu_put(&h->s, &h->hw, h->mode);
 }
 
+/* The backend's entry code after the hooks: the MSR the mode has zeroed before each VMRUN. */
+static void entry_code(struct harness *h)
+{
+	u32 msr = pmu_entry_zeroed_msr(&h->s, h->mode);
+
+	if (msr)
+		h->hw.ops->wrmsr(h->hw.ctx, msr, 0);
+	assert_true(hw_vmentry(h));
+}
+
 static void do_entry(struct harness *h)
 {
 	pmu_load(&h->s, &h->hw, h->mode);
-	pmu_vm_entry(&h->s, &h->hw, h->mode);
-	assert_true(hw_vmentry(h));
+	entry_code(h);
+}
+
+/* Host-mode time: no guest counter may count it, nor overflow. */
+static void host_time_counts_nothing(struct harness *h, u64 n)
+{
+	u64 before[PMU_MAX_GP + PMU_MAX_FIXED + 1];
+	unsigned i;
+
+	for (i = 0; i < h->m.nr_gp; i++)
+		before[i] = h->m.ctr[i];
+	for (i = 0; i < h->m.nr_fixed; i++)
+		before[PMU_MAX_GP + i] = h->m.fixed[i];
+	before[PMU_MAX_GP + PMU_MAX_FIXED] = h->m.global_status;
+	m_tick(&h->m, false, n);
+	for (i = 0; i < h->m.nr_gp; i++)
+		assert_int_equal(before[i], h->m.ctr[i]);
+	for (i = 0; i < h->m.nr_fixed; i++)
+		assert_int_equal(before[PMU_MAX_GP + i], h->m.fixed[i]);
+	assert_int_equal(before[PMU_MAX_GP + PMU_MAX_FIXED], h->m.global_status);
+}
+
+/*
+ * An exit a fast handler completes (CPUID, a hypercall): in the backends'
+ * fast-path loops the hooks run only when pmu_exit_quiet says the PMU
+ * needs them, else the exit goes the general way.
+ */
+static void fast_exit(struct harness *h)
+{
+	bool quiet = pmu_exit_quiet(&h->s, h->mode);
+	bool pmi = ref_account(&h->r, PMU_EV_INSTRUCTIONS, 0);
+
+	if (!quiet) {
+		do_exit(h, false);
+		host_time_counts_nothing(h, 100);
+		assert_int_equal(
+		    pmu_account_emulated(&h->s, &h->hw, h->mode, PMU_EV_INSTRUCTIONS, 0), pmi);
+		do_entry(h);
+		return;
+	}
+	/* Quiet: no guest counter counts what mhv completes, so skipping is exact. */
+	assert_false(pmi);
+	hw_vmexit(h);
+	host_time_counts_nothing(h, 100);
+	entry_code(h);
 }
 
 static u32 sel_msr(enum pmu_vendor v, unsigned i)
@@ -546,7 +612,7 @@ static void guest_step(struct harness *h)
 static void handler_step(struct harness *h)
 {
 	enum pmu_vendor vd = h->r.vendor;
-	u64 valid = valid_bits(&h->m), v, before[PMU_MAX_GP + PMU_MAX_FIXED + 1];
+	u64 valid = valid_bits(&h->m), v;
 	unsigned i, ev, cpl;
 
 	switch (rnd(h) % 8) {
@@ -589,17 +655,7 @@ static void handler_step(struct harness *h)
 		break;
 	case 7:
 		/* Host-mode events must not reach any guest counter. */
-		for (i = 0; i < h->m.nr_gp; i++)
-			before[i] = h->m.ctr[i];
-		for (i = 0; i < h->m.nr_fixed; i++)
-			before[PMU_MAX_GP + i] = h->m.fixed[i];
-		before[PMU_MAX_GP + PMU_MAX_FIXED] = h->m.global_status;
-		m_tick(&h->m, false, 1 + rnd(h) % 1000);
-		for (i = 0; i < h->m.nr_gp; i++)
-			assert_int_equal(before[i], h->m.ctr[i]);
-		for (i = 0; i < h->m.nr_fixed; i++)
-			assert_int_equal(before[PMU_MAX_GP + i], h->m.fixed[i]);
-		assert_int_equal(before[PMU_MAX_GP + PMU_MAX_FIXED], h->m.global_status);
+		host_time_counts_nothing(h, 1 + rnd(h) % 1000);
 		break;
 	}
 }
@@ -614,6 +670,11 @@ static void run_seq(struct harness *h, unsigned steps, u64 *trace)
 		guest_step(h);
 		if (rnd(h) % 3)
 			continue;
+		if (rnd(h) % 2) {
+			fast_exit(h);
+			check_guest_view(h);
+			continue;
+		}
 		do_exit(h, (rnd(h) % 4) == 0);
 		for (k = rnd(h) % 4; k; k--) {
 			handler_step(h);
@@ -720,12 +781,11 @@ static void test_host_never_counts(void **state)
 			set(&h, gctl_msr(vd), valid_bits(&h.m));
 			for (round = 0; round < 4; round++) {
 				pmu_load(&h.s, &h.hw, h.mode);
-				pmu_vm_entry(&h.s, &h.hw, h.mode);
 				for (i = 0; i < h.m.nr_gp; i++)
 					assert_false(m_counts(&h.m, i, false));
 				for (i = 0; i < h.m.nr_fixed; i++)
 					assert_false(m_counts(&h.m, 32 + i, false));
-				assert_true(hw_vmentry(&h));
+				entry_code(&h);
 				/* ...and they do count in guest mode. */
 				for (i = 0; i < h.m.nr_gp; i++)
 					assert_true(m_counts(&h.m, i, true));
@@ -739,6 +799,13 @@ static void test_host_never_counts(void **state)
 			}
 		}
 	}
+}
+
+/* Puts h in the state where handlers run for its mode: put, loaded or VMCB. */
+static void to_handler(struct harness *h)
+{
+	do_entry(h);
+	do_exit(h, false);
 }
 
 /* GLOBAL_CTL = 0 before every VMRUN, or VMRUN fails (APM Vol 2 §15.39). */
@@ -761,16 +828,91 @@ static void test_hw_clears_global_ctl(void **state)
 	assert_int_equal(h.m.n_wrmsr, 50);
 	assert_int_equal(h.m.n_rdmsr + h.m.n_rdpmc, 0);
 	assert_int_equal(get(&h, cnt_msr(PMU_AMD, 0)), 500);
-	assert_int_equal(h.s.vmcb_ctl[0] & PMU_AMD_HOSTONLY, 0);
-	/* Skipping the hook: the model's VMRUN fails with VMEXIT_INVALID_PMC. */
+	assert_int_equal(h.vmcb.pmc[0].ctl & PMU_AMD_HOSTONLY, 0);
+	/* Skipping the entry code's WRMSR: the model's VMRUN fails with VMEXIT_INVALID_PMC. */
 	assert_false(hw_vmentry(&h));
+	/* Only mode hw on AMD has one; the exits that skip the hooks get it too (fast_exit). */
+	assert_int_equal(pmu_entry_zeroed_msr(&h.s, PMU_HW), MSR_AMD_GLOBAL_CTL);
+	assert_int_equal(pmu_entry_zeroed_msr(&h.s, PMU_SW_LAZY), 0);
+	h_init(&h, PMU_INTEL, PMU_SW, 5);
+	assert_int_equal(pmu_entry_zeroed_msr(&h.s, PMU_SW), 0);
 }
 
-/* Puts h in the state where handlers run for its mode: put, loaded or VMCB. */
-static void to_handler(struct harness *h)
+/* The VMCB is the home of mode hw's state: attach moves it there, then reads go there. */
+static void test_hw_vmcb_home(void **state)
 {
-	do_entry(h);
-	do_exit(h, false);
+	struct pmu_state s;
+	struct vmcb_slots vmcb;
+	u64 v = 0;
+
+	pmu_init(&s, PMU_AMD, 6, 0, PMU_HW);
+	assert_true(pmu_set_msr(&s, NULL, PMU_HW, MSR_AMD_PERF_CTL(2), 0xc0 | PMU_EVTSEL_EN));
+	assert_true(pmu_set_msr(&s, NULL, PMU_HW, MSR_AMD_PERF_CTR(2), 1234));
+	assert_true(pmu_set_msr(&s, NULL, PMU_HW, MSR_AMD_GLOBAL_CTL, 0x5));
+	memset(&vmcb, 0xa5, sizeof(vmcb));
+	pmu_attach_vmcb(&s, vmcb.pmc, &vmcb.global_status, &vmcb.global_ctl);
+	assert_int_equal(vmcb.pmc[2].ctl, 0xc0 | PMU_EVTSEL_EN);
+	assert_int_equal(vmcb.pmc[2].ctr, 1234);
+	assert_int_equal(vmcb.pmc[0].ctl, 0);
+	assert_int_equal(vmcb.global_status, 0);
+	assert_int_equal(vmcb.global_ctl, 0x5);
+	/* What #VMEXIT stores is what the handlers read. */
+	vmcb.pmc[2].ctr = 99;
+	vmcb.global_status = BIT(2);
+	vmcb.global_ctl = 0x4;
+	assert_true(pmu_get_msr(&s, NULL, PMU_HW, MSR_AMD_PERF_CTR(2), &v));
+	assert_int_equal(v, 99);
+	assert_true(pmu_get_msr(&s, NULL, PMU_HW, MSR_AMD_GLOBAL_STATUS, &v));
+	assert_int_equal(v, BIT(2));
+	assert_true(pmu_get_msr(&s, NULL, PMU_HW, MSR_AMD_GLOBAL_CTL, &v));
+	assert_int_equal(v, 0x4);
+}
+
+/* Which exits may skip the hooks: what the fast-path loops go by. */
+static void test_quiet_exits(void **state)
+{
+	static const u64 en = PMU_EVTSEL_EN | PMU_EVTSEL_OS | PMU_EVTSEL_USR;
+	struct harness h;
+	unsigned vd, mi;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		u64 cycles = vd == PMU_AMD ? 0x76 : 0x3c;
+
+		for (mi = 0; mi < ARRAY_SIZE(live_modes); mi++) {
+			enum pmu_mode mode = live_modes[mi];
+			bool lazy = mode == PMU_SW_LAZY, hw = mode == PMU_HW;
+
+			if (!pmu_mode_supported(vd, mode))
+				continue;
+			h_init(&h, vd, mode, 21);
+			/* sw-lazy: only once loaded; sw, sw-noelide: never */
+			assert_int_equal(pmu_exit_quiet(&h.s, mode), hw);
+			to_handler(&h);
+			assert_int_equal(pmu_exit_quiet(&h.s, mode), lazy || hw);
+			set(&h, sel_msr(vd, 1), cycles | en);
+			assert_int_equal(pmu_exit_quiet(&h.s, mode), lazy || hw);
+			/* counts instructions: not quiet, even while GLOBAL_CTRL has it off */
+			set(&h, sel_msr(vd, 0), 0xc0 | en);
+			set(&h, gctl_msr(vd), 0);
+			assert_false(pmu_exit_quiet(&h.s, mode));
+			set(&h, sel_msr(vd, 0), 0);
+			set(&h, gctl_msr(vd), 0x3);
+			assert_int_equal(pmu_exit_quiet(&h.s, mode), lazy || hw);
+			/* an interrupting counter: mhv looks for its overflows, hw's CPU delivers them */
+			set(&h, sel_msr(vd, 1), cycles | en | PMU_EVTSEL_INT);
+			assert_int_equal(pmu_exit_quiet(&h.s, mode), hw);
+			set(&h, sel_msr(vd, 1), cycles | en);
+			h.s.pmi_pending = true;
+			assert_false(pmu_exit_quiet(&h.s, mode));
+			h.s.pmi_pending = false;
+			/* the host took the PMU back */
+			do_entry(&h);
+			do_exit(&h, true);
+			assert_int_equal(pmu_exit_quiet(&h.s, mode), hw);
+			do_entry(&h);
+			do_exit(&h, true);
+		}
+	}
 }
 
 /*
@@ -798,7 +940,7 @@ static void test_host_guest_only_per_mode(void **state)
 		to_handler(&h);
 		set(&h, sel_msr(PMU_AMD, 0), sel | hg[i]);
 		assert_int_equal(get(&h, sel_msr(PMU_AMD, 0)), sel | hg[i]);
-		assert_int_equal(h.s.vmcb_ctl[0], sel);
+		assert_int_equal(h.vmcb.pmc[0].ctl, sel);
 	}
 }
 
@@ -862,7 +1004,7 @@ static void test_accounting(void **state)
 			assert_int_equal(get(&h, cnt_msr(vd, 0)), 0);
 			assert_int_equal(get(&h, gsts_msr(vd)), BIT(0) | BIT(1));
 
-			/* The guest turns everything off: the hot path sees one false bool. */
+			/* The guest turns everything off: nothing left to account. */
 			set(&h, gctl_msr(vd), 0);
 			assert_false(pmu_accounting_needed(&h.s));
 			do_entry(&h);
@@ -1090,6 +1232,73 @@ static void test_guest_values_reach_pmu_legal(void **state)
 	}
 }
 
+/*
+ * The backends let intercepted MSR accesses skip the switch while the PMU is
+ * quiet unless pmu_vcpu_msr_write_wakes says the write may end that: no
+ * read, and no other write, may change pmu_exit_quiet.
+ */
+static void test_quiet_wake_rule(void **state)
+{
+	static const enum pmu_mode modes[] = { PMU_SW_LAZY, PMU_HW };
+	struct harness h;
+	unsigned vd, mi, n, i, woke = 0;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		u32 msrs[3 * PMU_MAX_GP + PMU_MAX_FIXED + 8];
+		unsigned nr = 0;
+
+		for (i = 0; i < (vd == PMU_AMD ? PMU_AMD_MAX_GP : PMU_MAX_GP); i++) {
+			msrs[nr++] = sel_msr(vd, i);
+			msrs[nr++] = cnt_msr(vd, i);
+		}
+		for (i = 0; vd == PMU_INTEL && i < PMU_MAX_FIXED; i++)
+			msrs[nr++] = MSR_INTEL_FIXED_CTR(i);
+		msrs[nr++] = MSR_INTEL_FIXED_CTR_CTRL;
+		msrs[nr++] = gctl_msr(vd);
+		msrs[nr++] = gsts_msr(vd);
+		msrs[nr++] = gclr_msr(vd);
+		msrs[nr++] = gset_msr(vd);
+		for (mi = 0; mi < ARRAY_SIZE(modes); mi++) {
+			if (!pmu_mode_supported(vd, modes[mi]))
+				continue;
+			h_init(&h, vd, modes[mi], 23);
+			to_handler(&h);
+			for (n = 0; n < 4000; n++) {
+				u32 msr = msrs[rnd(&h) % nr];
+				bool quiet = pmu_exit_quiet(&h.s, h.mode);
+				/* zeros too, so that whole quiet spells come back */
+				u64 v = rnd(&h) % 3 ? rnd(&h) & rnd(&h) : 0;
+
+				/* mostly values Intel takes: no reserved bit, no AnyThread */
+				if (vd == PMU_INTEL && msr == MSR_INTEL_FIXED_CTR_CTRL)
+					v &= 0xbbb;
+				else if (vd == PMU_INTEL && (n & 1))
+					v &= 0x5fffff;
+
+				if (rnd(&h) & 1) {
+					pmu_get_msr(&h.s, &h.hw, h.mode, msr, &v);
+					assert_int_equal(pmu_exit_quiet(&h.s, h.mode), quiet);
+					continue;
+				}
+				pmu_set_msr(&h.s, &h.hw, h.mode, msr, v);
+				if (!pmu_vcpu_msr_write_wakes(msr))
+					assert_int_equal(pmu_exit_quiet(&h.s, h.mode), quiet);
+				else if (pmu_exit_quiet(&h.s, h.mode) != quiet)
+					woke++;
+			}
+			do_entry(&h);
+			do_exit(&h, true);
+		}
+	}
+	assert_true(woke >= 20); /* the selects do wake it, and quiet it again (34 flips) */
+	/* Neither vendor's legacy selects nor the exits the benchmark writes. */
+	for (i = 0; i < K7_COUNTERS; i++)
+		assert_true(pmu_vcpu_msr_write_wakes(MSR_K7_PERF_CTL(i)));
+	assert_false(pmu_vcpu_msr_write_wakes(0x3b));  /* IA32_TSC_ADJUST */
+	assert_false(pmu_vcpu_msr_write_wakes(0x830)); /* x2APIC ICR */
+	assert_false(pmu_vcpu_msr_write_wakes(0x80b)); /* x2APIC EOI */
+}
+
 static void test_names(void **state)
 {
 	assert_string_equal(pmu_mode_name(PMU_OFF), "off");
@@ -1189,6 +1398,9 @@ int main(void)
 		cmocka_unit_test(test_elision),
 		cmocka_unit_test(test_host_never_counts),
 		cmocka_unit_test(test_hw_clears_global_ctl),
+		cmocka_unit_test(test_hw_vmcb_home),
+		cmocka_unit_test(test_quiet_exits),
+		cmocka_unit_test(test_quiet_wake_rule),
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_cpl_filter),
 		cmocka_unit_test(test_random_sequences),
