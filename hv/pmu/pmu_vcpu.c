@@ -248,20 +248,3 @@ void pmu_vcpu_rdpmc(struct vcpu *vcpu, const struct vm_exit *exit)
 	vcpu->regs.gpr[GPR_RDX] = v >> 32;
 	vcpu_skip_insn(vcpu, exit);
 }
-
-/* Bit positions: SDM Vol 2A CPUID.0AH; APM Vol 3 Appendix E (8000_0022). */
-void pmu_adjust_guest_cpuid(struct cpuid_cache *view)
-{
-	struct cpuid_regs *a = &view->std[0xa];
-
-	/* The counts mhv switches at most (pmu.h); more would be left unswitched. */
-	if (((a->eax >> 8) & 0xff) > PMU_MAX_GP)
-		a->eax = (a->eax & ~0xff00u) | PMU_MAX_GP << 8;
-	if ((a->edx & 0x1f) > PMU_MAX_FIXED)
-		a->edx = (a->edx & ~0x1fu) | PMU_MAX_FIXED;
-	/* AnyThread (version 3) is #GP in mhv (pmu_switch.c): tell the guest. */
-	if ((a->eax & 0xff) >= 3)
-		a->edx |= PMU_CPUID_ANYTHREAD_DEPRECATED;
-	if (CPUID_EXT_CACHED > 0x22 && (view->ext[0x22].ebx & 0xf) > PMU_AMD_MAX_GP)
-		view->ext[0x22].ebx = (view->ext[0x22].ebx & ~0xfu) | PMU_AMD_MAX_GP;
-}
