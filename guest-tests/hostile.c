@@ -380,8 +380,9 @@ static void pmu_reserved_intel(void)
 	      (int)a.edx);
 	pmu_refused(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, EVTSEL_QUIET | BIT(21),
 		    "PERFEVTSEL0 with AnyThread was not #GP");
-	pmu_refused(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, EVTSEL_QUIET | BIT(32),
-		    "PERFEVTSEL0 with reserved bit 32 was not #GP");
+	/* not 32 or 33: IN_TX and IN_TXCP where the CPU has TSX */
+	pmu_refused(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, EVTSEL_QUIET | BIT(34),
+		    "PERFEVTSEL0 with reserved bit 34 was not #GP");
 	pmu_refused(INTEL_PERFEVTSEL(nr_gp - 1), EVTSEL_QUIET, EVTSEL_QUIET | BIT(63),
 		    "the last PERFEVTSEL with reserved bit 63 was not #GP");
 	/* PC (bit 19) is reserved, not writeable, since Sandy Bridge (§21.2.1.1) */

@@ -91,11 +91,12 @@ static void init_filters(struct pmu_state *s)
 		s->global_valid |= (BIT(s->nr_fixed) - 1) << 32;
 	s->fixed_ctr_ctrl_rsvd = ~0ull;
 	if (s->vendor == PMU_AMD) {
-		s->eventsel_rsvd = 0;
+		s->eventsel_rsvd = s->eventsel_rsvd_txcp = 0;
 		s->eventsel_kept = ~PMU_AMD_EVTSEL_RSVD;
 		return;
 	}
 	s->eventsel_rsvd = PMU_INTEL_EVTSEL_RSVD | PMU_INTEL_EVTSEL_ANYTHREAD;
+	s->eventsel_rsvd_txcp = s->eventsel_rsvd;
 	s->eventsel_kept = ~PMU_INTEL_EVTSEL_PC;
 	for (i = 0; i < s->nr_fixed; i++) /* each counter's nibble, AnyThread excepted */
 		s->fixed_ctr_ctrl_rsvd &= ~(0xfull << 4 * i) | PMU_FIXED_ANYTHREAD(i);

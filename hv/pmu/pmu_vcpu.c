@@ -73,6 +73,9 @@ void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool
 		 pmu_caps.nr_fixed, mode);
 	if (!amd && pmu_caps.gp_width)
 		s->width = pmu_caps.gp_width;
+	/* The guest's CPUID shows the host's HLE and RTM (core/cpuid_guest.c). */
+	if (host_cpu.cpuid.max_std >= 7 && (host_cpu.cpuid.std[7].ebx & (BIT(4) | BIT(11))))
+		pmu_allow_tsx_qualifiers(s);
 	vcpu->pmu_mode = mode;
 	vcpu->pmu_account = mode == PMU_OFF ? 0 : account;
 	if (guest_counts_insn && mode != PMU_OFF && s->nr_gp)

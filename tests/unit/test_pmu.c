@@ -22,6 +22,7 @@
 struct model {
 	enum pmu_vendor vendor;
 	unsigned nr_gp, nr_fixed;
+	bool tsx; /* Intel TSX: IN_TX (bit 32) everywhere, IN_TXCP (33) on PERFEVTSEL2 */
 	u64 ctl[PMU_MAX_GP], ctr[PMU_MAX_GP], fixed[PMU_MAX_FIXED], fixed_ctrl;
 	u64 global_ctrl, global_status, host_status;
 	bool guest_mode;
@@ -40,6 +41,8 @@ static u64 valid_bits(const struct model *m)
  * §21.2, Vol 4 Table 2-2): PERFEVTSELx 63:32 and PC (not writeable since
  * Sandy Bridge), FIXED_CTR_CTRL outside the nibbles of its counters, the
  * global registers outside the counters, counters beyond their width.
+ * With TSX, IN_TX (bit 32) is legal, and IN_TXCP (bit 33) on PERFEVTSEL2
+ * only (SDM Vol 3 ch. 21, TSX performance monitoring).
  * AMD raises none for PerfEvtSeln, but its reserved bits 19, 21, 39:36
  * and 63:42 (APM Vol 2 §13.2.1) must not reach it either.  AnyThread
  * (Intel bit 21, FIXED_CTR_CTRL bit 2 + 4i) is legal but counts the
@@ -58,6 +61,8 @@ static void m_check_ctl(const struct model *m, u32 msr, u64 v)
 	}
 	if (v & BIT(21))
 		fail_msg("AnyThread reaches WRMSR 0x%x <- 0x%llx", msr, (unsigned long long)v);
+	if (m->tsx)
+		v &= ~(BIT(32) | (msr == 0x188 ? BIT(33) : 0));
 	if (v & ((~0ull << 32) | BIT(19)))
 		fail_msg("host #GP: WRMSR 0x%x <- 0x%llx", msr, (unsigned long long)v);
 }
@@ -1090,6 +1095,43 @@ static void test_guest_values_reach_pmu_legal(void **state)
 	}
 }
 
+/*
+ * Intel TSX in the guest's CPUID: IN_TX is kept on every event select,
+ * IN_TXCP on PERFEVTSEL2 alone and refused elsewhere, both reach the
+ * model (which refuses them anywhere else) through every path; a select
+ * with IN_TX counts no emulated instruction (an exit aborts a transaction).
+ */
+static void test_tsx_qualifiers(void **state)
+{
+	static const u64 insn = 0xc0 | PMU_EVTSEL_OS | PMU_EVTSEL_USR | PMU_EVTSEL_EN;
+	struct harness h;
+	unsigned mi, n;
+
+	for (mi = 0; mi < ARRAY_SIZE(live_modes); mi++) {
+		if (!pmu_mode_supported(PMU_INTEL, live_modes[mi]))
+			continue;
+		h_init(&h, PMU_INTEL, live_modes[mi], 23);
+		h.m.tsx = true;
+		pmu_allow_tsx_qualifiers(&h.s);
+		for (n = 0; n < 3; n++) {
+			if (n == 1)
+				to_handler(&h);
+			try_write(&h, sel_msr(PMU_INTEL, 0), insn, BIT(32), KEPT);
+			try_write(&h, sel_msr(PMU_INTEL, 1), insn, BIT(33), REFUSED);
+			try_write(&h, sel_msr(PMU_INTEL, 2), insn, BIT(32) | BIT(33), KEPT);
+			try_write(&h, sel_msr(PMU_INTEL, 3), insn, BIT(34), REFUSED);
+			assert_int_equal(h.s.acct_insn & 0x5, 0);
+			do_entry(&h);
+			do_exit(&h, n & 1);
+		}
+	}
+	/* AMD has neither: its selects' bits 33:32 are EventSelect[9:8]. */
+	h_init(&h, PMU_AMD, PMU_SW, 23);
+	pmu_allow_tsx_qualifiers(&h.s);
+	try_write(&h, sel_msr(PMU_AMD, 0), 0xc0, BIT(32), KEPT);
+	try_write(&h, sel_msr(PMU_AMD, 2), 0xc0, BIT(42), DROPPED);
+}
+
 static void test_names(void **state)
 {
 	assert_string_equal(pmu_mode_name(PMU_OFF), "off");
@@ -1193,6 +1235,7 @@ int main(void)
 		cmocka_unit_test(test_cpl_filter),
 		cmocka_unit_test(test_random_sequences),
 		cmocka_unit_test(test_reserved_bits),
+		cmocka_unit_test(test_tsx_qualifiers),
 		cmocka_unit_test(test_guest_values_reach_pmu_legal),
 		cmocka_unit_test(test_op_table),
 	};
