@@ -349,7 +349,7 @@ static void t_emulated_overflow(const char *name)
 /*
  * In every mode: the PMU-adjacent features mhv does not virtualize are
  * absent from CPUID (SDM Vol 2A; APM Vol 3 Appendix E.4), and their MSRs
- * #GP as on a CPU without them.  IA32_MISC_ENABLE (SDM Vol 4 Table 2-2):
+ * and XSAVE state components #GP as on a CPU without them.  IA32_MISC_ENABLE (SDM Vol 4 Table 2-2):
  * PERFMON (7) as CPUID.0AH has a PMU, BTS (11) and PEBS (12) unavailable.
  */
 static void t_adjacent_hidden(const char *name)
@@ -365,6 +365,7 @@ static void t_adjacent_hidden(const char *name)
 		{ 0x7, 0, 3, BIT(19), "Arch LBR" },
 		{ 0x7, 1, 0, BIT(8), "ArchPerfmonExt" },
 		{ 0xa, 0, 2, ~0u, "fixed-counter bitmap" },
+		{ 0xd, 1, 2, BIT(8) | BIT(15), "PT and Arch LBR XSAVE state" },
 		{ 0x14, 0, 1, ~0u, "PT leaf" },
 		{ 0x1c, 0, 0, ~0u, "Arch LBR leaf" },
 		{ 0x80000001, 0, 2, BIT(10) | BIT(24) | BIT(27) | BIT(28),
@@ -409,6 +410,15 @@ static void t_adjacent_hidden(const char *name)
 		if (vec != VECTOR_GP) {
 			test_report(name, TEST_FAIL, "RDMSR %s (0x%x) gave %d, want #GP",
 				    msrs[i].what, msrs[i].msr, vec);
+			return;
+		}
+	}
+	/* IA32_XSS: nor their XSAVE state (SDM Vol 1 §13.5.6, §13.5.9) */
+	for (i = 0; i < 2; i++) {
+		vec = wrmsr_safe(0xda0, i ? BIT(15) : BIT(8));
+		if (vec != VECTOR_GP) {
+			test_report(name, TEST_FAIL, "IA32_XSS <- 0x%llx gave %d, want #GP",
+				    (unsigned long long)(i ? BIT(15) : BIT(8)), vec);
 			return;
 		}
 	}
