@@ -411,7 +411,9 @@ static void pmu_reserved_intel(void)
 
 /*
  * AMD: PerfEvtSeln bits 19, 21, 39:36 and 63:42 are reserved (APM Vol 2
- * §13.2.1); the legacy K7 selects are the same registers.
+ * §13.2.1); the legacy K7 selects are the same registers.  HostOnly and
+ * GuestOnly (41:40) do not stick either: the guest has no SVM, and mhv
+ * drops them as KVM does.
  */
 static void pmu_reserved_amd(void)
 {
@@ -426,6 +428,8 @@ static void pmu_reserved_amd(void)
 			     "PERF_CTL0 kept a reserved bit");
 	pmu_not_kept(AMD_PERF_CTL(last), EVTSEL_QUIET, BIT(21) | BIT(42),
 		     "the last PERF_CTL kept reserved bits");
+	pmu_not_kept(AMD_PERF_CTL(1), EVTSEL_QUIET, BIT(40), "PERF_CTL1 kept GuestOnly");
+	pmu_not_kept(AMD_K7_PERF_CTL(2), EVTSEL_QUIET, BIT(41), "K7 PERF_CTL2 kept HostOnly");
 	pmu_not_kept(AMD_K7_PERF_CTL(1), EVTSEL_QUIET, BIT(19) | BIT(63),
 		     "K7 PERF_CTL1 kept reserved bits");
 	wrmsr(AMD_PERF_CTL(0), 0);

@@ -143,9 +143,9 @@ bool pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value)
 	 * no mode, and put skips the selector WRMSR for it (sw_put).
 	 * Mode hw needs neither: #VMEXIT resets the guest's selects (swap
 	 * type C, APM Vol 2 §15.39), as KVM's PMC virtualization loads the
-	 * guest's value (eventsel_hw = data).  Both bits are cleared there:
-	 * the guest has no SVM (EFER.SVME = 0), for which the APM has them
-	 * ignored, while in guest mode the CPU would honour a HostOnly.
+	 * guest's value (eventsel_hw = data).  The guest's own H/G bits
+	 * never get here (init_filters drops them); clearing them again keeps
+	 * a HostOnly, which the CPU would honour in guest mode, out for sure.
 	 */
 	if (s->vendor == PMU_AMD && s->hw_switched)
 		hw = v & ~(PMU_AMD_HOSTONLY | PMU_AMD_GUESTONLY);
