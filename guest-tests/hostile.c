@@ -272,8 +272,13 @@ static void table_outside(bool idt)
 #define INTEL_PERFEVTSEL(i) (0x186u + (i))
 #define INTEL_FIXED_CTR_CTRL 0x38du
 #define INTEL_GLOBAL_CTRL 0x38fu
+#define INTEL_PMC(i) (0xc1u + (i))    /* legacy: 32 bits, sign-extended */
+#define INTEL_A_PMC(i) (0x4c1u + (i)) /* full width */
 #define AMD_PERF_CTL(i) (0xc0010200u + 2 * (i))
+#define AMD_PERF_CTR(i) (0xc0010201u + 2 * (i))
 #define AMD_K7_PERF_CTL(i) (0xc0010000u + (i))
+#define AMD_K7_PERF_CTR(i) (0xc0010004u + (i))
+#define AMD_CTR_WIDTH 48
 /* instructions retired at CPL 0 and 3, not enabled: nothing counts */
 #define EVTSEL_QUIET 0x300c0ull
 
@@ -312,6 +317,48 @@ static void pmu_not_kept(u32 msr, u64 keep, u64 bad_bits, const char *what)
 }
 
 /*
+ * A counter value wider than the counter: #GP, or no fault and only the
+ * counter's width is kept (KVM masks as AMD's PPRs have the upper bits
+ * read as zero); never a value beyond the width.
+ */
+static void pmu_ctr_width(u32 msr, unsigned width, const char *what)
+{
+	u64 now = ~0ull;
+	int v;
+
+	wrmsr(msr, 0);
+	v = wrmsr_safe(msr, ~0ull);
+	rdmsr_safe(msr, &now);
+	if (now >> width)
+		pmu_report(msr, ~0ull, v, now);
+	check((v == VECTOR_GP || v < 0) && !(now >> width), what, v);
+	wrmsr(msr, 0);
+}
+
+/*
+ * Intel counters (SDM Vol 3 §21.2.6): the legacy IA32_PMCi take 32 bits,
+ * bit 31 sign-extended to the width; the full-width IA32_A_PMCi take the
+ * width, and a bit beyond it is #GP.
+ */
+static void pmu_counters_intel(unsigned nr_gp, unsigned width)
+{
+	u64 mask = width >= 64 ? ~0ull : BIT(width) - 1, now = 0;
+	int v;
+
+	v = wrmsr_safe(INTEL_PMC(0), 0x80000000ull);
+	rdmsr_safe(INTEL_PMC(0), &now);
+	if (now != ((~0ull << 31) & mask))
+		pmu_report(INTEL_PMC(0), 0x80000000ull, v, now);
+	check(v < 0 && now == ((~0ull << 31) & mask),
+	      "IA32_PMC0 <- 0x80000000 was not sign-extended to the counter width", v);
+	if (width < 64)
+		pmu_refused(INTEL_A_PMC(nr_gp - 1), 0, BIT(width),
+			    "the last IA32_A_PMC with a bit beyond the width was not #GP");
+	pmu_ctr_width(INTEL_PMC(nr_gp - 1), width, "the last IA32_PMC kept bits beyond the width");
+	wrmsr(INTEL_PMC(0), 0);
+}
+
+/*
  * Intel: reserved bits of the event selects, FIXED_CTR_CTRL and
  * GLOBAL_CTRL are #GP (SDM Vol 3 §21.2.1-21.2.2); AnyThread, which counts
  * the sibling hyperthread (§21.2.3), is refused, and CPUID.0AH:EDX[15]
@@ -333,8 +380,9 @@ static void pmu_reserved_intel(void)
 	      (int)a.edx);
 	pmu_refused(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, EVTSEL_QUIET | BIT(21),
 		    "PERFEVTSEL0 with AnyThread was not #GP");
-	pmu_refused(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, EVTSEL_QUIET | BIT(32),
-		    "PERFEVTSEL0 with reserved bit 32 was not #GP");
+	/* not 32 or 33: IN_TX and IN_TXCP where the CPU has TSX */
+	pmu_refused(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, EVTSEL_QUIET | BIT(34),
+		    "PERFEVTSEL0 with reserved bit 34 was not #GP");
 	pmu_refused(INTEL_PERFEVTSEL(nr_gp - 1), EVTSEL_QUIET, EVTSEL_QUIET | BIT(63),
 		    "the last PERFEVTSEL with reserved bit 63 was not #GP");
 	/* PC (bit 19) is reserved, not writeable, since Sandy Bridge (§21.2.1.1) */
@@ -358,11 +406,14 @@ static void pmu_reserved_intel(void)
 	pmu_refused(INTEL_GLOBAL_CTRL, 1, 1 | BIT(32 + nr_fixed),
 		    "GLOBAL_CTRL for a fixed counter that does not exist was not #GP");
 	pmu_refused(INTEL_GLOBAL_CTRL, 1, 1 | BIT(63), "GLOBAL_CTRL with bit 63 was not #GP");
+	pmu_counters_intel(nr_gp, (a.eax >> 16) & 0xff);
 }
 
 /*
  * AMD: PerfEvtSeln bits 19, 21, 39:36 and 63:42 are reserved (APM Vol 2
- * §13.2.1); the legacy K7 selects are the same registers.
+ * §13.2.1); the legacy K7 selects are the same registers.  HostOnly and
+ * GuestOnly (41:40) do not stick either: the guest has no SVM, and mhv
+ * drops them as KVM does.
  */
 static void pmu_reserved_amd(void)
 {
@@ -377,11 +428,17 @@ static void pmu_reserved_amd(void)
 			     "PERF_CTL0 kept a reserved bit");
 	pmu_not_kept(AMD_PERF_CTL(last), EVTSEL_QUIET, BIT(21) | BIT(42),
 		     "the last PERF_CTL kept reserved bits");
+	pmu_not_kept(AMD_PERF_CTL(1), EVTSEL_QUIET, BIT(40), "PERF_CTL1 kept GuestOnly");
+	pmu_not_kept(AMD_K7_PERF_CTL(2), EVTSEL_QUIET, BIT(41), "K7 PERF_CTL2 kept HostOnly");
 	pmu_not_kept(AMD_K7_PERF_CTL(1), EVTSEL_QUIET, BIT(19) | BIT(63),
 		     "K7 PERF_CTL1 kept reserved bits");
 	wrmsr(AMD_PERF_CTL(0), 0);
 	wrmsr(AMD_PERF_CTL(last), 0);
 	wrmsr(AMD_K7_PERF_CTL(1), 0);
+	/* PERF_CTR is 48 bits wide (APM Vol 2 §13.2.1) */
+	pmu_ctr_width(AMD_K7_PERF_CTR(0), AMD_CTR_WIDTH, "K7 PERF_CTR0 kept bits beyond 48");
+	pmu_ctr_width(AMD_K7_PERF_CTR(3), AMD_CTR_WIDTH, "K7 PERF_CTR3 kept bits beyond 48");
+	pmu_ctr_width(AMD_PERF_CTR(last), AMD_CTR_WIDTH, "the last PERF_CTR kept bits beyond 48");
 }
 
 /* A guest PMU (the VM's configuration gives it one): its reserved bits never stick. */

@@ -346,12 +346,98 @@ static void t_emulated_overflow(const char *name)
 	       pmu.account & HV_PMU_ACCOUNT_INSN ? "on" : "off");
 }
 
+/*
+ * In every mode: the PMU-adjacent features mhv does not virtualize are
+ * absent from CPUID (SDM Vol 2A; APM Vol 3 Appendix E.4), and their MSRs
+ * and XSAVE state components #GP as on a CPU without them.  IA32_MISC_ENABLE (SDM Vol 4 Table 2-2):
+ * PERFMON (7) as CPUID.0AH has a PMU, BTS (11) and PEBS (12) unavailable.
+ */
+static void t_adjacent_hidden(const char *name)
+{
+	static const struct {
+		u32 leaf, subleaf;
+		unsigned reg; /* 0 EAX .. 3 EDX */
+		u32 bits;
+		const char *what;
+	} bits[] = {
+		{ 0x6, 0, 2, BIT(0), "APERF/MPERF" },
+		{ 0x7, 0, 1, BIT(25), "Intel PT" },
+		{ 0x7, 0, 3, BIT(19), "Arch LBR" },
+		{ 0x7, 1, 0, BIT(8), "ArchPerfmonExt" },
+		{ 0xa, 0, 2, ~0u, "fixed-counter bitmap" },
+		{ 0xd, 1, 2, BIT(8) | BIT(15), "PT and Arch LBR XSAVE state" },
+		{ 0x14, 0, 1, ~0u, "PT leaf" },
+		{ 0x1c, 0, 0, ~0u, "Arch LBR leaf" },
+		{ 0x80000001, 0, 2, BIT(10) | BIT(24) | BIT(27) | BIT(28),
+		  "IBS, PerfCtrExtNB, PerfTsc, PerfCtrExtLLC" },
+		{ 0x80000007, 0, 3, BIT(10), "EffFreqRO" },
+		{ 0x80000008, 0, 1, BIT(1), "IRPerf" },
+		{ 0x8000001b, 0, 0, ~0u, "IBS leaf" },
+		{ 0x80000022, 0, 0, ~1u, "LbrExtV2, LbrAndPmcFreeze" },
+		{ 0x80000022, 0, 1, ~0xfu, "LBR stack, NB and UMC counters" },
+	};
+	static const struct {
+		u32 msr;
+		const char *what;
+	} msrs[] = {
+		{ 0xe7, "IA32_MPERF" },		 { 0x570, "IA32_RTIT_CTL" },
+		{ 0x14ce, "IA32_LBR_CTL" },	 { 0xc00000e9, "IRPerfCount" },
+		{ 0xc0010230, "L3 PERF_CTL0" },	 { 0xc0010240, "DF PERF_CTL0" },
+		{ 0xc0010280, "PTSC" },		 { 0xc000010f, "DBG_EXTN_CFG (LbrExtV2)" },
+		{ 0xc0011030, "IBS_FETCH_CTL" },
+	};
+	struct cpuid_regs r, a;
+	u64 misc = 0, v;
+	unsigned i;
+	int vec;
+
+	for (i = 0; i < ARRAY_SIZE(bits); i++) {
+		u32 regs[4];
+
+		cpuid_count(bits[i].leaf, bits[i].subleaf, &r);
+		regs[0] = r.eax;
+		regs[1] = r.ebx;
+		regs[2] = r.ecx;
+		regs[3] = r.edx;
+		if (regs[bits[i].reg] & bits[i].bits) {
+			test_report(name, TEST_FAIL, "CPUID 0x%x.%u shows %s (0x%x)", bits[i].leaf,
+				    bits[i].subleaf, bits[i].what, regs[bits[i].reg]);
+			return;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(msrs); i++) {
+		vec = rdmsr_safe(msrs[i].msr, &v);
+		if (vec != VECTOR_GP) {
+			test_report(name, TEST_FAIL, "RDMSR %s (0x%x) gave %d, want #GP",
+				    msrs[i].what, msrs[i].msr, vec);
+			return;
+		}
+	}
+	/* IA32_XSS: nor their XSAVE state (SDM Vol 1 §13.5.6, §13.5.9) */
+	for (i = 0; i < 2; i++) {
+		vec = wrmsr_safe(0xda0, i ? BIT(15) : BIT(8));
+		if (vec != VECTOR_GP) {
+			test_report(name, TEST_FAIL, "IA32_XSS <- 0x%llx gave %d, want #GP",
+				    (unsigned long long)(i ? BIT(15) : BIT(8)), vec);
+			return;
+		}
+	}
+	cpuid_count(0xa, 0, &a);
+	vec = rdmsr_safe(0x1a0, &misc);
+	expect(name,
+	       vec < 0 && !!(misc & BIT(7)) == !!(a.eax & 0xff) && (misc & BIT(11)) &&
+		   (misc & BIT(12)),
+	       "IA32_MISC_ENABLE read %d: 0x%llx, CPUID.0AH version %u", vec,
+	       (unsigned long long)misc, a.eax & 0xff);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(const char *name);
 } pmu_tests[] = {
 	{ "cpuid_matches_mode", t_cpuid },
 	{ "msrs_match_mode", t_msrs },
+	{ "adjacent_hidden", t_adjacent_hidden },
 	{ "rdpmc", t_rdpmc },
 	{ "counting", t_counting },
 	{ "overflow_pmi", t_overflow },

@@ -58,6 +58,13 @@
  */
 #define PMU_INTEL_EVTSEL_PC BIT(19)
 #define PMU_INTEL_EVTSEL_ANYTHREAD BIT(21)
+/* With Intel TSX (CPUID.(EAX=07H,ECX=0):EBX HLE[4] or RTM[11]): IN_TX
+ * counts inside transactions only, IN_TXCP (IA32_PERFEVTSEL2 only) leaves
+ * out aborted ones (SDM Vol 3 ch. 21, Intel TSX performance monitoring;
+ * the bits are reserved elsewhere). */
+#define PMU_INTEL_EVTSEL_IN_TX BIT(32)
+#define PMU_INTEL_EVTSEL_IN_TXCP BIT(33)
+#define PMU_INTEL_IN_TXCP_COUNTER 2
 #define PMU_INTEL_EVTSEL_RSVD (~0xffffffffull)
 #define PMU_AMD_EVTSEL_RSVD (BIT(19) | BIT(21) | (0xfull << 36) | ~(BIT(42) - 1))
 

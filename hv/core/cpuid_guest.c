@@ -32,31 +32,20 @@ struct cpuid_edit {
 	u32 leaf;
 	u8 reg;
 	u32 clear, set;
-	bool pmu; /* hides the PMU: only in the view of VMs with the PMU off */
 };
 
-/* Bit positions: SDM Vol 2A CPUID; APM Vol 3 Appendix E */
+/* Bit positions: SDM Vol 2A CPUID; APM Vol 3 Appendix E.  The PMU's
+ * leaves and bits: pmu_adjust_guest_cpuid. */
 static const struct cpuid_edit cpuid_edits[] = {
 	/* no VMX; hypervisor; x2APIC and TSC-deadline from mhv's virtual APIC */
-	{ 0x1, R_ECX, BIT(5) | CPUID1_ECX_OSXSAVE, BIT(31) | BIT(21) | BIT(24), false },
-	{ 0x1, R_EBX, 0xff000000u, 0, false },	 /* initial APIC ID 0 */
-	{ 0x80000001, R_ECX, BIT(2), 0, false }, /* no SVM */
-	/* PMU off, as a CPU without one: no PDCM (IA32_PERF_CAPABILITIES), no
-	 * architectural PMU leaf, no PerfCtrExtCore, no PerfMonV2 */
-	{ 0x1, R_ECX, BIT(15), 0, true },
-	{ 0xa, R_EAX, 0xffffffffu, 0, true },
-	{ 0xa, R_EBX, 0xffffffffu, 0, true },
-	{ 0xa, R_ECX, 0xffffffffu, 0, true },
-	{ 0xa, R_EDX, 0xffffffffu, 0, true },
-	{ 0x80000001, R_ECX, BIT(23), 0, true },
-	{ 0x80000022, R_EAX, 0xffffffffu, 0, true },
-	{ 0x80000022, R_EBX, 0xffffffffu, 0, true },
-	{ 0x80000022, R_ECX, 0xffffffffu, 0, true },
+	{ 0x1, R_ECX, BIT(5) | CPUID1_ECX_OSXSAVE, BIT(31) | BIT(21) | BIT(24) },
+	{ 0x1, R_EBX, 0xff000000u, 0 },	  /* initial APIC ID 0 */
+	{ 0x80000001, R_ECX, BIT(2), 0 }, /* no SVM */
 	/* no SVM features, so no PerfCtrVirt either: no nested PMC virtualization */
-	{ 0x8000000a, R_EAX, 0xffffffffu, 0, false },
-	{ 0x8000000a, R_EBX, 0xffffffffu, 0, false },
-	{ 0x8000000a, R_ECX, 0xffffffffu, 0, false },
-	{ 0x8000000a, R_EDX, 0xffffffffu, 0, false },
+	{ 0x8000000a, R_EAX, 0xffffffffu, 0 },
+	{ 0x8000000a, R_EBX, 0xffffffffu, 0 },
+	{ 0x8000000a, R_ECX, 0xffffffffu, 0 },
+	{ 0x8000000a, R_EDX, 0xffffffffu, 0 },
 };
 
 /* "mhvmhvmhvmhv" in EBX, ECX, EDX, as hypervisor signatures go. */
@@ -78,7 +67,7 @@ static struct cpuid_cache guest_view, guest_view_pmu;
  * sake.  A WRMSR switches the vCPU's view, CPUID exits pay nothing. */
 static struct cpuid_cache guest_view_limited, guest_view_pmu_limited;
 
-static void apply_edits(u32 leaf, struct cpuid_regs *r, bool with_pmu)
+static void apply_edits(u32 leaf, struct cpuid_regs *r)
 {
 	u32 *regs[] = { &r->eax, &r->ebx, &r->ecx, &r->edx };
 	unsigned i;
@@ -86,7 +75,7 @@ static void apply_edits(u32 leaf, struct cpuid_regs *r, bool with_pmu)
 	for (i = 0; i < ARRAY_SIZE(cpuid_edits); i++) {
 		const struct cpuid_edit *e = &cpuid_edits[i];
 
-		if (e->leaf == leaf && !(with_pmu && e->pmu))
+		if (e->leaf == leaf)
 			*regs[e->reg] = (*regs[e->reg] & ~e->clear) | e->set;
 	}
 }
@@ -97,16 +86,15 @@ static void build_view(struct cpuid_cache *view, bool with_pmu)
 
 	*view = host_cpu.cpuid;
 	for (i = 0; i < CPUID_STD_CACHED; i++)
-		apply_edits(i, &view->std[i], with_pmu);
+		apply_edits(i, &view->std[i]);
 	for (i = 0; i < CPUID_EXT_CACHED; i++)
-		apply_edits(CPUID_EXT_BASE + i, &view->ext[i], with_pmu);
+		apply_edits(CPUID_EXT_BASE + i, &view->ext[i]);
 	/* No usable CPUID.0xD cache: no XSAVE for guests rather than wrong sizes */
 	if (!host_xstate.valid)
 		view->std[1].ecx &= ~BIT(26);
 	if (backend->adjust_guest_cpuid)
 		backend->adjust_guest_cpuid(view);
-	if (with_pmu)
-		pmu_adjust_guest_cpuid(view);
+	pmu_adjust_guest_cpuid(view, with_pmu);
 }
 
 static void limit_view(struct cpuid_cache *limited, const struct cpuid_cache *view)

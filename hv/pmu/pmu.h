@@ -105,6 +105,7 @@ struct pmu_state {
 	 * them.  Only what passes reaches a PMU register (pmu_account.c).
 	 */
 	u64 eventsel_rsvd, eventsel_kept;
+	u64 eventsel_rsvd_txcp; /* eventsel_rsvd of the counter that may hold IN_TXCP */
 	u64 fixed_ctr_ctrl_rsvd;
 	u64 global_valid; /* the counters, GLOBAL_CTRL/STATUS layout */
 };
@@ -131,6 +132,10 @@ void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs);
 /* Reads the guest's GLOBAL_CTRL where it lives into global_ctrl (it changes without an exit). */
 void pmu_sync_global_ctrl(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
+
+/* Intel TSX in the guest's CPUID: IN_TX and IN_TXCP become legal where the
+ * CPU has them (pmu_init refuses them as reserved). */
+void pmu_allow_tsx_qualifiers(struct pmu_state *s);
 
 /* Guest register writes seen by the intercept handlers; false: #GP, nothing changed. */
 bool pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value);

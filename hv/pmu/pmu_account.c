@@ -77,6 +77,9 @@ static bool counts_event(const struct pmu_state *s, u64 sel, u64 event)
 	/* The event code with unit mask 0, as KVM matches them (pmu.h). */
 	if (!(sel & PMU_EVTSEL_EN) || (sel & (PMU_EVTSEL_EVENT | PMU_EVTSEL_UMASK)) != event)
 		return false;
+	/* An instruction that exits is never inside a transaction: it aborts it. */
+	if (s->vendor == PMU_INTEL && (sel & PMU_INTEL_EVTSEL_IN_TX))
+		return false;
 	return s->vendor != PMU_AMD || !(sel & PMU_AMD_EVTSEL_EVENT_HI);
 }
 
@@ -118,12 +121,21 @@ void pmu_recalc_accounting(struct pmu_state *s)
 			s->pmi_mask |= PMU_GLOBAL_FIXED(i);
 }
 
+void pmu_allow_tsx_qualifiers(struct pmu_state *s)
+{
+	if (s->vendor != PMU_INTEL)
+		return;
+	s->eventsel_rsvd &= ~PMU_INTEL_EVTSEL_IN_TX;
+	s->eventsel_rsvd_txcp &= ~(PMU_INTEL_EVTSEL_IN_TX | PMU_INTEL_EVTSEL_IN_TXCP);
+}
+
 /* The filters (pmu_init) keep every value that reaches a PMU register one the CPU takes. */
 bool pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value)
 {
 	u64 v = guest_value & s->eventsel_kept, hw = v;
+	u64 rsvd = i == PMU_INTEL_IN_TXCP_COUNTER ? s->eventsel_rsvd_txcp : s->eventsel_rsvd;
 
-	if (i >= s->nr_gp || (guest_value & s->eventsel_rsvd))
+	if (i >= s->nr_gp || (guest_value & rsvd))
 		return false;
 	/*
 	 * AMD has no atomic GLOBAL_CTL switch at VMRUN/#VMEXIT, so guest
@@ -133,9 +145,9 @@ bool pmu_set_eventsel(struct pmu_state *s, unsigned i, u64 guest_value)
 	 * no mode, and put skips the selector WRMSR for it (sw_put).
 	 * Mode hw needs neither: #VMEXIT resets the guest's selects (swap
 	 * type C, APM Vol 2 §15.39), as KVM's PMC virtualization loads the
-	 * guest's value (eventsel_hw = data).  Both bits are cleared there:
-	 * the guest has no SVM (EFER.SVME = 0), for which the APM has them
-	 * ignored, while in guest mode the CPU would honour a HostOnly.
+	 * guest's value (eventsel_hw = data).  The guest's own H/G bits
+	 * never get here (init_filters drops them); clearing them again keeps
+	 * a HostOnly, which the CPU would honour in guest mode, out for sure.
 	 */
 	if (s->vendor == PMU_AMD && s->hw_switched)
 		hw = v & ~(PMU_AMD_HOSTONLY | PMU_AMD_GUESTONLY);

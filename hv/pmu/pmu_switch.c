@@ -84,6 +84,10 @@ static u32 global_status_msr(const struct pmu_state *s)
  * another VM or mhv runs on, and dropping it silently would leave the
  * guest believing it counts both.  PC is dropped: it is not writeable
  * since Sandy Bridge, and mhv switches version 4 PMUs only.
+ * AMD's HostOnly and GuestOnly are dropped as well, as KVM drops them (its
+ * reserved mask is bits 63:36): the guest has no SVM, and with EFER.SVME
+ * = 0 the PPRs count a select with one of them only "if SVME == 1" (Linux
+ * finds such a counter counts nothing, amd_pmu_disable_virt).
  */
 static void init_filters(struct pmu_state *s)
 {
@@ -94,11 +98,12 @@ static void init_filters(struct pmu_state *s)
 		s->global_valid |= (BIT(s->nr_fixed) - 1) << 32;
 	s->fixed_ctr_ctrl_rsvd = ~0ull;
 	if (s->vendor == PMU_AMD) {
-		s->eventsel_rsvd = 0;
-		s->eventsel_kept = ~PMU_AMD_EVTSEL_RSVD;
+		s->eventsel_rsvd = s->eventsel_rsvd_txcp = 0;
+		s->eventsel_kept = ~(PMU_AMD_EVTSEL_RSVD | PMU_AMD_HOSTONLY | PMU_AMD_GUESTONLY);
 		return;
 	}
 	s->eventsel_rsvd = PMU_INTEL_EVTSEL_RSVD | PMU_INTEL_EVTSEL_ANYTHREAD;
+	s->eventsel_rsvd_txcp = s->eventsel_rsvd;
 	s->eventsel_kept = ~PMU_INTEL_EVTSEL_PC;
 	for (i = 0; i < s->nr_fixed; i++) /* each counter's nibble, AnyThread excepted */
 		s->fixed_ctr_ctrl_rsvd &= ~(0xfull << 4 * i) | PMU_FIXED_ANYTHREAD(i);

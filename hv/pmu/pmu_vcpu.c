@@ -73,6 +73,9 @@ void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool
 		 pmu_caps.nr_fixed, mode);
 	if (!amd && pmu_caps.gp_width)
 		s->width = pmu_caps.gp_width;
+	/* The guest's CPUID shows the host's HLE and RTM (core/cpuid_guest.c). */
+	if (host_cpu.cpuid.max_std >= 7 && (host_cpu.cpuid.std[7].ebx & (BIT(4) | BIT(11))))
+		pmu_allow_tsx_qualifiers(s);
 	vcpu->pmu_mode = mode;
 	vcpu->pmu_account = mode == PMU_OFF ? 0 : account;
 	if (guest_counts_insn && mode != PMU_OFF && s->nr_gp)
@@ -246,21 +249,4 @@ void pmu_vcpu_rdpmc(struct vcpu *vcpu, const struct vm_exit *exit)
 	vcpu->regs.gpr[GPR_RAX] = (u32)v;
 	vcpu->regs.gpr[GPR_RDX] = v >> 32;
 	vcpu_skip_insn(vcpu, exit);
-}
-
-/* Bit positions: SDM Vol 2A CPUID.0AH; APM Vol 3 Appendix E (8000_0022). */
-void pmu_adjust_guest_cpuid(struct cpuid_cache *view)
-{
-	struct cpuid_regs *a = &view->std[0xa];
-
-	/* The counts mhv switches at most (pmu.h); more would be left unswitched. */
-	if (((a->eax >> 8) & 0xff) > PMU_MAX_GP)
-		a->eax = (a->eax & ~0xff00u) | PMU_MAX_GP << 8;
-	if ((a->edx & 0x1f) > PMU_MAX_FIXED)
-		a->edx = (a->edx & ~0x1fu) | PMU_MAX_FIXED;
-	/* AnyThread (version 3) is #GP in mhv (pmu_switch.c): tell the guest. */
-	if ((a->eax & 0xff) >= 3)
-		a->edx |= PMU_CPUID_ANYTHREAD_DEPRECATED;
-	if (CPUID_EXT_CACHED > 0x22 && (view->ext[0x22].ebx & 0xf) > PMU_AMD_MAX_GP)
-		view->ext[0x22].ebx = (view->ext[0x22].ebx & ~0xfu) | PMU_AMD_MAX_GP;
 }

@@ -60,7 +60,9 @@ bool pmu_vcpu_rdpmc_passthrough(const struct vcpu *vcpu);
 /* An intercepted RDPMC: the guest's counter, or #GP. */
 void pmu_vcpu_rdpmc(struct vcpu *vcpu, const struct vm_exit *exit);
 
-/* The CPUID view of VMs with a PMU: the host's geometry, nothing nested. */
-void pmu_adjust_guest_cpuid(struct cpuid_cache *view);
+/* The PMU part of a guest CPUID view (pmu_cpuid.c): with_pmu, the geometry
+ * mhv switches, else no PMU; either way no PMU-adjacent feature mhv does
+ * not virtualize (LBRs, IBS, PT, uncore counters, APERF/MPERF...). */
+void pmu_adjust_guest_cpuid(struct cpuid_cache *view, bool with_pmu);
 
 #endif

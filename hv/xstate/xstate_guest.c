@@ -83,6 +83,14 @@ void xstate_init(void)
 		cpuid_raw(0xd, i, &r);
 		leaves[n++] = (struct xstate_cpuid_leaf){ i, r.eax, r.ebx, r.ecx, r.edx };
 	}
+	/*
+	 * No Intel PT or architectural LBR state for guests: their CPUID hides
+	 * both (pmu/pmu_cpuid.c), and XRSTORS of the PT component would load
+	 * IA32_RTIT_CTL and start tracing into output regions that are host
+	 * physical addresses (SDM Vol 1 §13.5.6; Vol 3 ch. 33, without VMX's
+	 * "Intel PT uses guest physical addresses").  IA32_XSS refuses them.
+	 */
+	leaves[1].ecx &= ~(u32)(XSTATE_PT | XSTATE_LBR);
 	mask =
 	    ((u64)leaves[0].edx << 32 | leaves[0].eax) | ((u64)leaves[1].edx << 32 | leaves[1].ecx);
 	for (i = 2; i < XSTATE_MAX_COMPONENTS; i++) {

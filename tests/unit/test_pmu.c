@@ -23,6 +23,7 @@
 struct model {
 	enum pmu_vendor vendor;
 	unsigned nr_gp, nr_fixed;
+	bool tsx; /* Intel TSX: IN_TX (bit 32) everywhere, IN_TXCP (33) on PERFEVTSEL2 */
 	u64 ctl[PMU_MAX_GP], ctr[PMU_MAX_GP], fixed[PMU_MAX_FIXED], fixed_ctrl;
 	u64 global_ctrl, global_status, host_status;
 	bool guest_mode;
@@ -41,6 +42,8 @@ static u64 valid_bits(const struct model *m)
  * §21.2, Vol 4 Table 2-2): PERFEVTSELx 63:32 and PC (not writeable since
  * Sandy Bridge), FIXED_CTR_CTRL outside the nibbles of its counters, the
  * global registers outside the counters, counters beyond their width.
+ * With TSX, IN_TX (bit 32) is legal, and IN_TXCP (bit 33) on PERFEVTSEL2
+ * only (SDM Vol 3 ch. 21, TSX performance monitoring).
  * AMD raises none for PerfEvtSeln, but its reserved bits 19, 21, 39:36
  * and 63:42 (APM Vol 2 §13.2.1) must not reach it either.  AnyThread
  * (Intel bit 21, FIXED_CTR_CTRL bit 2 + 4i) is legal but counts the
@@ -59,6 +62,8 @@ static void m_check_ctl(const struct model *m, u32 msr, u64 v)
 	}
 	if (v & BIT(21))
 		fail_msg("AnyThread reaches WRMSR 0x%x <- 0x%llx", msr, (unsigned long long)v);
+	if (m->tsx)
+		v &= ~(BIT(32) | (msr == 0x188 ? BIT(33) : 0));
 	if (v & ((~0ull << 32) | BIT(19)))
 		fail_msg("host #GP: WRMSR 0x%x <- 0x%llx", msr, (unsigned long long)v);
 }
@@ -218,7 +223,8 @@ static void m_tick(struct model *m, bool guest, u64 n)
 			add_wrap(&m->fixed[i], n, &m->global_status, PMU_GLOBAL_FIXED(i));
 }
 
-/* The guest's PMU on bare metal: H/G ignored with EFER.SVME = 0 (APM Vol 2 §13.2.1). */
+/* The guest's PMU on bare metal, with KVM's answer to AMD's H/G bits: a guest
+ * without SVM has none (they are dropped, see handler_step). */
 struct ref {
 	enum pmu_vendor vendor;
 	unsigned nr_gp, nr_fixed;
@@ -618,8 +624,9 @@ static void handler_step(struct harness *h)
 	switch (rnd(h) % 8) {
 	case 0:
 		i = rnd(h) % h->r.nr_gp;
-		h->r.sel[i] = rnd_sel(h);
-		set(h, sel_msr(vd, i), h->r.sel[i]);
+		v = rnd_sel(h);
+		set(h, sel_msr(vd, i), v);
+		h->r.sel[i] = vd == PMU_AMD ? v & ~(PMU_AMD_HOSTONLY | PMU_AMD_GUESTONLY) : v;
 		break;
 	case 1:
 		if (h->r.nr_fixed) {
@@ -918,9 +925,9 @@ static void test_quiet_exits(void **state)
 /*
  * Host/Guest-only: mode sw makes the hardware select GuestOnly (counters
  * must stop at #VMEXIT, which does not switch them); mode hw has #VMEXIT
- * reset them (APM Vol 2 §15.39) and a guest without SVM, for which the
- * bits are ignored: neither reaches the VMCB.  The guest reads back what
- * it wrote in both.
+ * reset them (APM Vol 2 §15.39): neither reaches the VMCB.  The guest,
+ * which has no SVM, has no H/G bits: they are dropped in both, as KVM
+ * drops them (its AMD reserved mask is bits 63:36).
  */
 static void test_host_guest_only_per_mode(void **state)
 {
@@ -933,13 +940,13 @@ static void test_host_guest_only_per_mode(void **state)
 	for (i = 0; i < ARRAY_SIZE(hg); i++) {
 		h_init(&h, PMU_AMD, PMU_SW, 7);
 		set(&h, sel_msr(PMU_AMD, 0), sel | hg[i]);
-		assert_int_equal(get(&h, sel_msr(PMU_AMD, 0)), sel | hg[i]);
+		assert_int_equal(get(&h, sel_msr(PMU_AMD, 0)), sel); /* dropped, as KVM */
 		assert_int_equal(h.s.eventsel_hw[0], sel | PMU_AMD_GUESTONLY);
 
 		h_init(&h, PMU_AMD, PMU_HW, 7);
 		to_handler(&h);
 		set(&h, sel_msr(PMU_AMD, 0), sel | hg[i]);
-		assert_int_equal(get(&h, sel_msr(PMU_AMD, 0)), sel | hg[i]);
+		assert_int_equal(get(&h, sel_msr(PMU_AMD, 0)), sel);
 		assert_int_equal(h.vmcb.pmc[0].ctl, sel);
 	}
 }
@@ -1100,7 +1107,8 @@ enum outcome {
 static enum outcome sel_outcome(enum pmu_vendor v, unsigned b)
 {
 	if (v == PMU_AMD)
-		return b == 19 || b == 21 || (b >= 36 && b <= 39) || b >= 42 ? DROPPED : KEPT;
+		/* reserved, and HostOnly/GuestOnly, which KVM drops for a guest without SVM */
+		return b == 19 || b == 21 || (b >= 36 && b <= 39) || b >= 40 ? DROPPED : KEPT;
 	if (b == 19)
 		return DROPPED; /* PC: not writeable */
 	return b >= 32 || b == 21 ? REFUSED : KEPT;
@@ -1299,6 +1307,43 @@ static void test_quiet_wake_rule(void **state)
 	assert_false(pmu_vcpu_msr_write_wakes(0x80b)); /* x2APIC EOI */
 }
 
+/*
+ * Intel TSX in the guest's CPUID: IN_TX is kept on every event select,
+ * IN_TXCP on PERFEVTSEL2 alone and refused elsewhere, both reach the
+ * model (which refuses them anywhere else) through every path; a select
+ * with IN_TX counts no emulated instruction (an exit aborts a transaction).
+ */
+static void test_tsx_qualifiers(void **state)
+{
+	static const u64 insn = 0xc0 | PMU_EVTSEL_OS | PMU_EVTSEL_USR | PMU_EVTSEL_EN;
+	struct harness h;
+	unsigned mi, n;
+
+	for (mi = 0; mi < ARRAY_SIZE(live_modes); mi++) {
+		if (!pmu_mode_supported(PMU_INTEL, live_modes[mi]))
+			continue;
+		h_init(&h, PMU_INTEL, live_modes[mi], 23);
+		h.m.tsx = true;
+		pmu_allow_tsx_qualifiers(&h.s);
+		for (n = 0; n < 3; n++) {
+			if (n == 1)
+				to_handler(&h);
+			try_write(&h, sel_msr(PMU_INTEL, 0), insn, BIT(32), KEPT);
+			try_write(&h, sel_msr(PMU_INTEL, 1), insn, BIT(33), REFUSED);
+			try_write(&h, sel_msr(PMU_INTEL, 2), insn, BIT(32) | BIT(33), KEPT);
+			try_write(&h, sel_msr(PMU_INTEL, 3), insn, BIT(34), REFUSED);
+			assert_int_equal(h.s.acct_insn & 0x5, 0);
+			do_entry(&h);
+			do_exit(&h, n & 1);
+		}
+	}
+	/* AMD has neither: its selects' bits 33:32 are EventSelect[9:8]. */
+	h_init(&h, PMU_AMD, PMU_SW, 23);
+	pmu_allow_tsx_qualifiers(&h.s);
+	try_write(&h, sel_msr(PMU_AMD, 0), 0xc0, BIT(32), KEPT);
+	try_write(&h, sel_msr(PMU_AMD, 2), 0xc0, BIT(42), DROPPED);
+}
+
 static void test_names(void **state)
 {
 	assert_string_equal(pmu_mode_name(PMU_OFF), "off");
@@ -1405,6 +1450,7 @@ int main(void)
 		cmocka_unit_test(test_cpl_filter),
 		cmocka_unit_test(test_random_sequences),
 		cmocka_unit_test(test_reserved_bits),
+		cmocka_unit_test(test_tsx_qualifiers),
 		cmocka_unit_test(test_guest_values_reach_pmu_legal),
 		cmocka_unit_test(test_op_table),
 	};
