@@ -460,12 +460,22 @@ static void test_host_guest(void)
 	check("neither: both, 2N+7", rdmsr(MSR_PERF_CTR(3)), 2 * N + 7);
 	check("GuestOnly branches: N+1 (VMRUN is a branch)", rdmsr(MSR_PERF_CTR(4)), N + 1);
 
-	/* EFER.SVME=0: HostOnly/GuestOnly are ignored (APM Vol 2 13.2.1) */
+	/*
+	 * EFER.SVME=0: a counter with HostOnly or GuestOnly set counts nothing
+	 * (the PPR's HostGuestOnly encodings count "if [SVME]==1"; Linux commit
+	 * 1018faa6cf23 saw it on hardware), one with neither counts.
+	 */
 	pmu_clear();
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) & ~(1ull << 12));
 	wrmsr(MSR_PERF_CTL(0), EV_INSNS | CTL_OS | CTL_EN | CTL_GUESTONLY);
-	pmu_loop(N, 0x01);
-	check("EFER.SVME=0: GuestOnly counts the host", rdmsr(MSR_PERF_CTR(0)), 2 * N + 5);
+	wrmsr(MSR_PERF_CTL(1), EV_INSNS | CTL_OS | CTL_EN | CTL_HOSTONLY);
+	wrmsr(MSR_PERF_CTL(2), EV_INSNS | CTL_OS | CTL_EN | CTL_HOSTONLY | CTL_GUESTONLY);
+	wrmsr(MSR_PERF_CTL(3), EV_INSNS | CTL_OS | CTL_EN);
+	pmu_loop(N, 0x0f);
+	check("EFER.SVME=0: GuestOnly counts nothing", rdmsr(MSR_PERF_CTR(0)), 0);
+	check("EFER.SVME=0: HostOnly counts nothing", rdmsr(MSR_PERF_CTR(1)), 0);
+	check("EFER.SVME=0: HostOnly|GuestOnly counts nothing", rdmsr(MSR_PERF_CTR(2)), 0);
+	check("EFER.SVME=0: neither counts, 2N+5", rdmsr(MSR_PERF_CTR(3)), 2 * N + 5);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | (1ull << 12));
 	pmu_clear();
 }
