@@ -75,6 +75,8 @@ struct pmu_state {
 	u64 acct_insn, acct_branch;
 	bool acct_needed;
 	/* Enabled counters with their overflow interrupt on, GLOBAL_CTRL layout. */
+	u64 pmi_armed;
+	/* pmi_armed, and what it held since the last overflow check (pmu_vcpu.c). */
 	u64 pmi_mask;
 	/* Overflow bits already turned into a guest PMI. */
 	u64 pmi_signalled;

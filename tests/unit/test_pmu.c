@@ -922,7 +922,8 @@ static void test_off(void **state)
 	}
 }
 
-/* The counters whose overflow needs a guest PMI: INT (GP) or PMI (fixed), enabled. */
+/* The counters whose overflow needs a guest PMI: INT (GP) or PMI (fixed), enabled;
+ * pmi_mask keeps a disarmed one until the next overflow check. */
 static void test_pmi_mask(void **state)
 {
 	struct harness h;
@@ -944,7 +945,11 @@ static void test_pmi_mask(void **state)
 		assert_int_equal(h.s.pmi_mask,
 				 BIT(1) | (vd == PMU_INTEL ? PMU_GLOBAL_FIXED(0) : 0));
 		set(&h, sel_msr(vd, 1), PMU_EVENT_INSTRUCTIONS | PMU_EVTSEL_EN);
-		assert_int_equal(h.s.pmi_mask, vd == PMU_INTEL ? PMU_GLOBAL_FIXED(0) : 0);
+		assert_int_equal(h.s.pmi_armed, vd == PMU_INTEL ? PMU_GLOBAL_FIXED(0) : 0);
+		/* disarmed, counter 1 stays checked until the next overflow check:
+		 * pmu.flat's WRMSR clearing EN exits before the skidded PMI */
+		assert_int_equal(h.s.pmi_mask,
+				 BIT(1) | (vd == PMU_INTEL ? PMU_GLOBAL_FIXED(0) : 0));
 	}
 }
 
