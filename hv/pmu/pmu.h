@@ -92,6 +92,8 @@ struct pmu_state {
 	/* Some enabled select counts such events, whatever GLOBAL_CTRL says. */
 	bool acct_any;
 	/* Enabled counters with their overflow interrupt on, GLOBAL_CTRL layout. */
+	u64 pmi_armed;
+	/* pmi_armed, and what it held since the last overflow check (pmu_vcpu.c). */
 	u64 pmi_mask;
 	/* Overflow bits already turned into a guest PMI. */
 	u64 pmi_signalled;

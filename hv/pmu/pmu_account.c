@@ -111,14 +111,20 @@ void pmu_recalc_accounting(struct pmu_state *s)
 	 * moment of the overflow, and a guest may disable the counter before
 	 * mhv looks (kvm-unit-tests' pmu.flat does).
 	 */
-	s->pmi_mask = 0;
+	s->pmi_armed = 0;
 	for (i = 0; i < s->nr_gp; i++)
 		if ((s->eventsel[i] & (PMU_EVTSEL_EN | PMU_EVTSEL_INT)) ==
 		    (PMU_EVTSEL_EN | PMU_EVTSEL_INT))
-			s->pmi_mask |= BIT(i);
+			s->pmi_armed |= BIT(i);
 	for (i = 0; i < s->nr_fixed; i++)
 		if (s->fixed_ctr_ctrl & PMU_FIXED_PMI(i))
-			s->pmi_mask |= PMU_GLOBAL_FIXED(i);
+			s->pmi_armed |= PMU_GLOBAL_FIXED(i);
+	/*
+	 * Nor does disarming forget a counter before the next overflow check:
+	 * the PMI may come a few instructions after the overflow (skid), and
+	 * pmu.flat's WRMSR that clears EN exits first.
+	 */
+	s->pmi_mask |= s->pmi_armed;
 }
 
 void pmu_allow_tsx_qualifiers(struct pmu_state *s)

@@ -98,14 +98,15 @@ void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool
 static void check_overflow(struct vcpu *vcpu)
 {
 	struct pmu_state *s = &vcpu->pmu;
-	u64 status = 0, fresh;
+	u64 status = 0, fresh, mask = s->pmi_mask;
 
+	s->pmi_mask = s->pmi_armed; /* a counter disarmed since the last check is checked now */
 	if (vcpu->pmu_mode == PMU_HW)
 		return;
 	s->pmi_pending = false;
 	pmu_get_msr(s, &host_pmu, vcpu->pmu_mode, status_msr(s), &status);
 	s->pmi_signalled &= status; /* bits the guest cleared may fire again */
-	fresh = status & s->pmi_mask & ~s->pmi_signalled;
+	fresh = status & mask & ~s->pmi_signalled;
 	if (!fresh)
 		return;
 	s->pmi_signalled |= fresh;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Run kvm-unit-tests' x86_64 tests on a bare emulator and as mhv guests.
 
-    run.py --env qemu|bochs-vmx|bochs-svm [--kut DIR] [--efi BOOTX64.EFI]
+    run.py --env qemu|bochs-vmx|bochs-svm|bochs-zen5 [--kut DIR] [--efi BOOTX64.EFI]
            [--bochs PATH] [--tests PATTERNS] [--jobs N] [--max-time S]
            [--guests-per-boot N] [--only bare|mhv] [--out DIR]
            [--check EXPECT | --write EXPECT]
@@ -17,6 +17,10 @@ build/kut/obj) and, for each x86_64 test KUT would run by default, boots
         time_limit), on the same emulator; with --guests-per-boot N up to
         N tests (mhv.cfg takes 8) run one after another in one boot, the
         default on Bochs, whose firmware and mhv's start take half a minute.
+
+bochs-zen5 (the pinned Bochs' counting AMD PMU) runs KUT's pmu once per mhv
+PMU mode (`pmu =` after its guest line), as TEST:MODE (pmu:off ... pmu:hw);
+its bare run, which has no mode, once for all of them.
 
 Tests that reduce to the same boot (e.g. KUT's x2apic and xapic differ only
 in -cpu, which -cpu max replaces) run once.  A test's verdict: QEMU's exit
@@ -33,6 +37,7 @@ was not what EXPECT says (make test).  --write EXPECT writes the run's
 bare and/or mhv results into EXPECT (make kut-reference, make kut-expect)."""
 import argparse
 import concurrent.futures
+import copy
 import fnmatch
 import math
 import os
@@ -52,6 +57,10 @@ ENVS = {
     "qemu": {"emu": "qemu", "cpu": "max", "label": "QEMU TCG -cpu max (SVM)"},
     "bochs-vmx": {"emu": "bochs", "cpu": "corei7_skylake_x", "label": "Bochs corei7_skylake_x (VMX)"},
     "bochs-svm": {"emu": "bochs", "cpu": "ryzen", "label": "Bochs ryzen (SVM)"},
+    # The pinned Bochs' counting AMD PMU: each test once per mhv PMU mode,
+    # rows TEST:MODE, all of them guests of as few boots as mhv.cfg allows.
+    "bochs-zen5": {"emu": "bochs", "cpu": "zen5_pmu", "label": "Bochs zen5_pmu (SVM, counting PMU)",
+                   "pmu": expect.ENV_MODES["bochs-zen5"], "tests": ("pmu",)},
 }
 # Seconds from power-on to the guest's first instruction under mhv (OVMF,
 # mhv's own start-up) and to the kernel on bare Bochs (BIOS, GRUB): added to
@@ -71,7 +80,8 @@ DEFAULT_HEADER = [
     "#   ENV  TEST  BARE COUNT  MHV",
     "#",
     "# ENV    qemu (QEMU TCG -cpu max, SVM), bochs-vmx (Bochs corei7_skylake_x),",
-    "#        bochs-svm (Bochs ryzen)",
+    "#        bochs-svm (Bochs ryzen), bochs-zen5 (Bochs zen5_pmu, a counting AMD PMU:",
+    "#        each TEST once per mhv PMU mode, as TEST:MODE)",
     "# BARE   the test on the bare emulator: pass, skip or fail; COUNT its KUT PASS: lines",
     "#        (make kut-reference ENV=... writes them; '- 0' while not recorded)",
     "# MHV    pass            mhv's verdict pass and at least COUNT PASS lines",
@@ -80,8 +90,9 @@ DEFAULT_HEADER = [
     "#        (make kut-expect ENV=... writes them, keeping the REASON of a verdict",
     "#        that did not change)",
     "# A fail or skip where BARE passes is a gap: accepted when its REASON starts",
-    "# 'kvm:' (the check needs KVM itself: PV interfaces, kvmclock, Hyper-V) or",
-    "# 'device:' (a device the bare run has), else open.  tests/kut/run.py --check",
+    "# 'kvm:' (the check needs KVM itself: PV interfaces, kvmclock, Hyper-V),",
+    "# 'device:' (a device the bare run has) or 'cpu:' (the CPU's own",
+    "# virtualization does it so, manual cited), else open.  tests/kut/run.py --check",
     "# lists both; tests/kut/expect.py readme writes README's table from this file.",
 ]
 REPORT_RE = re.compile(r"^(PASS|FAIL|SKIP|XFAIL|XPASS|KFAIL): ")
@@ -100,6 +111,8 @@ class Test:
         self.accel = ""
         self.timeout = 90
         self.same_as = None  # the test whose boot this one shares
+        self.pmu = None  # mhv's PMU mode for it (`pmu =` after its guest line)
+        self.base = name  # the KUT test it is a PMU-mode variant of
 
 
 def shell_words(text):
@@ -277,7 +290,7 @@ class Runner:
     # ---- bare emulator ----
     def bare(self, t):
         limit = min(t.timeout, self.a.max_time)
-        log = os.path.join(self.logs, t.name + ".bare.log")
+        log = os.path.join(self.logs, t.base + ".bare.log")
         flat = os.path.join(self.a.kut, "x86", t.file)
         if self.emu == "qemu":
             # x86/run: -nodefaults, its test devices, the exit port, -kernel.
@@ -390,6 +403,8 @@ class Runner:
                 f.write("guest = \\%s\n" % t.file)
                 f.write('cmdline = "%s"\n' % " ".join([t.file] + t.args))
                 f.write("cpus = %d\nmem = %d\ntime_limit = %d\n" % (t.smp, mem, limit))
+                if t.pmu:
+                    f.write("pmu = %s\n" % t.pmu)
                 flat = os.path.join(self.a.kut, "x86", t.file)
                 if flat not in files:
                     files.append(flat)
@@ -530,6 +545,23 @@ def judge_mhv(t, lines, limit):
     return None
 
 
+def with_modes(tests, env):
+    """@tests as @env runs them: where it has PMU modes, the tests it names
+    (all when it names none), each once per mode, named TEST:MODE."""
+    modes = ENVS[env].get("pmu")
+    if not modes:
+        return tests
+    out = []
+    for t in tests:
+        if ENVS[env].get("tests") and t.name not in ENVS[env]["tests"]:
+            continue
+        for mode in modes:
+            v = copy.copy(t)
+            v.name, v.pmu = "%s:%s" % (t.name, mode), mode
+            out.append(v)
+    return out
+
+
 def select(tests, patterns):
     if not patterns:
         return tests
@@ -537,14 +569,14 @@ def select(tests, patterns):
 
     def hit(t):
         stem = t.file.rsplit(".", 1)[0]
-        return any(fnmatch.fnmatchcase(t.name, p) or fnmatch.fnmatchcase(stem, p) for p in pats)
+        return any(fnmatch.fnmatchcase(n, p) for p in pats for n in (t.name, t.base, stem))
     return [t for t in tests if hit(t)]
 
 
 def boot_key(t, emu):
     if emu == "qemu":
-        return (t.file, t.smp, tuple(t.args), tuple(qemu_params_bare(t)))
-    return (t.file, t.smp, tuple(t.args), mem_mib(t))
+        return (t.file, t.smp, tuple(t.args), tuple(qemu_params_bare(t)), t.pmu)
+    return (t.file, t.smp, tuple(t.args), mem_mib(t), t.pmu)
 
 
 def shorten(text, n=110):
@@ -621,9 +653,12 @@ def run_tests(runner, jobs):
     """Each boot of @jobs (tests) bare and/or under mhv, --jobs at a time:
     {name: (bare, mhv)}."""
     a = runner.a
-    tasks = []
+    tasks, bare_of = [], {}
     if a.only != "mhv":
-        tasks += [("bare", [t]) for t in jobs]
+        # a PMU mode is mhv's: the bare run is the same for every mode
+        for t in jobs:
+            bare_of.setdefault(t.base, []).append(t)
+        tasks += [("bare", [ts[0]]) for ts in bare_of.values()]
     if a.only != "bare":
         tasks += [("mhv", b) for b in batches(jobs, a.jobs, a.guests_per_boot)]
     res = {t.name: [None, None] for t in jobs}
@@ -639,9 +674,11 @@ def run_tests(runner, jobs):
         for fut in concurrent.futures.as_completed(futs):
             side, ts = futs[fut]
             for t, r in zip(ts, fut.result()):
-                res[t.name][0 if side == "bare" else 1] = r
+                for u in bare_of[t.base] if side == "bare" else [t]:
+                    res[u.name][0 if side == "bare" else 1] = r
                 if not a.check:
-                    print("kut-test: %-28s %-4s %s" % (t.name, side, r.cell()), flush=True)
+                    print("kut-test: %-28s %-4s %s" % (t.base if side == "bare" else t.name,
+                                                       side, r.cell()), flush=True)
     return res
 
 
@@ -688,7 +725,8 @@ def check(runner, exp, tests, res):
     open_ = [e for e in rows if e.gap() == "open"]
     print()
     if accepted:
-        print("kut-check: %s: known gaps (the check needs KVM or a device of the bare run):" % env)
+        print("kut-check: %s: known gaps (the check needs KVM, a device of the bare run, "
+              "or the CPU does it so):" % env)
         for e in accepted:
             print("    %s: %s" % (e.test, e.mhv_text()))
     if open_:
@@ -773,7 +811,7 @@ def main():
     a.kut, a.efi, a.out = (os.path.abspath(p) for p in (a.kut, a.efi, a.out))
     if a.bochs:
         a.bochs = os.path.abspath(a.bochs)
-    every = [t for t in read_unittests(cfg) if t.arch in ("", "x86_64")]
+    every = with_modes([t for t in read_unittests(cfg) if t.arch in ("", "x86_64")], a.env)
     tests = select(every, a.tests)
     if exp and (a.check or exp.of_env(a.env)):
         listed = {e.test for e in exp.of_env(a.env)}
@@ -800,7 +838,7 @@ def main():
         return 2 if a.check else 0
     boots = []
     if a.only != "mhv":
-        boots.append("%d bare boots" % len(jobs))
+        boots.append("%d bare boots" % len({t.base for t in jobs}))
     if a.only != "bare":
         boots.append("%d runs under mhv in %d boots" % (
             len(jobs), len(batches(jobs, a.jobs, a.guests_per_boot))))

@@ -138,5 +138,38 @@ class Log(unittest.TestCase):
         self.assertFalse(run.emulator_died_early(1, []))
 
 
+ZEN5 = """bochs-zen5 pmu:off pass 99 fail 5: kvm: off
+bochs-zen5 pmu:sw pass 99 pass
+bochs-zen5 pmu:hw pass 99 fail 36: cpu: VNMI
+"""
+
+
+class Modes(unittest.TestCase):
+    def test_each_test_once_per_mode(self):
+        ts = run.with_modes([test("smptest", "smptest.flat"), test("pmu", "pmu.flat")],
+                            "bochs-zen5")
+        modes = expect.ENV_MODES["bochs-zen5"]
+        self.assertEqual([t.name for t in ts], ["pmu:%s" % m for m in modes])
+        self.assertEqual([t.pmu for t in ts], list(modes))
+        self.assertEqual({t.base for t in ts}, {"pmu"})
+        self.assertEqual(len({run.boot_key(t, "bochs") for t in ts}), len(modes))
+        self.assertEqual(len(run.select(ts, "pmu")), len(modes))
+        self.assertEqual([t.name for t in run.select(ts, "pmu:sw")], ["pmu:sw"])
+        plain = [test("pmu", "pmu.flat")]
+        self.assertIs(run.with_modes(plain, "bochs-svm"), plain)
+        self.assertIsNone(plain[0].pmu)
+
+    def test_mode_rows_gaps_and_readme(self):
+        exp = expect.parse(SAMPLE + ZEN5)
+        self.assertEqual(exp.get("bochs-zen5", "pmu:off").gap(), "accepted")
+        self.assertEqual(exp.get("bochs-zen5", "pmu:hw").gap(), "accepted")
+        again = expect.parse(expect.format_file(exp))
+        self.assertEqual([x.key() for x in again.entries], [x.key() for x in exp.entries])
+        block = expect.readme_block(exp)
+        self.assertIn("| pmu | pass 99 | fail 5 | **pass** | — | — | fail 36 |", block)
+        self.assertNotIn("| pmu:sw |", block)  # not a row of the main table
+        self.assertIn("| x2apic | pass 33 / fail 30 | — |", block)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1071,7 +1071,8 @@ static void test_off(void **state)
 	}
 }
 
-/* The counters whose overflow needs a guest PMI: INT (GP) or PMI (fixed), enabled. */
+/* The counters whose overflow needs a guest PMI: INT (GP) or PMI (fixed), enabled;
+ * pmi_mask keeps a disarmed one until the next overflow check. */
 static void test_pmi_mask(void **state)
 {
 	struct harness h;
@@ -1093,7 +1094,11 @@ static void test_pmi_mask(void **state)
 		assert_int_equal(h.s.pmi_mask,
 				 BIT(1) | (vd == PMU_INTEL ? PMU_GLOBAL_FIXED(0) : 0));
 		set(&h, sel_msr(vd, 1), PMU_EVENT_INSTRUCTIONS | PMU_EVTSEL_EN);
-		assert_int_equal(h.s.pmi_mask, vd == PMU_INTEL ? PMU_GLOBAL_FIXED(0) : 0);
+		assert_int_equal(h.s.pmi_armed, vd == PMU_INTEL ? PMU_GLOBAL_FIXED(0) : 0);
+		/* disarmed, counter 1 stays checked until the next overflow check:
+		 * pmu.flat's WRMSR clearing EN exits before the skidded PMI */
+		assert_int_equal(h.s.pmi_mask,
+				 BIT(1) | (vd == PMU_INTEL ? PMU_GLOBAL_FIXED(0) : 0));
 	}
 }
 
@@ -1273,7 +1278,13 @@ static void test_quiet_wake_rule(void **state)
 			to_handler(&h);
 			for (n = 0; n < 4000; n++) {
 				u32 msr = msrs[rnd(&h) % nr];
-				bool quiet = pmu_exit_quiet(&h.s, h.mode);
+				bool quiet;
+
+				/* now and then the overflow check before an entry
+				 * (pmu_vcpu.c), which lets go of disarmed counters */
+				if (rnd(&h) % 4 == 0)
+					h.s.pmi_mask = h.s.pmi_armed;
+				quiet = pmu_exit_quiet(&h.s, h.mode);
 				/* zeros too, so that whole quiet spells come back */
 				u64 v = rnd(&h) % 3 ? rnd(&h) & rnd(&h) : 0;
 
@@ -1298,7 +1309,7 @@ static void test_quiet_wake_rule(void **state)
 			do_exit(&h, true);
 		}
 	}
-	assert_true(woke >= 20); /* the selects do wake it, and quiet it again (34 flips) */
+	assert_true(woke >= 20); /* the selects do wake it, and quiet it again */
 	/* Neither vendor's legacy selects nor the exits the benchmark writes. */
 	for (i = 0; i < K7_COUNTERS; i++)
 		assert_true(pmu_vcpu_msr_write_wakes(MSR_K7_PERF_CTL(i)));
