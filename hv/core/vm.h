@@ -107,6 +107,7 @@ struct vcpu {
 	const struct cpuid_cache *cpuid_view; /* what CPUID exits answer from */
 	u32 index;			      /* vCPU number = its x2APIC ID */
 	bool boot32;		  /* an external guest: any CPU mode; vCPU 0 starts in 32-bit PM */
+	bool boot64;		  /* with boot32: starts in 64-bit mode (Linux boot protocol) */
 	bool wait_sipi;		  /* an AP of an external guest: starts at INIT-SIPI */
 	u8 sipi_state;		  /* enum sipi_state, written by other vCPUs' CPUs */
 	u8 sipi_vector;		  /* real-mode start at sipi_vector << 12 */
