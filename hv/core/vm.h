@@ -4,6 +4,7 @@
 
 #include "vdev/vapic.h"
 #include "vdev/ioapic.h"
+#include "vdev/uart16550.h"
 #include "vdev/fw_cfg.h"
 #include "pmu/pmu.h"
 #include "xstate/xstate_guest.h"
@@ -153,7 +154,9 @@ struct vm {
 	char console_line[VM_CONSOLE_LINE];
 	u32 console_len;
 	u32 test_port_value;
-	u8 serial_lcr; /* the guest UART's line control: DLAB */
+	struct uart16550 uart;	 /* COM1 */
+	volatile bool uart_lock; /* the vCPUs of a VM share it */
+	u16 pm1_en;		 /* ACPI PM1 enable register */
 	/* the PC's reset sources (core/io.c) */
 	u8 sysctl_a, rst_cnt;
 	u8 i8042_cmd;	      /* a command waiting for its data byte, or 0 */
