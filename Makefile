@@ -212,9 +212,9 @@ run: deps all
 	@sh scripts/run-qemu.sh --accel $(ACCEL) --cpu $(CPU) --config scripts/run.cfg \
 		--explain-status $(EFI)
 
-# KUT and the pinned Bochs for the kvm-unit-tests cases (each a one-line
-# skip where its source cannot be had).
-test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) kut bochs
+# KUT and the pinned Bochs for the kvm-unit-tests cases, the Debian Linux
+# guest for qemu-linux (each a one-line skip where it cannot be had).
+test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) kut bochs linux-guest
 	@KUT_OBJ=$(KUT_OUT)/obj sh tests/run-all.sh
 
 # A USB-stick image: GPT + FAT32 EFI System Partition (README: writing it).
