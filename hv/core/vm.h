@@ -5,6 +5,7 @@
 #include "vdev/vapic.h"
 #include "vdev/ioapic.h"
 #include "vdev/uart16550.h"
+#include "vdev/pit.h"
 #include "vdev/fw_cfg.h"
 #include "pmu/pmu.h"
 #include "xstate/xstate_guest.h"
@@ -157,6 +158,8 @@ struct vm {
 	struct uart16550 uart;	 /* COM1 */
 	volatile bool uart_lock; /* the vCPUs of a VM share it */
 	u16 pm1_en;		 /* ACPI PM1 enable register */
+	struct pit2 pit;	 /* PIT channel 2, port 0x61 */
+	volatile bool pit_lock;
 	/* the PC's reset sources (core/io.c) */
 	u8 sysctl_a, rst_cnt;
 	u8 i8042_cmd;	      /* a command waiting for its data byte, or 0 */
