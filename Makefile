@@ -42,7 +42,7 @@ GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/gues
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
 .PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb fuzz fuzz-build \
-	kut bochs kut-test kut-reference kut-expect kut-check pmutest
+	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest
 .SECONDARY:
 all: $(EFI)
 
@@ -212,9 +212,9 @@ run: deps all
 	@sh scripts/run-qemu.sh --accel $(ACCEL) --cpu $(CPU) --config scripts/run.cfg \
 		--explain-status $(EFI)
 
-# KUT and the pinned Bochs for the kvm-unit-tests cases (each a one-line
-# skip where its source cannot be had).
-test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) kut bochs
+# KUT and the pinned Bochs for the kvm-unit-tests cases, the Debian Linux
+# guest for qemu-linux (each a one-line skip where it cannot be had).
+test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) kut bochs linux-guest
 	@KUT_OBJ=$(KUT_OUT)/obj sh tests/run-all.sh
 
 # A USB-stick image: GPT + FAT32 EFI System Partition (README: writing it).
@@ -237,6 +237,12 @@ bench-baseline: all
 	sh scripts/bench-gate.sh write tests/emu/bench-baseline.txt \
 		bochs-ryzen=$(B)/bochs-ryzen.baseline.log \
 		bochs-skylake-x=$(B)/bochs-skylake-x.baseline.log $$zen5
+
+# ---- the Linux guest (README: Linux guest) ----
+# A Debian kernel and an initramfs of Debian's busybox-static and linux-perf,
+# fetched once into a cache outside the clone; a one-line skip without apt.
+linux-guest:
+	@python3 scripts/linux-guest.py $(B)/linux-guest
 
 # ---- kvm-unit-tests as mhv guests (README: kvm-unit-tests) ----
 # The sources stay outside the repository: KUT_SRC=DIR or the pinned

@@ -30,15 +30,21 @@ static void note_config_error(const char *why)
 	boot_info.config_error[i] = 0;
 }
 
-#define GUEST_FILE_MAX (32ull * 1024 * 1024)
+#define GUEST_FILE_MAX (64ull * 1024 * 1024)
 
-/* The whole of path into pool memory; NULL with why set when it cannot be read. */
+/*
+ * The whole of path into pool memory; NULL with why set when it cannot be
+ * read.  The buffer has the file's size (a seek to the end tells it, UEFI
+ * 2.10 §13.5 EFI_FILE_PROTOCOL.SetPosition), not max: a few guests' files
+ * of up to max each would not fit a small machine's memory.
+ */
 static char *read_file(EFI_FILE_HANDLE root, CHAR16 *path, UINTN max, UINTN *size, const char **why)
 {
 	EFI_FILE_HANDLE file;
 	EFI_STATUS st;
 	char *buf = NULL;
-	UINTN n = max + 1;
+	UINT64 end = 0;
+	UINTN n;
 
 	*why = NULL;
 	st = root->Open(root, &file, path, EFI_FILE_MODE_READ, 0);
@@ -46,6 +52,11 @@ static char *read_file(EFI_FILE_HANDLE root, CHAR16 *path, UINTN max, UINTN *siz
 		*why = "not found";
 		return NULL;
 	}
+	if (EFI_ERROR(file->SetPosition(file, ~0ull)) || EFI_ERROR(file->GetPosition(file, &end)) ||
+	    EFI_ERROR(file->SetPosition(file, 0)))
+		end = max; /* the size unknown: read up to max, as before */
+	/* one byte more than allowed, to see a file that is too large */
+	n = (end < max ? end : max) + 1;
 	st = BS->AllocatePool(EfiLoaderData, n, (void **)&buf);
 	if (EFI_ERROR(st)) {
 		*why = "out of memory reading the file";
@@ -54,7 +65,7 @@ static char *read_file(EFI_FILE_HANDLE root, CHAR16 *path, UINTN max, UINTN *siz
 		*why = "read error";
 	} else if (n > max) {
 		*why =
-		    max == CONFIG_MAX_BYTES ? "file larger than 64 KiB" : "file larger than 32 MiB";
+		    max == CONFIG_MAX_BYTES ? "file larger than 64 KiB" : "file larger than 64 MiB";
 	}
 	file->Close(file);
 	*size = *why ? 0 : n;

@@ -85,6 +85,7 @@ while read -r verdict rest; do
 done <"$LOGS/fuzz.txt"
 
 echo "== emulator boots =="
+LINUX_FILES="--esp-file build/linux-guest/vmlinuz --esp-file build/linux-guest/initrd.cpio"
 MB_FILES="--esp-file build/multiboot/mbtest.elf --esp-file build/multiboot/mbtest-big.elf
 	--esp-file build/multiboot/truncated.elf --esp-file tests/multiboot/module.txt"
 # tests/emu/cases.txt as one line per case: name|emulator|cpu|cpus|config|
@@ -104,22 +105,32 @@ while IFS='|' read -r name emu cpu cpus cfg want options patterns; do
 	log=$LOGS/$name.log
 	start=$(date +%s)
 	if [ "$emu" = qemu ]; then
-		# options nmi fb mb: an NMI from the monitor once a suite runs; a
-		# screendump of the framebuffer console when the run is done; the
-		# multiboot test kernels on the boot volume
-		mon="" fb="" files=""
+		# options nmi fb mb linux: an NMI from the monitor once a suite
+		# runs; a screendump of the framebuffer console when the run is
+		# done; the multiboot test kernels on the boot volume; the Debian
+		# Linux guest of make linux-guest (a skip without it), in a
+		# machine with room for its 512 MiB
+		mon="" fb="" files="" extra="" timeout=120
 		for opt in $options; do
 			case "$opt" in
 			nmi) mon="$LOGS/$name.mon" ;;
 			fb) mon="$LOGS/$name.mon" fb="$LOGS/$name.e9" ;;
 			mb) files=$MB_FILES ;;
+			linux) files=$LINUX_FILES extra="-m 1G" timeout=400 ;;
 			esac
 		done
+		case " $options " in *" linux "*)
+			if [ ! -f build/linux-guest/vmlinuz ] || [ ! -f build/linux-guest/initrd.cpio ]; then
+				echo "  SKIP  $name: no Linux guest (make linux-guest: apt-get download failed or not run)"
+				continue
+			fi
+		esac
+		[ -n "$mon" ] && extra="-monitor unix:$mon,server,nowait${fb:+ -debugcon file:$fb} $extra"
 		rm -f "$log" "$LOGS/$name.mon" "$LOGS/$name.e9" "$LOGS/$name.ppm"
 		# shellcheck disable=SC2086
-		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout 120 \
+		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout "$timeout" \
 			--smp "$cpus" $files \
-			${mon:+--extra "-monitor unix:$mon,server,nowait${fb:+ -debugcon file:$fb}"} \
+			${extra:+--extra "$extra"} \
 			--serial-log "$log" "$EFI" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null &
 		qpid=$!
 		if [ -n "$fb" ]; then

@@ -10,6 +10,8 @@
 #include "vdev/fw_cfg.h"
 #include "lib/guest_abi.h"
 #include "vdev/guest_console.h"
+#include "vdev/uart16550.h"
+#include "vdev/pit.h"
 #include "platform/tsc.h"
 #include "vcpu.h"
 #include "arch/uart.h"
@@ -22,36 +24,49 @@
 
 struct port_device {
 	u16 base, count;
-	u32 (*in)(struct vm *vm, u16 offset, u8 size);
-	void (*out)(struct vm *vm, u16 offset, u8 size, u32 val);
+	u32 (*in)(struct vcpu *vcpu, u16 offset, u8 size);
+	void (*out)(struct vcpu *vcpu, u16 offset, u8 size, u32 val);
 };
 
-/* With LCR.DLAB set, offset 0 is the divisor latch, not the transmitter:
- * a guest setting its baud rate prints nothing (PC16550D data sheet,
- * Table II). */
-static u32 serial_in(struct vm *vm, u16 offset, u8 size)
+/* COM1: the 16550A, its IRQ line to the I/O APIC after every access.
+ * mhv's own guests only write THR and poll LSR, which the UART serves. */
+static u32 serial_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
-	if (offset == UART_LCR)
-		return vm->serial_lcr;
-	return offset == UART_LSR ? UART_LSR_IDLE : 0;
+	struct vm *vm = vcpu->vm;
+	u32 v;
+
+	spin_lock(&vm->uart_lock);
+	v = uart_read(&vm->uart, (u8)offset);
+	spin_unlock(&vm->uart_lock);
+	ioapic_set_line(vcpu, UART_COM1_IRQ, uart_irq(&vm->uart));
+	return v;
 }
 
-static void serial_out(struct vm *vm, u16 offset, u8 size, u32 val)
+static void serial_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
-	if (offset == UART_LCR)
-		vm->serial_lcr = (u8)val;
-	else if (offset == UART_THR && !(vm->serial_lcr & UART_LCR_DLAB))
-		guest_console_putc(vm, (char)val);
+	struct vm *vm = vcpu->vm;
+	int tx;
+
+	spin_lock(&vm->uart_lock);
+	tx = uart_write(&vm->uart, (u8)offset, (u8)val);
+	spin_unlock(&vm->uart_lock);
+	if (tx >= 0)
+		guest_console_putc(vm, (char)tx);
+	ioapic_set_line(vcpu, UART_COM1_IRQ, uart_irq(&vm->uart));
 }
 
 /* An access at byte @offset sees the register from that byte up. */
-static u32 test_port_in(struct vm *vm, u16 offset, u8 size)
+static u32 test_port_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
+	struct vm *vm = vcpu->vm;
+
 	return vm->test_port_value >> (offset * 8);
 }
 
-static void test_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
+static void test_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
+	struct vm *vm = vcpu->vm;
+
 	u32 mask;
 
 	/* the whole register, as the exit benchmark writes it */
@@ -65,41 +80,133 @@ static void test_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
 }
 
 /* 24-bit, 3.579545 MHz, read-only (ACPI 6.5 §4.8.3.3), derived from the TSC */
-static u32 pm_timer_in(struct vm *vm, u16 offset, u8 size)
+static u32 pm_timer_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
 	return tsc_to_pm_timer(rdtsc());
 }
 
-static void ignore_out(struct vm *vm, u16 offset, u8 size, u32 val)
+static void ignore_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
 }
 
-static u32 write_only_in(struct vm *vm, u16 offset, u8 size)
+static u32 write_only_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
 	return ~0u;
 }
 
-static u32 fw_cfg_in(struct vm *vm, u16 offset, u8 size)
+static u32 fw_cfg_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
+	struct vm *vm = vcpu->vm;
+
 	return offset == 1 ? fw_cfg_read(&vm->fw_cfg) : ~0u;
 }
 
-static void fw_cfg_out(struct vm *vm, u16 offset, u8 size, u32 val)
+static void fw_cfg_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
+	struct vm *vm = vcpu->vm;
+
 	if (offset == 0)
 		fw_cfg_select(&vm->fw_cfg, (u16)val);
 }
 
-/* isa-debug-exit's port (QEMU, kvm-unit-tests): the value is the exit code. */
-static void exit_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
+/*
+ * The ACPI PM1a event block (status: nothing to report; enable: reads
+ * back, which ACPICA checks when it enables the global lock event) and
+ * control block (ACPI 6.5 §4.8.3.2.1): SCI_EN reads set, as mhv has no
+ * SMI_CMD to switch modes; SLP_EN with the DSDT's \_S5 type is the
+ * power button's soft off (§7.4.2): the VM ends with exit code 0.
+ */
+#define PM1_CNT_SCI_EN BIT(0)
+#define PM1_CNT_SLP_TYP_SHIFT 10
+#define PM1_CNT_SLP_EN BIT(13)
+
+static u32 pm1_evt_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
+	return offset >= 2 ? vcpu->vm->pm1_en >> ((offset - 2) * 8) : 0;
+}
+
+static void pm1_evt_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
+{
+	u16 mask = size == 1 ? 0xff : 0xffff;
+
+	if (offset < 2)
+		return; /* status bits are write-one-to-clear: none is ever set */
+	offset -= 2;
+	vcpu->vm->pm1_en =
+	    (u16)((vcpu->vm->pm1_en & ~(mask << (offset * 8))) | ((val & mask) << (offset * 8)));
+}
+
+static u32 pm1_cnt_in(struct vcpu *vcpu, u16 offset, u8 size)
+{
+	return PM1_CNT_SCI_EN >> (offset * 8);
+}
+
+static void pm1_cnt_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
+{
+	u32 v = val << (offset * 8);
+
+	if ((v & PM1_CNT_SLP_EN) && ((v >> PM1_CNT_SLP_TYP_SHIFT) & 7) == GUEST_PM1_SLP_TYP_S5) {
+		vcpu->vm->exit_code = 0;
+		vm_stop(vcpu->vm, VM_STOP_EXIT, "ACPI soft off: S5 written to PM1a_CNT (port 0x%x)",
+			GUEST_PM1A_CNT_PORT);
+	}
+}
+
+/* PIT channel 2 and port 0x61: what Linux calibrates the TSC against. */
+static u32 pit_in(struct vcpu *vcpu, u16 offset, u8 size)
+{
+	struct vm *vm = vcpu->vm;
+	u8 v;
+
+	spin_lock(&vm->pit_lock);
+	v = pit2_read(&vm->pit, PIT_CH2_PORT + offset, tsc_to_pit_ticks(rdtsc()));
+	spin_unlock(&vm->pit_lock);
+	return v;
+}
+
+static void pit_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
+{
+	struct vm *vm = vcpu->vm;
+
+	spin_lock(&vm->pit_lock);
+	pit2_write(&vm->pit, PIT_CH2_PORT + offset, (u8)val, tsc_to_pit_ticks(rdtsc()));
+	spin_unlock(&vm->pit_lock);
+}
+
+static u32 port_b_in(struct vcpu *vcpu, u16 offset, u8 size)
+{
+	struct vm *vm = vcpu->vm;
+	u8 v;
+
+	spin_lock(&vm->pit_lock);
+	v = pit2_read(&vm->pit, PIT_PORT_B, tsc_to_pit_ticks(rdtsc()));
+	spin_unlock(&vm->pit_lock);
+	return v;
+}
+
+static void port_b_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
+{
+	struct vm *vm = vcpu->vm;
+
+	spin_lock(&vm->pit_lock);
+	pit2_write(&vm->pit, PIT_PORT_B, (u8)val, tsc_to_pit_ticks(rdtsc()));
+	spin_unlock(&vm->pit_lock);
+}
+
+/* isa-debug-exit's port (QEMU, kvm-unit-tests): the value is the exit code. */
+static void exit_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
+{
+	struct vm *vm = vcpu->vm;
+
 	vm->exit_code = val;
 	vm_stop(vm, VM_STOP_EXIT, "guest wrote %u to the exit port 0x%x", val, GUEST_EXIT_PORT);
 }
 
 /* Bochs' shutdown port: the string "Shutdown" written a byte at a time. */
-static void shutdown_port_out(struct vm *vm, u16 offset, u8 size, u32 val)
+static void shutdown_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
+	struct vm *vm = vcpu->vm;
+
 	static const char word[] = "Shutdown";
 
 	vm->shutdown_match =
@@ -121,13 +228,17 @@ static void reset_vm(struct vm *vm, const char *how)
 }
 
 /* The A20 gate is always open: mhv never wraps guest addresses at 1 MiB. */
-static u32 sysctl_a_in(struct vm *vm, u16 offset, u8 size)
+static u32 sysctl_a_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
+	struct vm *vm = vcpu->vm;
+
 	return vm->sysctl_a | SYSCTL_A_A20;
 }
 
-static void sysctl_a_out(struct vm *vm, u16 offset, u8 size, u32 val)
+static void sysctl_a_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
+	struct vm *vm = vcpu->vm;
+
 	bool rising = (val & ~vm->sysctl_a) & SYSCTL_A_FAST_RESET;
 
 	vm->sysctl_a = (u8)val;
@@ -139,13 +250,17 @@ static void sysctl_a_out(struct vm *vm, u16 offset, u8 size, u32 val)
  * RST_CPU going 0 -> 1 resets, SYS_RST and FULL_RST say how hard.  It
  * reads back as written; RST_CPU is never seen set, since the reset
  * follows at once. */
-static u32 rst_cnt_in(struct vm *vm, u16 offset, u8 size)
+static u32 rst_cnt_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
+	struct vm *vm = vcpu->vm;
+
 	return vm->rst_cnt;
 }
 
-static void rst_cnt_out(struct vm *vm, u16 offset, u8 size, u32 val)
+static void rst_cnt_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
+	struct vm *vm = vcpu->vm;
+
 	vm->rst_cnt = (u8)val & (RST_CNT_SYS_RST | RST_CNT_FULL_RST);
 	if (val & RST_CNT_RST_CPU)
 		reset_vm(vm, val & RST_CNT_FULL_RST  ? "0xCF9 full reset"
@@ -160,8 +275,10 @@ static void rst_cnt_out(struct vm *vm, u16 offset, u8 size, u32 val)
  * (commands 0xD0/0xD1) whose bit 0 low holds the CPU in reset.  No
  * keyboard: other commands are taken and ignored.
  */
-static u32 i8042_in(struct vm *vm, u16 offset, u8 size)
+static u32 i8042_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
+	struct vm *vm = vcpu->vm;
+
 	if (offset == I8042_CMD_PORT - I8042_DATA_PORT)
 		return I8042_STATUS_SYS | I8042_STATUS_UNLOCKED |
 		       (vm->i8042_full ? I8042_STATUS_OBF : 0);
@@ -171,8 +288,10 @@ static u32 i8042_in(struct vm *vm, u16 offset, u8 size)
 	return vm->i8042_out;
 }
 
-static void i8042_out(struct vm *vm, u16 offset, u8 size, u32 val)
+static void i8042_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
+	struct vm *vm = vcpu->vm;
+
 	u8 b = (u8)val;
 
 	if (offset == 0) {
@@ -203,6 +322,10 @@ static const struct port_device port_devices[] = {
 	{ SYSCTL_A_PORT, 1, sysctl_a_in, sysctl_a_out },
 	{ RESET_CONTROL_PORT, 1, rst_cnt_in, rst_cnt_out },
 	{ I8042_DATA_PORT, 5, i8042_in, i8042_out },
+	{ GUEST_PM1A_EVT_PORT, 4, pm1_evt_in, pm1_evt_out },
+	{ GUEST_PM1A_CNT_PORT, 2, pm1_cnt_in, pm1_cnt_out },
+	{ PIT_CH2_PORT, 2, pit_in, pit_out },
+	{ PIT_PORT_B, 1, port_b_in, port_b_out },
 };
 
 /* An OUT to no port device: the interrupt lines (write-only), for which
@@ -233,13 +356,13 @@ static inline u32 io_mask(u8 size)
 /* A port with no device reads as all ones and ignores writes. */
 static u32 port_in(struct vcpu *vcpu, const struct port_device *dev, u16 port, u8 size)
 {
-	return (dev ? dev->in(vcpu->vm, port - dev->base, size) : ~0u) & io_mask(size);
+	return (dev ? dev->in(vcpu, port - dev->base, size) : ~0u) & io_mask(size);
 }
 
 static void port_out(struct vcpu *vcpu, const struct port_device *dev, u16 port, u8 size, u32 val)
 {
 	if (dev)
-		dev->out(vcpu->vm, port - dev->base, size, val & io_mask(size));
+		dev->out(vcpu, port - dev->base, size, val & io_mask(size));
 	else
 		out_no_device(vcpu, port, val);
 }

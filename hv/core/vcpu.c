@@ -77,17 +77,44 @@ static bool translate_outside_long_mode(struct vcpu *vcpu, const void *ctx, u64 
 	return translate_legacy(vcpu, gva, gpa);
 }
 
-/* 4-level paging from the CR3 in @ctx (mhv's own guests, and long mode). */
+/* 4-level paging from the CR3 in @ctx (mhv's own guests, and long mode),
+ * or 5-level where an external guest set CR4.LA57. */
 struct long_mode_ctx {
 	struct guest_pt_ctx walk;
 	u64 cr3;
+	bool la57;
 };
+
+/*
+ * 5-level paging (SDM Vol 3 §5.5): the PML5 entry for bits 56:48, then
+ * the 4-level walk from its PML4 with the address sign-extended from bit
+ * 47, which leaves the bits that walk indexes as they are.
+ */
+static __attribute__((noinline, cold)) bool translate_la57(struct long_mode_ctx *c, u64 gva,
+							   u64 *gpa)
+{
+	const u64 *pml5 = guest_page(c->walk.vm, c->cr3);
+	u64 e;
+
+	if ((u64)((s64)(gva << 7) >> 7) != gva || !pml5 || !((e = pml5[(gva >> 48) & 511]) & PTE_P))
+		return false;
+	return pt_translate(&c->walk.pt, e & PTE_ADDR_MASK, (u64)((s64)(gva << 16) >> 16), gpa,
+			    NULL, NULL) >= 0;
+}
 
 static bool translate_long_mode(struct vcpu *vcpu, const void *ctx, u64 gva, u64 *gpa)
 {
 	struct long_mode_ctx *c = (struct long_mode_ctx *)ctx;
 
+	if (unlikely(c->la57))
+		return translate_la57(c, gva, gpa);
 	return pt_translate(&c->walk.pt, c->cr3, gva, gpa, NULL, NULL) >= 0;
+}
+
+/* Only external guests may turn on 5-level paging (mhv's own never do). */
+static bool guest_la57(struct vcpu *vcpu)
+{
+	return unlikely(vcpu->boot32) && (backend->guest_cr4(vcpu) & CR4_LA57);
 }
 
 /*
@@ -135,6 +162,7 @@ size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 	struct long_mode_ctx ctx = {
 		.walk = { .pt = { .phys_to_virt = guest_table }, .vm = vcpu->vm },
 		.cr3 = backend->guest_cr3(vcpu) & PTE_ADDR_MASK,
+		.la57 = guest_la57(vcpu),
 	};
 
 	if (outside_long_mode(vcpu))
@@ -148,6 +176,7 @@ bool vcpu_translate_gva(struct vcpu *vcpu, u64 gva, u64 *gpa)
 	struct long_mode_ctx ctx = {
 		.walk = { .pt = { .phys_to_virt = guest_table }, .vm = vcpu->vm },
 		.cr3 = backend->guest_cr3(vcpu) & PTE_ADDR_MASK,
+		.la57 = guest_la57(vcpu),
 	};
 
 	if (outside_long_mode(vcpu))

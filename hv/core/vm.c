@@ -146,6 +146,8 @@ void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 	vm->timer_reach_tsc = vm_ms_to_tsc(spec->timer_reach_ms);
 	vm->nr_vcpus = spec->nr_vcpus > 1 && spec->nr_vcpus <= VM_MAX_VCPUS ? spec->nr_vcpus : 1;
 	ioapic_reset(&vm->ioapic);
+	uart_reset(&vm->uart);
+	pit2_reset(&vm->pit);
 	pmu_mode_parse(config->pmu, &mode);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];

@@ -4,6 +4,8 @@
 
 #include "vdev/vapic.h"
 #include "vdev/ioapic.h"
+#include "vdev/uart16550.h"
+#include "vdev/pit.h"
 #include "vdev/fw_cfg.h"
 #include "pmu/pmu.h"
 #include "xstate/xstate_guest.h"
@@ -110,6 +112,7 @@ struct vcpu {
 	const struct cpuid_cache *cpuid_view; /* what CPUID exits answer from */
 	u32 index;			      /* vCPU number = its x2APIC ID */
 	bool boot32;		  /* an external guest: any CPU mode; vCPU 0 starts in 32-bit PM */
+	bool boot64;		  /* with boot32: starts in 64-bit mode (Linux boot protocol) */
 	bool wait_sipi;		  /* an AP of an external guest: starts at INIT-SIPI */
 	u8 sipi_state;		  /* enum sipi_state, written by other vCPUs' CPUs */
 	u8 sipi_vector;		  /* real-mode start at sipi_vector << 12 */
@@ -157,7 +160,11 @@ struct vm {
 	char console_line[VM_CONSOLE_LINE];
 	u32 console_len;
 	u32 test_port_value;
-	u8 serial_lcr; /* the guest UART's line control: DLAB */
+	struct uart16550 uart;	 /* COM1 */
+	volatile bool uart_lock; /* the vCPUs of a VM share it */
+	u16 pm1_en;		 /* ACPI PM1 enable register */
+	struct pit2 pit;	 /* PIT channel 2, port 0x61 */
+	volatile bool pit_lock;
 	/* the PC's reset sources (core/io.c) */
 	u8 sysctl_a, rst_cnt;
 	u8 i8042_cmd;	      /* a command waiting for its data byte, or 0 */

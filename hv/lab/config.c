@@ -412,7 +412,9 @@ static const struct config_key config_keys[] = {
 	  .parse = parse_on_off,
 	  .desc = "the chosen CPUs run the suites together, not in turn",
 	  .field = offsetof(struct mhv_config, cpus_at_once) },
-	{ .name = "guest", .parse = parse_guest, .desc = "a multiboot kernel on the boot volume" },
+	{ .name = "guest",
+	  .parse = parse_guest,
+	  .desc = "a multiboot kernel or Linux bzImage on the boot volume" },
 };
 
 /* ---- guest sections: "guest = PATH", then keys of that guest ---- */
@@ -462,7 +464,14 @@ static int parse_cmdline(struct parser *ps, const struct config_key *key, struct
 
 static int parse_module(struct parser *ps, const struct config_key *key, struct slice val)
 {
-	return copy_path(ps, key, val, cur_guest(ps)->module);
+	struct mhv_guest *g = cur_guest(ps);
+	bool initrd = key->name[0] == 'i';
+
+	/* one file read for each guest (boot_info's module_files) */
+	if (g->module[0] && g->initrd != initrd)
+		return fail(ps, "a guest takes 'module' (multiboot) or 'initrd' (Linux), not both");
+	g->initrd = initrd;
+	return copy_path(ps, key, val, g->module);
 }
 
 static int parse_guest_pmu(struct parser *ps, const struct config_key *key, struct slice val)
@@ -492,6 +501,7 @@ static int parse_guest_number(struct parser *ps, const struct config_key *key, s
 static const struct config_key guest_keys[] = {
 	{ .name = "cmdline", .parse = parse_cmdline, .desc = "the kernel's command line" },
 	{ .name = "module", .parse = parse_module, .desc = "its first multiboot module" },
+	{ .name = "initrd", .parse = parse_module, .desc = "a Linux kernel's initial RAM disk" },
 	GUEST_NUMBER_KEY("mem", mem_mib, 2, 3072, "guest RAM in MiB"),
 	GUEST_NUMBER_KEY("time_limit", time_limit, 1, 3600, "seconds it may run"),
 	{ .name = "pmu", .parse = parse_guest_pmu, .desc = "its PMU mode" },

@@ -47,6 +47,7 @@ struct mhv_guest {
 	char path[CONFIG_PATH_LEN];
 	char cmdline[CONFIG_LINE_MAX + 1];
 	char module[CONFIG_PATH_LEN]; /* "" when none */
+	bool initrd;		      /* module is a Linux initrd ("initrd =") */
 	u32 mem_mib;		      /* guest RAM; default 64 */
 	u32 time_limit;		      /* seconds; 0: the global time_limit */
 	u32 pmu_mode;		      /* HV_PMU_* number; default off */

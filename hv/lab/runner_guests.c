@@ -28,6 +28,7 @@ static bool guest_create(struct vm_life *l)
 		.kernel = &bi->guest_files[l->g_index],
 		.module_path = g->module,
 		.module = &bi->module_files[l->g_index],
+		.initrd = g->initrd,
 		.cmdline = g->cmdline,
 		.mem_mib = g->mem_mib,
 	};
@@ -51,7 +52,7 @@ static void guest_say_start(const struct vm_life *l)
 		       "\"%s\"%s%s)\n",
 		       vm->name, backend->name, g->mem_mib, vm->nr_vcpus,
 		       vm->nr_vcpus > 1 ? "s" : "", vm->nr_vcpus > 1 ? "s" : "", where, g->cmdline,
-		       g->module[0] ? ", module " : "", g->module);
+		       g->module[0] ? (g->initrd ? ", initrd " : ", module ") : "", g->module);
 }
 
 /*

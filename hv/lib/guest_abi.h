@@ -69,6 +69,10 @@ struct hc_params {
 #define GUEST_GDT_LIMIT (5 * 8 - 1)
 #define GUEST_TSS 0x7100ull
 #define GUEST_TSS_SEL 0x18
+/* External guests entering in 64-bit mode (the Linux boot protocol's
+ * __BOOT_CS and __BOOT_DS): their selectors in the GDT at GUEST_GDT */
+#define GUEST_BOOT64_CS 0x10
+#define GUEST_BOOT64_DS 0x18
 #define GUEST_LOAD 0x100000ull
 #define GUEST_STACK_TOP (GUEST_RAM_SIZE - 0x1000ull)
 #define GUEST_IDENTITY_MAP (4ull << 30)
@@ -89,6 +93,10 @@ struct hc_params {
 #define GUEST_TESTDEV_MEM 0xff000000ull
 #define GUEST_TESTDEV_MEM_SIZE 0x10000ull
 #define GUEST_PM_TIMER_PORT 0x608  /* ACPI PM timer, as at PMBASE 0x600 on Q35 */
+#define GUEST_PM1A_EVT_PORT 0x600  /* PM1 status and enable (ACPI 6.5 §4.8.3.1) */
+#define GUEST_PM1A_CNT_PORT 0x604  /* PM1 control: SCI_EN, SLP_TYP, SLP_EN (§4.8.3.2.1) */
+#define GUEST_PM1_SLP_TYP_S5 7	   /* the DSDT's \_S5 sleep type: soft off, as ICH9's */
+#define GUEST_SCI_IRQ 9		   /* the FADT's SCI_INT, as on a PC chipset */
 #define GUEST_EXIT_PORT 0xf4	   /* writes end the VM with that exit code */
 #define GUEST_SHUTDOWN_PORT 0x8900 /* "Shutdown" ends the VM (Bochs' port) */
 /* QEMU's pc-testdev interrupt lines: OUT of 1 / 0 to port 0x2000 + n

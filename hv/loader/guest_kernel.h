@@ -11,6 +11,7 @@ struct guest_kernel {
 	const char *path; /* the VM is named after its last component */
 	const struct boot_file *kernel;
 	const char *module_path; /* "" when none */
+	bool initrd;		 /* the module is a Linux initrd */
 	const struct boot_file *module;
 	const char *cmdline;
 	u32 mem_mib;

@@ -54,4 +54,11 @@ static inline u32 tsc_to_pm_timer(u64 tsc)
 	return (u32)(((unsigned __int128)tsc * host_tsc.pm_mult) >> 32) & 0xffffff;
 }
 
+/* The PIT's 1.193182 MHz count from the TSC: a PC derives both from one
+ * 14.31818 MHz crystal, the PM timer / 3. */
+static inline u64 tsc_to_pit_ticks(u64 tsc)
+{
+	return (u64)(((unsigned __int128)tsc * host_tsc.pm_mult) >> 32) / 3;
+}
+
 #endif

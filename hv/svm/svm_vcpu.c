@@ -83,6 +83,21 @@ static void svm_boot32(struct vmcb_save_area *g)
 }
 
 /*
+ * An external guest entering in 64-bit mode (the kernel's x86 boot.rst,
+ * 64-bit boot protocol): mhv's 64-bit state, with CS = __BOOT_CS and the
+ * data segments __BOOT_DS of the GDT the loader wrote.
+ */
+static void svm_boot64(struct vmcb_save_area *g)
+{
+	g->cs.selector = GUEST_BOOT64_CS;
+	g->ds.selector = GUEST_BOOT64_DS;
+	g->es.selector = GUEST_BOOT64_DS;
+	g->ss.selector = GUEST_BOOT64_DS;
+	g->fs.selector = GUEST_BOOT64_DS;
+	g->gs.selector = GUEST_BOOT64_DS;
+}
+
+/*
  * An AP's state after INIT-SIPI (SDM Vol 3 §10.1.1 Table 10-1 for the
  * reset values; §9.4.4: CS = vector << 8, base vector << 12, IP 0): real
  * mode, which SVM runs directly with nested paging (APM Vol 2 §15.25.1).
@@ -189,7 +204,9 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 	g->dr6 = DR6_INIT;
 	g->dr7 = DR7_INIT;
 	g->g_pat = PAT_POWER_ON_DEFAULT;
-	if (vcpu->boot32)
+	if (vcpu->boot64)
+		svm_boot64(g);
+	else if (vcpu->boot32)
 		svm_boot32(g);
 	if (vcpu->wait_sipi)
 		svm_boot_real(g, vcpu->sipi_vector);

@@ -1,12 +1,51 @@
 // SPDX-License-Identifier: MIT
 #include "guest_acpi.h"
+#include "ioapic.h"
 #include "lib/guest_abi.h"
 
 /* Where each table goes below 1 MiB, after the RSDP. */
 #define RSDT_GPA (GUEST_ACPI_RSDP + 0x40)
 #define FADT_GPA (GUEST_ACPI_RSDP + 0x100)
 #define MADT_GPA (GUEST_ACPI_RSDP + 0x200)
+#define FACS_GPA (GUEST_ACPI_RSDP + 0x300) /* 64-byte aligned (§5.2.10) */
+#define DSDT_GPA (GUEST_ACPI_RSDP + 0x340)
 #define FADT_LEN 116 /* the ACPI 1.0 FADT: enough for PM_TMR_BLK */
+#define FACS_LEN 64
+#define MADT_IOAPIC_LEN 12
+#define MADT_ISO_LEN 10
+/* FADT flags (§5.2.9 Table 5.10): WBINVD works; power and sleep buttons
+ * are control-method ones (none here) */
+#define FADT_WBINVD BIT(0)
+#define FADT_PWR_BUTTON BIT(4)
+#define FADT_SLP_BUTTON BIT(5)
+/* MPS INTI flags: active high, level triggered (§5.2.12.5 Table 5.26) */
+#define MPS_INTI_HIGH_LEVEL 0x000d
+
+/*
+ * The DSDT's AML (§20.2): only Name (_S5_, Package () { 7, 7, 0, 0 }), the
+ * S5 sleep type the OS writes to PM1a_CNT.SLP_TYP (ICH9's 111b).
+ */
+static const u8 dsdt_aml[] = {
+	0x08,
+	'_',
+	'S',
+	'5',
+	'_', /* NameOp, NameString */
+	0x12,
+	0x08,
+	0x04, /* PackageOp, PkgLength, NumElements */
+	0x0a,
+	GUEST_PM1_SLP_TYP_S5,
+	0x0a, /* BytePrefix 7, BytePrefix 7, */
+	GUEST_PM1_SLP_TYP_S5,
+	0x00,
+	0x00, /* ZeroOp, ZeroOp */
+};
+
+static void put16(u8 *p, u16 v)
+{
+	__builtin_memcpy(p, &v, 2);
+}
 
 static void put32(u8 *p, u32 v)
 {
@@ -38,8 +77,9 @@ static void header(u8 *t, const char *sig, u32 len, u8 rev)
 void guest_acpi_build(u8 *ram, u32 nr_cpus)
 {
 	u8 *rsdp = ram + GUEST_ACPI_RSDP, *rsdt = ram + RSDT_GPA, *fadt = ram + FADT_GPA;
-	u8 *madt = ram + MADT_GPA;
-	u32 madt_len = 44 + 8 * nr_cpus, i;
+	u8 *madt = ram + MADT_GPA, *facs = ram + FACS_GPA, *dsdt = ram + DSDT_GPA, *e;
+	u32 madt_len = 44 + 8 * nr_cpus + MADT_IOAPIC_LEN + MADT_ISO_LEN, i;
+	u32 dsdt_len = 36 + sizeof(dsdt_aml);
 
 	/* RSDP revision 0: signature, checksum over 20 bytes, RSDT address (§5.2.5.3) */
 	__builtin_memcpy(rsdp, "RSD PTR ", 8);
@@ -53,11 +93,28 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 	put32(rsdt + 40, MADT_GPA);
 	checksum(rsdt, 36 + 8, 9);
 
-	/* FADT: PM_TMR_BLK at offset 76, PM_TMR_LEN (4) at 91 (§5.2.9, Table 5.9) */
+	/* FADT (§5.2.9, Table 5.9): FACS, DSDT, SCI_INT, PM1a event and
+	 * control blocks, PM timer; SMI_CMD 0: always in ACPI mode */
 	header(fadt, "FACP", FADT_LEN, 1);
+	put32(fadt + 36, FACS_GPA);
+	put32(fadt + 40, DSDT_GPA);
+	put16(fadt + 46, GUEST_SCI_IRQ);
+	put32(fadt + 56, GUEST_PM1A_EVT_PORT);
+	put32(fadt + 64, GUEST_PM1A_CNT_PORT);
 	put32(fadt + 76, GUEST_PM_TIMER_PORT);
+	fadt[88] = 4; /* PM1_EVT_LEN: status and enable, 2 bytes each */
+	fadt[89] = 2; /* PM1_CNT_LEN */
 	fadt[91] = 4;
+	put32(fadt + 112, FADT_WBINVD | FADT_PWR_BUTTON | FADT_SLP_BUTTON);
 	checksum(fadt, FADT_LEN, 9);
+
+	/* FACS (§5.2.10): signature and length, no checksum */
+	__builtin_memcpy(facs, "FACS", 4);
+	put32(facs + 4, FACS_LEN);
+
+	header(dsdt, "DSDT", dsdt_len, 1);
+	__builtin_memcpy(dsdt + 36, dsdt_aml, sizeof(dsdt_aml));
+	checksum(dsdt, dsdt_len, 9);
 
 	/* MADT: local APIC address, PCAT_COMPAT, then one Processor Local APIC
 	 * entry per vCPU, enabled (§5.2.12, §5.2.12.2) */
@@ -65,7 +122,7 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 	put32(madt + 36, 0xfee00000u);
 	put32(madt + 40, 1);
 	for (i = 0; i < nr_cpus; i++) {
-		u8 *e = madt + 44 + 8 * i;
+		e = madt + 44 + 8 * i;
 
 		e[0] = 0;
 		e[1] = 8;
@@ -73,5 +130,19 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 		e[3] = (u8)i;
 		put32(e + 4, 1);
 	}
+	/* the I/O APIC, GSI base 0 (§5.2.12.3); the SCI's ISA IRQ 9 level,
+	 * active high, as on a PC chipset (§5.2.12.5) */
+	e = madt + 44 + 8 * nr_cpus;
+	e[0] = 1;
+	e[1] = MADT_IOAPIC_LEN;
+	e[2] = 0;
+	put32(e + 4, (u32)IOAPIC_DEFAULT_BASE);
+	put32(e + 8, 0);
+	e += MADT_IOAPIC_LEN;
+	e[0] = 2;
+	e[1] = MADT_ISO_LEN;
+	e[3] = GUEST_SCI_IRQ;
+	put32(e + 4, GUEST_SCI_IRQ);
+	put16(e + 8, MPS_INTI_HIGH_LEVEL);
 	checksum(madt, madt_len, 9);
 }

@@ -128,6 +128,26 @@ static enum backend_err vmx_boot32(struct backend_error *err)
 }
 
 /*
+ * An external guest entering in 64-bit mode (the kernel's x86 boot.rst,
+ * 64-bit boot protocol): mhv's 64-bit state with CS = __BOOT_CS and the
+ * data segments __BOOT_DS; unrestricted guest where the CPU has it, for
+ * the kernel's later trips through paging off (5-level switch, APs).
+ */
+static void vmx_boot64(void)
+{
+	static const u32 data_sels[] = { VMCS_GUEST_DS_SEL, VMCS_GUEST_ES_SEL, VMCS_GUEST_SS_SEL,
+					 VMCS_GUEST_FS_SEL, VMCS_GUEST_GS_SEL };
+	unsigned i;
+
+	if (vmx_caps.unrestricted_guest)
+		vmwrite(VMCS_PROC_CONTROLS2,
+			vmread(VMCS_PROC_CONTROLS2) | PROC2_UNRESTRICTED_GUEST);
+	vmwrite(VMCS_GUEST_CS_SEL, GUEST_BOOT64_CS);
+	for (i = 0; i < ARRAY_SIZE(data_sels); i++)
+		vmwrite(data_sels[i], GUEST_BOOT64_DS);
+}
+
+/*
  * An AP's state after INIT-SIPI (SDM Vol 3 §10.1.1 Table 10-1; §9.4.4:
  * CS = vector << 8, base vector << 12, IP 0), on top of the multiboot
  * state: real mode, which needs unrestricted guest too.  Access rights
@@ -237,7 +257,8 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 	char text[96];
 	/* a multiboot guest has unrestricted guest (vmx_boot32 checks) */
 	bool unrestricted = vcpu->boot32 && vmx_caps.unrestricted_guest;
-	u64 guest_cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | (vcpu->boot32 ? 0 : CR0_PG);
+	bool paging_off = vcpu->boot32 && !vcpu->boot64;
+	u64 guest_cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | (paging_off ? 0 : CR0_PG);
 	u64 guest_cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
 	u64 cr0, cr4;
 	unsigned i;
@@ -392,7 +413,9 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		e = vmx_write_fields(vpid, ARRAY_SIZE(vpid), BACKEND_ERR_VPID, err);
 	if (!e && vm->nr_vcpus > 1 && vmx_caps.ple)
 		e = vmx_write_fields(ple, ARRAY_SIZE(ple), BACKEND_ERR_VMWRITE, err);
-	if (!e && vcpu->boot32)
+	if (!e && vcpu->boot64)
+		vmx_boot64();
+	else if (!e && vcpu->boot32)
 		e = vmx_boot32(err);
 	if (e)
 		return e;

@@ -169,6 +169,14 @@ static void test_syntax(void **state)
 	assert_int_equal(cfg.guests[0].nr_cpus, 2);
 	assert_int_equal(cfg.guests[1].nr_cpus, 1);
 	assert_string_equal(cfg.guests[1].cmdline, "");
+	assert_false(cfg.guests[1].initrd);
+
+	/* a Linux guest's initrd takes the module's file; never both */
+	PARSE_OK("guest = \\vmlinuz\ninitrd = \\initrd.cpio\nmem = 256\n");
+	assert_string_equal(cfg.guests[0].module, "\\initrd.cpio");
+	assert_true(cfg.guests[0].initrd);
+	PARSE_ERR("guest = \\vmlinuz\ninitrd = \\a\nmodule = \\b\n",
+		  "mhv.cfg:3: a guest takes 'module' (multiboot) or 'initrd' (Linux), not both");
 
 	PARSE_OK("iterations = 0010\n");
 	assert_int_equal(cfg.iterations, 10);
