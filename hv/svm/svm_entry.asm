@@ -22,6 +22,7 @@ extern svm_fast_exits
 %define F_VCPU 16		; [rsp + 16]: struct vcpu *
 
 %define VMCB_EXIT_CODE 0x70	; APM Vol 2 Table B-1
+%define TIMED_ALIGN 256		; both stamps of a timed loop (guest_regs.inc)
 
 ; void NAME(struct vcpu *vcpu, u64 vmcb_pa): returns when the exit handler
 ; says the VM stopped.  The timed variant also stamps the TSC just before
@@ -36,6 +37,9 @@ extern svm_fast_exits
 ; Intel's MDS only).  %6: an MSR to write 0 right before every VMRUN, or 0
 ; (pmu_entry_zeroed_msr).
 %macro RUN_LOOP 6
+%if %2
+	TIMED_LOOP_ALIGN TIMED_ALIGN
+%endif
 global %1
 %1:
 	PUSH_HOST_CALLEE_SAVED
@@ -65,6 +69,7 @@ global %1
 %if %2
 	; RAX is the host's here: guest RAX is in the VMCB
 	STAMP_TSC T_EXIT_TSC
+	TIMED_LOOP_CHECK %1, TIMED_ALIGN
 %endif
 	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]

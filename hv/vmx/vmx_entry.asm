@@ -25,6 +25,9 @@ extern vmx_fast_exits
 
 ; Stack frame while the loop runs: [rsp + 16] vcpu
 %define F_VCPU 16
+; The entry stamp of a VMRESUME comes after the exit handling and the
+; duties: a timed loop's stamps lie within its first 512 bytes (guest_regs.inc).
+%define TIMED_ALIGN 512
 
 section .rodata
 verw_selector:
@@ -33,12 +36,14 @@ verw_selector:
 section .text
 
 ; The guest's GPRs from struct vcpu at [rsp + F_VCPU], ready to enter;
-; %2: the duties, VERW last (after the host's last load of its own data).
-%macro LOAD_GUEST 2
+; %2: the duties, VERW last (after the host's last load of its own data);
+; %3: the loop's start.
+%macro LOAD_GUEST 3
 	mov rdi, [rsp + F_VCPU]
 %if %1
 	lfence
 	STAMP_TSC T_ENTRY_TSC
+	TIMED_LOOP_CHECK %3, TIMED_ALIGN
 %endif
 	mov rax, [rdi + G_RAX]
 	LOAD_GUEST_GPRS
@@ -55,6 +60,9 @@ section .text
 ; the others (%4 = 1) call the basic exit reason's entry of vmx_fast_exits.
 ; %5: the per-exit duties (core/mitigations.h), DUTY_* bits.
 %macro RUN_LOOP 5
+%if %2
+	TIMED_LOOP_ALIGN TIMED_ALIGN
+%endif
 global %1
 %1:
 	PUSH_HOST_CALLEE_SAVED
@@ -66,7 +74,7 @@ global %1
 	lea rdx, [%%exit]
 	mov rax, VMCS_HOST_RIP
 	vmwrite rax, rdx
-	LOAD_GUEST %2, %5
+	LOAD_GUEST %2, %5, %1
 	vmlaunch
 	jmp %%failed
 %%exit:
@@ -99,7 +107,7 @@ global %1
 %%handled:
 	test eax, eax
 	jz %%out
-	LOAD_GUEST %2, %5
+	LOAD_GUEST %2, %5, %1
 	vmresume
 %%failed:
 	; VMfailInvalid/VMfailValid: the guest never ran
