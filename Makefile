@@ -162,7 +162,7 @@ MB_KERNELS := $(B)/multiboot/mbtest.elf $(B)/multiboot/mbtest-big.elf $(B)/multi
 
 # ---- the bare test of the pinned Bochs' PMU model (tests/pmu-bare, no mhv) ----
 PMUTEST := $(B)/pmu-bare/pmutest.efi
-$(B)/pmu-bare/pmutest.o: tests/pmu-bare/pmutest.c
+$(B)/pmu-bare/%.o: tests/pmu-bare/%.c tests/pmu-bare/pmutest.h
 	@mkdir -p $(@D)
 	@echo '  CC      $<'
 	@$(CC) $(BOOT_CFLAGS) -c $< -o $@
@@ -170,7 +170,8 @@ $(B)/pmu-bare/pmuasm.o: tests/pmu-bare/pmuasm.asm
 	@mkdir -p $(@D)
 	@echo '  NASM    $<'
 	@$(NASM) -f elf64 -o $@ $<
-$(B)/pmu-bare/pmutest.so: $(B)/pmu-bare/pmutest.o $(B)/pmu-bare/pmuasm.o linker.ld
+$(B)/pmu-bare/pmutest.so: $(B)/pmu-bare/pmutest.o $(B)/pmu-bare/pmutest_intel.o \
+		$(B)/pmu-bare/pmuasm.o linker.ld
 	@echo '  LD      $@'
 	@$(LD) -nostdlib -znocombreloc --hash-style=sysv -shared -Bsymbolic --no-undefined \
 		--apply-dynamic-relocs -T linker.ld $(GNUEFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) \
