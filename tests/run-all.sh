@@ -316,14 +316,17 @@ else
 fi
 
 echo "== exit-path gate (Bochs: RDTSC = retired instructions; 2% over baseline fails) =="
-# bochs-zen5-pmu's PMU columns where the pinned Bochs ran it (a skip above otherwise)
-zen5=""
-if [ -x "$PMU_BOCHS" ] && grep -q '^bochs-zen5-pmu|' "$LOGS/cases"; then
-	zen5="bochs-zen5-pmu=$LOGS/bochs-zen5-pmu.log"
-fi
+# bochs-zen5-pmu's and bochs-skylake-pmu's PMU columns where the pinned Bochs
+# ran them (a skip above otherwise)
+pmu_logs=""
+for c in bochs-zen5-pmu bochs-skylake-pmu; do
+	if [ -x "$PMU_BOCHS" ] && grep -q "^$c|" "$LOGS/cases"; then
+		pmu_logs="$pmu_logs $c=$LOGS/$c.log"
+	fi
+done
 # shellcheck disable=SC2086
 sh scripts/bench-gate.sh check tests/emu/bench-baseline.txt \
-	bochs-ryzen="$LOGS/bochs-ryzen.log" bochs-skylake-x="$LOGS/bochs-skylake-x.log" $zen5 \
+	bochs-ryzen="$LOGS/bochs-ryzen.log" bochs-skylake-x="$LOGS/bochs-skylake-x.log" $pmu_logs \
 	>"$LOGS/gate.txt"
 while read -r verdict rest; do
 	if [ "$verdict" = PASS ]; then
