@@ -269,7 +269,7 @@ bochs:
 	@sh scripts/build-bochs.sh
 
 # Each KUT x86_64 test on the bare emulator and as mhv's guest: a table in
-# build/kut/results-$(KUT_ENV).md.  ENV=qemu|bochs-vmx|bochs-svm|bochs-zen5, KUT_TESTS=
+# build/kut/results-$(KUT_ENV).md.  ENV=qemu|bochs-vmx|bochs-svm|bochs-zen5|bochs-skylake-pmu, KUT_TESTS=
 # names or patterns (test name or file stem, e.g. 'smptest vmexit*').
 kut-test: deps all kut $(if $(filter bochs-%,$(KUT_ENV)),bochs)
 	@$(if $(filter bochs-%,$(KUT_ENV)),sh scripts/deps.sh kut-bochs)

@@ -258,13 +258,14 @@ done
 
 echo "== kvm-unit-tests under mhv, judged by tests/kut/expect.txt =="
 # One case per environment, kut-qemu, kut-bochs-vmx, kut-bochs-svm and
-# kut-bochs-zen5 (pmu.flat once per mhv PMU mode on the counting PMU), chosen
+# kut-bochs-zen5 and kut-bochs-skylake-pmu (pmu.flat once per mhv PMU mode on
+# the counting AMD and Intel PMUs), chosen
 # by CASES like the boots above: the mhv side of each test the file lists
 # there, two boots at a time (tests/kut/run.py --check); an unexpected result
 # fails the case with the test's failing lines.  A missing KUT build or
 # pinned Bochs (make kut, make bochs: no source) is a skip, said as such.
 KUT_OBJ=${KUT_OBJ:-build/kut/obj}
-for env in qemu bochs-vmx bochs-svm bochs-zen5; do
+for env in qemu bochs-vmx bochs-svm bochs-zen5 bochs-skylake-pmu; do
 	name=kut-$env
 	printf '%s\n' "$name" | grep -Eq "^(${CASES:-.*})\$" || continue
 	out=$LOGS/$name.txt

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Run kvm-unit-tests' x86_64 tests on a bare emulator and as mhv guests.
 
-    run.py --env qemu|bochs-vmx|bochs-svm|bochs-zen5 [--kut DIR] [--efi BOOTX64.EFI]
+    run.py --env qemu|bochs-vmx|bochs-svm|bochs-zen5|bochs-skylake-pmu [--kut DIR] [--efi BOOTX64.EFI]
            [--bochs PATH] [--tests PATTERNS] [--jobs N] [--max-time S]
            [--guests-per-boot N] [--only bare|mhv] [--out DIR]
            [--check EXPECT | --write EXPECT]
@@ -61,6 +61,10 @@ ENVS = {
     # rows TEST:MODE, all of them guests of as few boots as mhv.cfg allows.
     "bochs-zen5": {"emu": "bochs", "cpu": "zen5_pmu", "label": "Bochs zen5_pmu (SVM, counting PMU)",
                    "pmu": expect.ENV_MODES["bochs-zen5"], "tests": ("pmu",)},
+    # The same on its counting Intel PMU (architectural v4, VMX; no hw mode).
+    "bochs-skylake-pmu": {"emu": "bochs", "cpu": "skylake_pmu",
+                          "label": "Bochs skylake_pmu (VMX, counting PMU)",
+                          "pmu": expect.ENV_MODES["bochs-skylake-pmu"], "tests": ("pmu",)},
 }
 # Seconds from power-on to the guest's first instruction under mhv (OVMF,
 # mhv's own start-up) and to the kernel on bare Bochs (BIOS, GRUB): added to
@@ -81,7 +85,8 @@ DEFAULT_HEADER = [
     "#",
     "# ENV    qemu (QEMU TCG -cpu max, SVM), bochs-vmx (Bochs corei7_skylake_x),",
     "#        bochs-svm (Bochs ryzen), bochs-zen5 (Bochs zen5_pmu, a counting AMD PMU:",
-    "#        each TEST once per mhv PMU mode, as TEST:MODE)",
+    "#        each TEST once per mhv PMU mode, as TEST:MODE), bochs-skylake-pmu (the same",
+    "#        on Bochs skylake_pmu, a counting Intel PMU)",
     "# BARE   the test on the bare emulator: pass, skip or fail; COUNT its KUT PASS: lines",
     "#        (make kut-reference ENV=... writes them; '- 0' while not recorded)",
     "# MHV    pass            mhv's verdict pass and at least COUNT PASS lines",
