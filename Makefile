@@ -162,7 +162,7 @@ MB_KERNELS := $(B)/multiboot/mbtest.elf $(B)/multiboot/mbtest-big.elf $(B)/multi
 
 # ---- the bare test of the pinned Bochs' PMU model (tests/pmu-bare, no mhv) ----
 PMUTEST := $(B)/pmu-bare/pmutest.efi
-$(B)/pmu-bare/pmutest.o: tests/pmu-bare/pmutest.c
+$(B)/pmu-bare/%.o: tests/pmu-bare/%.c tests/pmu-bare/pmutest.h
 	@mkdir -p $(@D)
 	@echo '  CC      $<'
 	@$(CC) $(BOOT_CFLAGS) -c $< -o $@
@@ -170,7 +170,8 @@ $(B)/pmu-bare/pmuasm.o: tests/pmu-bare/pmuasm.asm
 	@mkdir -p $(@D)
 	@echo '  NASM    $<'
 	@$(NASM) -f elf64 -o $@ $<
-$(B)/pmu-bare/pmutest.so: $(B)/pmu-bare/pmutest.o $(B)/pmu-bare/pmuasm.o linker.ld
+$(B)/pmu-bare/pmutest.so: $(B)/pmu-bare/pmutest.o $(B)/pmu-bare/pmutest_intel.o \
+		$(B)/pmu-bare/pmuasm.o linker.ld
 	@echo '  LD      $@'
 	@$(LD) -nostdlib -znocombreloc --hash-style=sysv -shared -Bsymbolic --no-undefined \
 		--apply-dynamic-relocs -T linker.ld $(GNUEFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) \
@@ -222,21 +223,24 @@ usb: deps all
 	@sh scripts/mkusb.sh $(B)/mhv-usb.img $(EFI) scripts/usb.cfg
 
 # Rewrite the exit-path baseline from fresh Bochs runs (both vendors, and the
-# pinned Bochs' zen5_pmu where make bochs built it).
+# pinned Bochs' zen5_pmu and skylake_pmu where make bochs built it).
 bench-baseline: all
 	@for c in ryzen:bochs-ryzen corei7_skylake_x:bochs-skylake-x; do \
 		sh scripts/run-bochs.sh --cpu $${c%%:*} --config tests/emu/bochs.cfg \
 			--log $(B)/$${c#*:}.baseline.log $(EFI) || true; \
 	done
-	@zen5=""; pb=$$(sh scripts/build-bochs.sh --path); \
+	@pmu=""; pb=$$(sh scripts/build-bochs.sh --path); \
 	if [ -x "$$pb" ]; then \
-		sh scripts/run-bochs.sh --bochs "$$pb" --cpu zen5_pmu --config tests/emu/bochs.cfg \
-			--log $(B)/bochs-zen5-pmu.baseline.log $(EFI) || true; \
-		zen5=bochs-zen5-pmu=$(B)/bochs-zen5-pmu.baseline.log; \
+		for c in zen5_pmu:bochs-zen5-pmu skylake_pmu:bochs-skylake-pmu; do \
+			sh scripts/run-bochs.sh --bochs "$$pb" --cpu $${c%%:*} \
+				--config tests/emu/bochs.cfg \
+				--log $(B)/$${c#*:}.baseline.log $(EFI) || true; \
+			pmu="$$pmu $${c#*:}=$(B)/$${c#*:}.baseline.log"; \
+		done; \
 	fi; \
 	sh scripts/bench-gate.sh write tests/emu/bench-baseline.txt \
 		bochs-ryzen=$(B)/bochs-ryzen.baseline.log \
-		bochs-skylake-x=$(B)/bochs-skylake-x.baseline.log $$zen5
+		bochs-skylake-x=$(B)/bochs-skylake-x.baseline.log $$pmu
 
 # ---- the Linux guest (README: Linux guest) ----
 # A Debian kernel and an initramfs of Debian's busybox-static and linux-perf,

@@ -204,8 +204,9 @@ static void t_counting(const char *name)
 
 /*
  * Preset to overflow inside the loop: status bit 0 and one PMI at the
- * overflow, without a voluntary exit (kvm-unit-tests' "overflow" disables
- * the counter before any).  The PMI goes through the LVTPC as programmed
+ * overflow, taken inside the loop, before the voluntary exit of the
+ * disabling WRMSR (kvm-unit-tests' "overflow" disables the counter before
+ * any).  The PMI goes through the LVTPC as programmed
  * (lvtpc: fixed vector or NMI delivery); Intel's LVTPC then masks itself,
  * AMD's does not (SDM Vol 3 §11.5.1; Linux's amd_pmu_v2_handle_irq).
  * Mode hw: the CPU delivers it as a virtual NMI whatever the LVTPC says
@@ -213,14 +214,22 @@ static void t_counting(const char *name)
  */
 static void overflow(const char *name, u64 lvtpc_set)
 {
-	u64 irqs = guest_irqs, nmis = guest_nmis, status, cleared, lvtpc, want_lvtpc;
+	u64 irqs = guest_irqs, nmis = guest_nmis, status, cleared, lvtpc, want_lvtpc, in_loop;
 	bool nmi = pmu.mode == HV_PMU_HW || (lvtpc_set & LVT_DELIVERY_NMI);
 
 	if (!pmu_on(name))
 		return;
 	wrmsr(MSR_X2APIC_LVTPC, lvtpc_set);
 	asm volatile("sti");
-	count_instructions(spin, LOOPS, (0 - (u64)LOOPS) & width_mask(), EVTSEL_INT);
+	/* count_instructions, with the PMIs taken before the disabling WRMSR */
+	wrmsr(pmu.global_ctrl, 0);
+	wrmsr(ctr_msr(0), (0 - (u64)LOOPS) & width_mask());
+	wrmsr(ctl_msr(0), EVTSEL_INSTRUCTIONS | EVTSEL_OS | EVTSEL_EN | EVTSEL_INT);
+	wrmsr(pmu.global_ctrl, 1);
+	spin(LOOPS);
+	asm volatile("" ::: "memory");
+	in_loop = guest_irqs - irqs + guest_nmis - nmis;
+	wrmsr(pmu.global_ctrl, 0);
 	asm volatile("nop; nop; cli");
 	status = rdmsr(pmu.global_status);
 	wrmsr(pmu.status_clr, 1);
@@ -230,12 +239,13 @@ static void overflow(const char *name, u64 lvtpc_set)
 	want_lvtpc = lvtpc_set | (!guest_is_amd && pmu.mode != HV_PMU_HW ? LVT_MASKED : 0);
 	expect(name,
 	       (status & 1) && !(cleared & 1) && guest_irqs == irqs + !nmi &&
-		   guest_nmis == nmis + nmi && lvtpc == want_lvtpc,
-	       "status 0x%llx, after clear 0x%llx, %llu PMIs, %llu NMIs, LVTPC 0x%llx (want "
-	       "0x%llx)",
+		   guest_nmis == nmis + nmi && in_loop == 1 && lvtpc == want_lvtpc,
+	       "status 0x%llx, after clear 0x%llx, %llu PMIs, %llu NMIs (%llu in the loop), "
+	       "LVTPC 0x%llx (want 0x%llx)",
 	       (unsigned long long)status, (unsigned long long)cleared,
 	       (unsigned long long)(guest_irqs - irqs), (unsigned long long)(guest_nmis - nmis),
-	       (unsigned long long)lvtpc, (unsigned long long)want_lvtpc);
+	       (unsigned long long)in_loop, (unsigned long long)lvtpc,
+	       (unsigned long long)want_lvtpc);
 	wrmsr(MSR_X2APIC_LVTPC, LVT_MASKED);
 }
 

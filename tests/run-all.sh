@@ -227,9 +227,12 @@ echo "== the pinned Bochs' PMU model, bare: tests/pmu-bare, no mhv =="
 # bochs-pmu-bare: the patched Bochs (tests/emu/bochs/*.patch) on its zen5_pmu
 # model must pass every check of the bare program; bochs-pmu-bare-ryzen: the
 # same program on ryzen, whose PMU counts nothing, must fail them, which shows
-# the checks can fail.  Chosen by CASES like the boots above; a missing pinned
-# Bochs (make bochs: no source) is a skip.
-for pc in bochs-pmu-bare:zen5_pmu:PASS bochs-pmu-bare-ryzen:ryzen:FAIL; do
+# the checks can fail.  bochs-pmu-bare-intel and bochs-pmu-bare-skylake-x are
+# the same pair for the Intel model, skylake_pmu, and corei7_skylake_x.
+# Chosen by CASES like the boots above; a missing pinned Bochs (make bochs: no
+# source) is a skip.
+for pc in bochs-pmu-bare:zen5_pmu:PASS bochs-pmu-bare-ryzen:ryzen:FAIL \
+	bochs-pmu-bare-intel:skylake_pmu:PASS bochs-pmu-bare-skylake-x:corei7_skylake_x:FAIL; do
 	name=${pc%%:*} cpu=${pc#*:} want=${pc##*:}
 	cpu=${cpu%%:*}
 	printf '%s\n' "$name" | grep -Eq "^(${CASES:-.*})\$" || continue
@@ -313,14 +316,17 @@ else
 fi
 
 echo "== exit-path gate (Bochs: RDTSC = retired instructions; 2% over baseline fails) =="
-# bochs-zen5-pmu's PMU columns where the pinned Bochs ran it (a skip above otherwise)
-zen5=""
-if [ -x "$PMU_BOCHS" ] && grep -q '^bochs-zen5-pmu|' "$LOGS/cases"; then
-	zen5="bochs-zen5-pmu=$LOGS/bochs-zen5-pmu.log"
-fi
+# bochs-zen5-pmu's and bochs-skylake-pmu's PMU columns where the pinned Bochs
+# ran them (a skip above otherwise)
+pmu_logs=""
+for c in bochs-zen5-pmu bochs-skylake-pmu; do
+	if [ -x "$PMU_BOCHS" ] && grep -q "^$c|" "$LOGS/cases"; then
+		pmu_logs="$pmu_logs $c=$LOGS/$c.log"
+	fi
+done
 # shellcheck disable=SC2086
 sh scripts/bench-gate.sh check tests/emu/bench-baseline.txt \
-	bochs-ryzen="$LOGS/bochs-ryzen.log" bochs-skylake-x="$LOGS/bochs-skylake-x.log" $zen5 \
+	bochs-ryzen="$LOGS/bochs-ryzen.log" bochs-skylake-x="$LOGS/bochs-skylake-x.log" $pmu_logs \
 	>"$LOGS/gate.txt"
 while read -r verdict rest; do
 	if [ "$verdict" = PASS ]; then

@@ -9,6 +9,7 @@
 #include "platform/console.h"
 #include "nmi_mce.h"
 #include "platform/host_timer.h"
+#include "platform/lapic.h"
 #include "percpu.h"
 #include "finish.h"
 #include "arch/x86.h"
@@ -121,6 +122,10 @@ void isr_dispatch(struct isr_frame *f)
 		host_apic_eoi();
 		if (f->vector == HOST_TIMER_VECTOR)
 			host_timer_interrupt();
+		/* Intel's APIC masks LVTPC as it delivers a PMI (SDM Vol 3 §11.5.1):
+		 * unmasked again, the next guest overflow also exits at once. */
+		if (f->vector == HOST_PMI_VECTOR)
+			lapic_host_lvtpc();
 		return;
 	}
 	if (f->vector == 2) {

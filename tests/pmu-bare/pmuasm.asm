@@ -6,47 +6,60 @@ default rel
 section .text
 
 GLOBAL_CTL equ 0xc0000301
+INTEL_GLOBAL_CTRL equ 0x38f
 
 ; u64 pmu_loop(u64 n, u64 global_ctl): enable the counters in
 ; PerfCntrGlobalCtl, retire n iterations of dec/jnz, disable them.
 ; Counted: the enabling WRMSR (it retires with the counters on), the mov,
 ; 2n loop instructions and the three that set up the disabling WRMSR, which
 ; retires with them off: 2n + 5 instructions, n branches.
-global pmu_loop
-pmu_loop:
+; pmu_loop_intel does the same through IA32_PERF_GLOBAL_CTRL.
+%macro PMU_LOOP 2 ; name, global control MSR
+global %1
+%1:
 	mov r8, rdi
 	mov rax, rsi
-	xor edx, edx
-	mov ecx, GLOBAL_CTL
+	mov rdx, rsi
+	shr rdx, 32
+	mov ecx, %2
 	wrmsr			; 1
 	mov rcx, r8		; 2
 .l:	dec rcx
 	jnz .l			; 2n, n branches
-	mov ecx, GLOBAL_CTL	; 3
+	mov ecx, %2		; 3
 	xor eax, eax		; 4
 	xor edx, edx		; 5
 	wrmsr
 	ret
+%endmacro
 
 ; void pmu_loop_sti(u64 n, u64 global_ctl): pmu_loop with interrupts on
 ; while the counters run, so an overflow PMI (fixed delivery) is taken.
-global pmu_loop_sti
-pmu_loop_sti:
+%macro PMU_LOOP_STI 2
+global %1
+%1:
 	mov r8, rdi
 	mov rax, rsi
-	xor edx, edx
-	mov ecx, GLOBAL_CTL
+	mov rdx, rsi
+	shr rdx, 32
+	mov ecx, %2
 	sti
 	wrmsr
 	mov rcx, r8
 .l:	dec rcx
 	jnz .l
-	mov ecx, GLOBAL_CTL
+	mov ecx, %2
 	xor eax, eax
 	xor edx, edx
 	wrmsr
 	cli
 	ret
+%endmacro
+
+PMU_LOOP pmu_loop, GLOBAL_CTL
+PMU_LOOP_STI pmu_loop_sti, GLOBAL_CTL
+PMU_LOOP pmu_loop_intel, INTEL_GLOBAL_CTRL
+PMU_LOOP_STI pmu_loop_intel_sti, INTEL_GLOBAL_CTRL
 
 ; u64 svm_run(u64 vmcb_pa, u64 global_ctl, u64 n): enable the counters,
 ; VMRUN a guest that retires n iterations of dec/jnz and exits by VMMCALL

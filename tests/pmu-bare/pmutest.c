@@ -1,19 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The bare test of the patched Bochs' AMD PMU model (tests/emu/bochs/), run
+ * The bare test of the patched Bochs' PMU models (tests/emu/bochs/), run
  * with no hypervisor: a UEFI application that checks the model against the
- * APM before mhv is tested against the model.  It reports on port 0xE9 and
+ * APM (zen5_pmu; skylake_pmu in pmutest_intel.c against the SDM) before mhv
+ * is tested against the model.  It reports on port 0xE9 and
  * ends the emulator through port 0x8900.  Every expected count is derived in
  * pmuasm.asm from the instructions the sequence retires.
  */
 #include <efi.h>
 
-#include <stdint.h>
-
-typedef uint64_t u64;
-typedef uint32_t u32;
-typedef uint16_t u16;
-typedef uint8_t u8;
+#include "pmutest.h"
 
 u64 pmu_loop(u64 n, u64 global_ctl);
 void pmu_loop_sti(u64 n, u64 global_ctl);
@@ -45,23 +41,15 @@ void guest_code(void);
 #define ALL_COUNTERS 0x3full
 #define CTR_MASK ((1ull << 48) - 1)
 
-#define PMI_VECTOR 0x40
-#define N 1000
-
 /* ---- port output and the end of the run ---- */
 
-static inline void outb(u16 port, u8 v)
-{
-	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
-}
-
-__attribute__((no_caller_saved_registers)) static void puts_e9(const char *s)
+__attribute__((no_caller_saved_registers)) void puts_e9(const char *s)
 {
 	while (*s)
 		outb(0xe9, (u8)*s++);
 }
 
-__attribute__((no_caller_saved_registers)) static void put_hex(u64 v)
+__attribute__((no_caller_saved_registers)) void put_hex(u64 v)
 {
 	char buf[19] = "0x";
 	int i;
@@ -72,7 +60,7 @@ __attribute__((no_caller_saved_registers)) static void put_hex(u64 v)
 	puts_e9(buf);
 }
 
-static void put_dec(u64 v)
+void put_dec(u64 v)
 {
 	char buf[21];
 	int i = 20;
@@ -98,7 +86,7 @@ __attribute__((noreturn, no_caller_saved_registers)) static void shutdown(void)
 static unsigned checks, failures;
 
 /* the handler of an interrupt a counter raised retires instructions too */
-static void check_range(const char *what, u64 got, u64 lo, u64 hi)
+void check_range(const char *what, u64 got, u64 lo, u64 hi)
 {
 	checks++;
 	if (got >= lo && got <= hi) {
@@ -123,45 +111,12 @@ static void check_range(const char *what, u64 got, u64 lo, u64 hi)
 	puts_e9("\n");
 }
 
-static void check(const char *what, u64 got, u64 want)
+void check(const char *what, u64 got, u64 want)
 {
 	check_range(what, got, want, want);
 }
 
-/* a handler retires at most this many instructions */
-#define HANDLER_MAX 64
-
-/* ---- instructions ---- */
-
-extern volatile u32 gp_count; /* pmuasm.asm */
-static volatile u32 pmi_count, nmi_count;
-
-static inline u64 rdmsr(u32 msr)
-{
-	u32 lo, hi;
-
-	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr), "a"(0), "d"(0));
-	return ((u64)hi << 32) | lo;
-}
-
-/* a #GP skips the 2-byte WRMSR/RDMSR/RDPMC (gp_handler) */
-static inline void wrmsr(u32 msr, u64 v)
-{
-	__asm__ volatile("wrmsr" : : "c"(msr), "a"((u32)v), "d"((u32)(v >> 32)) : "memory");
-}
-
-static inline u64 rdpmc(u32 n)
-{
-	u32 lo = 0, hi = 0;
-
-	__asm__ volatile("rdpmc" : "+a"(lo), "+d"(hi) : "c"(n));
-	return ((u64)hi << 32) | lo;
-}
-
-static inline void cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
-{
-	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(0));
-}
+volatile u32 pmi_count, nmi_count;
 
 /* ---- interrupts: our own IDT, the PIC masked, the firmware never resumed ---- */
 
@@ -177,7 +132,7 @@ struct idt_gate {
 } __attribute__((packed));
 
 static struct idt_gate idt[256] __attribute__((aligned(16)));
-static volatile u32 *lapic;
+volatile u32 *lapic;
 
 __attribute__((interrupt)) static void unexpected_handler(struct frame *f)
 {
@@ -560,6 +515,14 @@ static void test_pmc_virtualization(void)
 	pmu_clear();
 }
 
+static int is_intel(void)
+{
+	u32 a, b, c, d;
+
+	cpuid(0, &a, &b, &c, &d);
+	return b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e; /* GenuineIntel */
+}
+
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	__asm__ volatile("cli");
@@ -569,6 +532,10 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	lapic[0xf0 / 4] = 0x1ff; /* APIC software-enabled, spurious vector 0xff */
 	lapic[0x340 / 4] = 0x10000;
 
+	if (is_intel()) {
+		pmutest_intel();
+		goto done;
+	}
 	test_cpuid();
 	test_msrs();
 	test_counting();
@@ -578,7 +545,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	vmcb_init();
 	test_host_guest();
 	test_pmc_virtualization();
-
+done:
 	puts_e9("pmutest: ");
 	put_dec(checks);
 	puts_e9(" checks, ");
