@@ -87,7 +87,7 @@ struct vcpu {
 	struct guest_regs regs;
 	struct vcpu_timing timing;
 	/* The per-exit-code handlers the backend's run loop calls, where it
-	 * calls through the vCPU's own table (SVM's PMU loops: svm_pmu.c). */
+	 * calls through the vCPU's own table (the PMU loops: svm_pmu.c, vmx_pmu.c). */
 	const void *exit_table;
 	struct vm *vm;
 	void *vendor; /* struct svm_vcpu or struct vmx_vcpu */

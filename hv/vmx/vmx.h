@@ -41,8 +41,9 @@ const struct backend_ops *vmx_probe(const char **why, int *status);
 /* Per CPU (the BSP from vmx_probe, each AP when it starts); 0 or a status. */
 int vmx_cpu_enable(const char **why);
 void vmx_idle_wait(void);
-/* The VM-run loops (vmx_entry.asm): PMU switch or not, timed or not, and
- * the per-exit duties (RSB fill, VERW). */
+/* The VM-run loops (vmx_entry.asm): no PMU, PMU switch at every exit (sw,
+ * sw-noelide), fast path while the PMU needs no hook (sw-lazy); timed or
+ * not; the per-exit duties (RSB fill, VERW). */
 typedef void vmx_run_loop_fn(struct vcpu *vcpu);
 vmx_run_loop_fn vmx_run_loop, vmx_run_loop_timed, vmx_run_loop_pmu, vmx_run_loop_pmu_timed;
 vmx_run_loop_fn vmx_run_loop_rsb, vmx_run_loop_timed_rsb, vmx_run_loop_pmu_rsb,
@@ -51,16 +52,23 @@ vmx_run_loop_fn vmx_run_loop_verw, vmx_run_loop_timed_verw, vmx_run_loop_pmu_ver
     vmx_run_loop_pmu_timed_verw;
 vmx_run_loop_fn vmx_run_loop_rsb_verw, vmx_run_loop_timed_rsb_verw, vmx_run_loop_pmu_rsb_verw,
     vmx_run_loop_pmu_timed_rsb_verw;
+vmx_run_loop_fn vmx_run_loop_lazy, vmx_run_loop_lazy_timed, vmx_run_loop_lazy_rsb,
+    vmx_run_loop_lazy_timed_rsb;
+vmx_run_loop_fn vmx_run_loop_lazy_verw, vmx_run_loop_lazy_timed_verw, vmx_run_loop_lazy_rsb_verw,
+    vmx_run_loop_lazy_timed_rsb_verw;
 int vmx_handle_exit(struct vcpu *vcpu);
 int vmx_handle_exit_reason(struct vcpu *vcpu, u32 reason);
 int vmx_handle_exit_pmu(struct vcpu *vcpu);
+int vmx_pmu_general_exit(struct vcpu *vcpu, u32 reason);
 
 /* Per basic exit reason below 256, called by the VM-run loops without a
  * PMU mode with the full reason: a fast handler or vmx_handle_exit_reason
- * (vmx_fast.c). */
+ * (vmx_fast.c); and the same for the sw-lazy loops' quiet spells, its last
+ * entry for reasons from 256 up. */
 #define VMX_FAST_EXITS 256
 typedef int vmx_fast_fn(struct vcpu *vcpu, u32 reason);
 extern vmx_fast_fn *vmx_fast_exits[VMX_FAST_EXITS];
+extern vmx_fast_fn *vmx_fast_exits_pmu[VMX_FAST_EXITS + 1];
 void vmx_fast_exits_init(void);
 
 /* A VMCS field, its name for messages and the value to write. */

@@ -55,10 +55,13 @@ section .text
 
 ; void NAME(struct vcpu *vcpu): returns when the VM has stopped.  The timed
 ; variant also stamps the TSC just before VMLAUNCH/VMRESUME and just after
-; the VM exit (vmrun_to_guest / guest_to_exit).  %3 is the exit handler:
-; VMs with a PMU mode use the one that switches the PMU around the exit;
-; the others (%4 = 1) call the basic exit reason's entry of vmx_fast_exits.
-; %5: the per-exit duties (core/mitigations.h), DUTY_* bits.
+; the VM exit (vmrun_to_guest / guest_to_exit).  %3 is the exit handler,
+; called for every exit (%4 = 0: sw, sw-noelide, the PMU switch around each)
+; or for reasons from 256 up (%4 = 1: the others call the basic reason's
+; entry of vmx_fast_exits).  %4 = 2 (sw-lazy): every reason calls through
+; the table vcpu->exit_table points to, reasons from 256 up its last entry;
+; the PMU code switches it between the fast handlers and its world switch
+; (vmx_pmu.c).  %5: the per-exit duties (core/mitigations.h), DUTY_* bits.
 %macro RUN_LOOP 5
 %if %2
 	TIMED_LOOP_ALIGN TIMED_ALIGN
@@ -99,7 +102,11 @@ global %1
 	cmp si, 0x100
 	jae %%general
 	movzx eax, sil
+%if %4 == 1
 	lea rcx, [vmx_fast_exits]
+%else
+	mov rcx, [rdi + V_EXIT_TABLE]
+%endif
 	call [rcx + rax * 8]		; (vcpu, reason); non-zero: enter again
 %else
 	call %3
@@ -117,9 +124,14 @@ global %1
 	add rsp, 24
 	POP_HOST_CALLEE_SAVED
 	ret
-%if %4
+%if %4 == 1
 %%general:
 	call %3
+	jmp %%handled
+%elif %4 == 2
+%%general:
+	mov rcx, [rdi + V_EXIT_TABLE]
+	call [rcx + 256 * 8]		; the entry for reasons from 256 up
 	jmp %%handled
 %endif
 %endmacro
@@ -127,16 +139,24 @@ global %1
 RUN_LOOP vmx_run_loop, 0, vmx_handle_exit_reason, 1, 0
 RUN_LOOP vmx_run_loop_timed, 1, vmx_handle_exit_reason, 1, 0
 RUN_LOOP vmx_run_loop_pmu, 0, vmx_handle_exit_pmu, 0, 0
+RUN_LOOP vmx_run_loop_lazy, 0, 0, 2, 0
 RUN_LOOP vmx_run_loop_pmu_timed, 1, vmx_handle_exit_pmu, 0, 0
+RUN_LOOP vmx_run_loop_lazy_timed, 1, 0, 2, 0
 RUN_LOOP vmx_run_loop_rsb, 0, vmx_handle_exit_reason, 1, DUTY_RSB_FILL
 RUN_LOOP vmx_run_loop_timed_rsb, 1, vmx_handle_exit_reason, 1, DUTY_RSB_FILL
 RUN_LOOP vmx_run_loop_pmu_rsb, 0, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL
+RUN_LOOP vmx_run_loop_lazy_rsb, 0, 0, 2, DUTY_RSB_FILL
 RUN_LOOP vmx_run_loop_pmu_timed_rsb, 1, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL
+RUN_LOOP vmx_run_loop_lazy_timed_rsb, 1, 0, 2, DUTY_RSB_FILL
 RUN_LOOP vmx_run_loop_verw, 0, vmx_handle_exit_reason, 1, DUTY_VERW
 RUN_LOOP vmx_run_loop_timed_verw, 1, vmx_handle_exit_reason, 1, DUTY_VERW
 RUN_LOOP vmx_run_loop_pmu_verw, 0, vmx_handle_exit_pmu, 0, DUTY_VERW
+RUN_LOOP vmx_run_loop_lazy_verw, 0, 0, 2, DUTY_VERW
 RUN_LOOP vmx_run_loop_pmu_timed_verw, 1, vmx_handle_exit_pmu, 0, DUTY_VERW
+RUN_LOOP vmx_run_loop_lazy_timed_verw, 1, 0, 2, DUTY_VERW
 RUN_LOOP vmx_run_loop_rsb_verw, 0, vmx_handle_exit_reason, 1, DUTY_RSB_FILL | DUTY_VERW
 RUN_LOOP vmx_run_loop_timed_rsb_verw, 1, vmx_handle_exit_reason, 1, DUTY_RSB_FILL | DUTY_VERW
 RUN_LOOP vmx_run_loop_pmu_rsb_verw, 0, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL | DUTY_VERW
+RUN_LOOP vmx_run_loop_lazy_rsb_verw, 0, 0, 2, DUTY_RSB_FILL | DUTY_VERW
 RUN_LOOP vmx_run_loop_pmu_timed_rsb_verw, 1, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL | DUTY_VERW
+RUN_LOOP vmx_run_loop_lazy_timed_rsb_verw, 1, 0, 2, DUTY_RSB_FILL | DUTY_VERW

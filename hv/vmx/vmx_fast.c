@@ -16,18 +16,23 @@
  *   interruption-information valid bit (SDM Vol 3 §25.8.3);
  * - a stop comes from another CPU, whose kick is an external-interrupt
  *   exit, or from a port device (fast_io says so).
- * The VM-run loops with a PMU mode keep the general path for every exit
- * (their switch runs around it, vmx_pmu.c).
+ * The sw-lazy loops use the same table while their PMU needs no hook
+ * (vmx_fast_exits_pmu, vmx_pmu.c), but for WRMSR: a write that may change
+ * that (an event select's) or the guest's GLOBAL_CTRL, which the next
+ * VM entry loads from the VMCS, hands on to vmx_pmu_general_exit.  The sw
+ * and sw-noelide loops keep the switch around every exit.
  */
 #include "vmx.h"
 #include "vmx_exit.h"
 #include "vmx_insn.h"
 #include "core/exit_dispatch.h"
 #include "core/fast_exit.h"
+#include "pmu/pmu_vcpu.h"
 #include "arch/regs.h"
 #include "arch/x86.h"
 
 vmx_fast_fn *vmx_fast_exits[VMX_FAST_EXITS];
+vmx_fast_fn *vmx_fast_exits_pmu[VMX_FAST_EXITS + 1];
 
 static inline bool fast_allowed(void)
 {
@@ -112,16 +117,38 @@ static int fast_rdmsr(struct vcpu *vcpu, u32 reason)
 	return 1;
 }
 
-static int fast_wrmsr(struct vcpu *vcpu, u32 reason)
+static inline __attribute__((always_inline)) int fast_wrmsr(struct vcpu *vcpu, u32 reason,
+							    vmx_fast_fn *general)
 {
 	u64 *g = vcpu->regs.gpr;
 	u32 index = (u32)g[GPR_RCX];
 
 	if (!fast_msr_index(index) || !fast_allowed() ||
 	    !fast_msr_write(vcpu, index, (g[GPR_RDX] << 32) | (u32)g[GPR_RAX]))
-		return vmx_handle_exit_reason(vcpu, reason);
+		return general(vcpu, reason);
 	fast_done(vcpu, EXIT_MSR_WRITE);
 	return 1;
+}
+
+static int fast_wrmsr_plain(struct vcpu *vcpu, u32 reason)
+{
+	return fast_wrmsr(vcpu, reason, vmx_handle_exit_reason);
+}
+
+/* While the PMU needs no hook, only a write that may change that, or the
+ * GLOBAL_CTRL the VM entry loads (SDM Vol 3 §25.8.1), needs the switch. */
+static __attribute__((noinline)) int wrmsr_general_pmu(struct vcpu *vcpu, u32 reason)
+{
+	u32 index = (u32)vcpu->regs.gpr[GPR_RCX];
+
+	if (pmu_vcpu_msr_write_wakes(index) || index == MSR_INTEL_GLOBAL_CTRL)
+		return vmx_pmu_general_exit(vcpu, reason);
+	return vmx_handle_exit_reason(vcpu, reason);
+}
+
+static int fast_wrmsr_pmu(struct vcpu *vcpu, u32 reason)
+{
+	return fast_wrmsr(vcpu, reason, wrmsr_general_pmu);
 }
 
 /* Exit qualification (SDM Vol 3 Table 28-5): bits 2:0 size - 1, 3 IN,
@@ -172,6 +199,10 @@ void vmx_fast_exits_init(void)
 	vmx_fast_exits[EXIT_REASON_VMCALL] = fast_vmcall;
 	vmx_fast_exits[EXIT_REASON_CPUID] = fast_cpuid_exit;
 	vmx_fast_exits[EXIT_REASON_RDMSR] = fast_rdmsr;
-	vmx_fast_exits[EXIT_REASON_WRMSR] = fast_wrmsr;
+	vmx_fast_exits[EXIT_REASON_WRMSR] = fast_wrmsr_plain;
 	vmx_fast_exits[EXIT_REASON_IO] = fast_io;
+	for (i = 0; i < ARRAY_SIZE(vmx_fast_exits); i++)
+		vmx_fast_exits_pmu[i] = vmx_fast_exits[i];
+	vmx_fast_exits_pmu[EXIT_REASON_WRMSR] = fast_wrmsr_pmu;
+	vmx_fast_exits_pmu[VMX_FAST_EXITS] = vmx_handle_exit_reason; /* reasons from 256 up */
 }
