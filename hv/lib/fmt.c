@@ -370,3 +370,13 @@ int fmt_snprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+int fmt_refuse(char *why, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vsnprintf(why, size, fmt, ap);
+	va_end(ap);
+	return -1;
+}

@@ -25,4 +25,7 @@ int fmt_vformat(fmt_sink sink, void *ctx, const char *fmt, va_list ap);
 int fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int fmt_snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 
+/* A refusal's reason into why[size] (snprintf rules); returns -1 for the caller to return. */
+int fmt_refuse(char *why, size_t size, const char *fmt, ...) __printf(3, 4);
+
 #endif

@@ -3,6 +3,7 @@
 #include "arch/pagetable.h"
 #include "lib/fmt.h"
 #include "lib/guest_abi.h"
+#include "lib/unaligned.h"
 #include "multiboot.h"
 
 /* Offsets in the zero page (boot.rst "The zero page", zero-page.rst);
@@ -52,53 +53,10 @@ _Static_assert(sizeof(struct e820_entry) == 20, "boot_params e820 entry");
 _Static_assert(LINUX_BOOT_PARAMS + PAGE_SIZE <= LINUX_CMDLINE, "zero page before command line");
 _Static_assert(GUEST_GDT + GUEST_GDT_LIMIT < GUEST_TSS, "GDT before the TSS");
 
-static int refuse(char *why, size_t size, const char *fmt, ...) __printf(3, 4);
-
-static int refuse(char *why, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fmt_vsnprintf(why, size, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static u32 get16(const u8 *p)
-{
-	return (u32)p[0] | (u32)p[1] << 8;
-}
-
-static u32 get32(const u8 *p)
-{
-	u32 v;
-
-	__builtin_memcpy(&v, p, 4);
-	return v;
-}
-
-static u64 get64(const u8 *p)
-{
-	u64 v;
-
-	__builtin_memcpy(&v, p, 8);
-	return v;
-}
-
-static void put32(u8 *p, u32 v)
-{
-	__builtin_memcpy(p, &v, 4);
-}
-
-static void put64(u8 *p, u64 v)
-{
-	__builtin_memcpy(p, &v, 8);
-}
-
 bool linux_is_bzimage(const u8 *file, size_t size)
 {
-	return size >= HDR_MAGIC + 4 && get16(file + HDR_BOOT_FLAG) == BOOT_FLAG &&
-	       get32(file + HDR_MAGIC) == HDRS_MAGIC;
+	return size >= HDR_MAGIC + 4 && get_le16(file + HDR_BOOT_FLAG) == BOOT_FLAG &&
+	       get_le32(file + HDR_MAGIC) == HDRS_MAGIC;
 }
 
 /* The setup header's length: it ends where the jump at 0x200 lands (boot.rst). */
@@ -114,35 +72,39 @@ static int check_header(const u8 *file, size_t size, struct linux_kernel *k, u64
 	u64 pref;
 
 	if (!linux_is_bzimage(file, size))
-		return refuse(why, why_size,
-			      "not a Linux bzImage: no boot flag 0xaa55 and \"HdrS\" at 0x1fe");
-	k->version = get16(file + HDR_VERSION);
+		return fmt_refuse(why, why_size,
+				  "not a Linux bzImage: no boot flag 0xaa55 and \"HdrS\" at 0x1fe");
+	k->version = get_le16(file + HDR_VERSION);
 	if (k->version < PROTOCOL_64BIT_ENTRY)
-		return refuse(why, why_size,
-			      "Linux boot protocol %u.%02u: mhv needs 2.12 or later (64-bit entry)",
-			      k->version >> 8, k->version & 0xff);
+		return fmt_refuse(
+		    why, why_size,
+		    "Linux boot protocol %u.%02u: mhv needs 2.12 or later (64-bit entry)",
+		    k->version >> 8, k->version & 0xff);
 	if (size < HDR_END_2_12 || header_end(file) < HDR_END_2_12)
-		return refuse(why, why_size, "Linux setup header truncated");
+		return fmt_refuse(why, why_size, "Linux setup header truncated");
 	if (!(file[HDR_LOADFLAGS] & LOADED_HIGH))
-		return refuse(why, why_size, "a zImage (loaded low): mhv loads only bzImages");
-	if (!(get16(file + HDR_XLOADFLAGS) & XLF_KERNEL_64))
-		return refuse(why, why_size, "the kernel has no 64-bit entry point (xloadflags)");
+		return fmt_refuse(why, why_size, "a zImage (loaded low): mhv loads only bzImages");
+	if (!(get_le16(file + HDR_XLOADFLAGS) & XLF_KERNEL_64))
+		return fmt_refuse(why, why_size,
+				  "the kernel has no 64-bit entry point (xloadflags)");
 	setup_sects = file[HDR_SETUP_SECTS] ? file[HDR_SETUP_SECTS] : 4;
 	*pm_off = (u64)(setup_sects + 1) * 512;
-	if (*pm_off >= size || (u64)get32(file + HDR_SYSSIZE) * 16 > size - *pm_off)
-		return refuse(why, why_size,
-			      "Linux image truncated: %zu bytes, its header says %llu", size,
-			      *pm_off + (u64)get32(file + HDR_SYSSIZE) * 16);
-	pref = get64(file + HDR_PREF_ADDRESS);
-	align = get32(file + HDR_KERNEL_ALIGNMENT);
-	k->init_size = get32(file + HDR_INIT_SIZE);
+	if (*pm_off >= size || (u64)get_le32(file + HDR_SYSSIZE) * 16 > size - *pm_off)
+		return fmt_refuse(why, why_size,
+				  "Linux image truncated: %zu bytes, its header says %llu", size,
+				  *pm_off + (u64)get_le32(file + HDR_SYSSIZE) * 16);
+	pref = get_le64(file + HDR_PREF_ADDRESS);
+	align = get_le32(file + HDR_KERNEL_ALIGNMENT);
+	k->init_size = get_le32(file + HDR_INIT_SIZE);
 	if (!align || (align & (align - 1)) || (pref & (align - 1)) || pref < MB_HIGH_RAM)
-		return refuse(why, why_size,
-			      "Linux header: preferred address 0x%llx or alignment 0x%x invalid",
-			      pref, align);
+		return fmt_refuse(
+		    why, why_size,
+		    "Linux header: preferred address 0x%llx or alignment 0x%x invalid", pref,
+		    align);
 	if (k->init_size < size - *pm_off)
-		return refuse(why, why_size, "Linux header: init_size 0x%x below the image's size",
-			      k->init_size);
+		return fmt_refuse(why, why_size,
+				  "Linux header: init_size 0x%x below the image's size",
+				  k->init_size);
 	k->load = pref;
 	k->entry = pref + ENTRY_64_OFFSET;
 	k->end = pref + k->init_size;
@@ -200,20 +162,20 @@ int linux_load(const u8 *file, size_t size, const u8 *initrd, u64 initrd_size, c
 	if (check_header(file, size, k, &pm_off, why, why_size))
 		return -1;
 	if (!multiboot_in_ram(k->load, k->init_size, ram_size))
-		return refuse(
+		return fmt_refuse(
 		    why, why_size,
 		    "Linux needs 0x%llx..0x%llx (init_size) in RAM: guest RAM is %llu MiB", k->load,
 		    k->end, ram_size >> 20);
-	if (cmd_len >= get32(file + HDR_CMDLINE_SIZE) || cmd_len >= LINUX_CMDLINE_MAX)
-		return refuse(why, why_size,
-			      "command line of %zu bytes: the kernel takes at most %u", cmd_len,
-			      get32(file + HDR_CMDLINE_SIZE));
+	if (cmd_len >= get_le32(file + HDR_CMDLINE_SIZE) || cmd_len >= LINUX_CMDLINE_MAX)
+		return fmt_refuse(why, why_size,
+				  "command line of %zu bytes: the kernel takes at most %u", cmd_len,
+				  get_le32(file + HDR_CMDLINE_SIZE));
 	if (initrd) {
 		/* the top of RAM, below what the kernel can address (initrd_addr_max) */
-		max = (u64)get32(file + HDR_INITRD_ADDR_MAX) + 1;
+		max = (u64)get_le32(file + HDR_INITRD_ADDR_MAX) + 1;
 		top = ram_size < max ? ram_size : max;
 		if (initrd_size > top || ((top - initrd_size) & ~(u64)(PAGE_SIZE - 1)) < k->end)
-			return refuse(
+			return fmt_refuse(
 			    why, why_size,
 			    "initrd of %llu KiB does not fit in guest RAM above the kernel "
 			    "(to 0x%llx)",
@@ -235,17 +197,17 @@ int linux_load(const u8 *file, size_t size, const u8 *initrd, u64 initrd_size, c
 	hdr_len = header_end(file) - HDR_SETUP_SECTS;
 	__builtin_memcpy(bp + HDR_SETUP_SECTS, file + HDR_SETUP_SECTS, hdr_len);
 	bp[HDR_TYPE_OF_LOADER] = TYPE_OF_LOADER_UNKNOWN;
-	put32(bp + HDR_CMD_LINE_PTR, LINUX_CMDLINE);
-	put32(bp + BP_EXT_CMD_LINE_PTR, 0);
-	put32(bp + HDR_RAMDISK_IMAGE, (u32)k->initrd);
-	put32(bp + HDR_RAMDISK_SIZE, initrd ? (u32)initrd_size : 0);
-	put32(bp + BP_EXT_RAMDISK_IMAGE, (u32)(k->initrd >> 32));
-	put32(bp + BP_EXT_RAMDISK_SIZE, (u32)(initrd_size >> 32));
+	put_le32(bp + HDR_CMD_LINE_PTR, LINUX_CMDLINE);
+	put_le32(bp + BP_EXT_CMD_LINE_PTR, 0);
+	put_le32(bp + HDR_RAMDISK_IMAGE, (u32)k->initrd);
+	put_le32(bp + HDR_RAMDISK_SIZE, initrd ? (u32)initrd_size : 0);
+	put_le32(bp + BP_EXT_RAMDISK_IMAGE, (u32)(k->initrd >> 32));
+	put_le32(bp + BP_EXT_RAMDISK_SIZE, (u32)(initrd_size >> 32));
 	write_e820(bp, ram_size);
 	return 0;
 }
 
 void linux_set_rsdp(u8 *ram, u64 rsdp)
 {
-	put64(ram + LINUX_BOOT_PARAMS + BP_ACPI_RSDP, rsdp);
+	put_le64(ram + LINUX_BOOT_PARAMS + BP_ACPI_RSDP, rsdp);
 }

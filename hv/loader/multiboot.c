@@ -61,18 +61,6 @@ _Static_assert(MB_MMAP_OFF + MB_MMAP_MAX * sizeof(struct multiboot_mmap_entry) <
 #define MB_MEM_RAM 1
 #define MB_MEM_RESERVED 2
 
-static int refuse(char *why, size_t size, const char *fmt, ...) __printf(3, 4);
-
-static int refuse(char *why, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fmt_vsnprintf(why, size, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* The first 12 bytes are required; the address fields may lie past the end. */
 static bool find_header(const u8 *file, size_t size, u32 *offset, struct mb_header *h)
 {
@@ -111,22 +99,24 @@ static int load_aout(const u8 *file, size_t size, const struct mb_header *h, u32
 	u64 file_start, load_len, bss_end;
 
 	if (h->load_addr > h->header_addr || h->header_addr - h->load_addr > hdr_off)
-		return refuse(why, why_size, "multiboot header addresses are inconsistent");
+		return fmt_refuse(why, why_size, "multiboot header addresses are inconsistent");
 	file_start = hdr_off - (h->header_addr - h->load_addr);
 	load_len = h->load_end_addr ? (u64)h->load_end_addr - h->load_addr : size - file_start;
 	if (h->load_end_addr && h->load_end_addr < h->load_addr)
-		return refuse(why, why_size, "multiboot load_end_addr below load_addr");
+		return fmt_refuse(why, why_size, "multiboot load_end_addr below load_addr");
 	if (file_start + load_len > size)
-		return refuse(why, why_size, "file truncated: %llu bytes to load from offset %llu",
-			      load_len, file_start);
+		return fmt_refuse(why, why_size,
+				  "file truncated: %llu bytes to load from offset %llu", load_len,
+				  file_start);
 	bss_end = h->bss_end_addr ? h->bss_end_addr : h->load_addr + load_len;
 	if (bss_end < h->load_addr + load_len)
-		return refuse(why, why_size, "multiboot bss_end_addr below the loaded image");
+		return fmt_refuse(why, why_size, "multiboot bss_end_addr below the loaded image");
 	if (!multiboot_in_ram(h->load_addr, bss_end - h->load_addr, ram_size))
-		return refuse(why, why_size,
-			      "kernel at 0x%x..0x%llx does not fit guest RAM (0..640 KiB, 1..%llu "
-			      "MiB)",
-			      h->load_addr, bss_end, ram_size >> 20);
+		return fmt_refuse(
+		    why, why_size,
+		    "kernel at 0x%x..0x%llx does not fit guest RAM (0..640 KiB, 1..%llu "
+		    "MiB)",
+		    h->load_addr, bss_end, ram_size >> 20);
 	if (ram) {
 		__builtin_memcpy(ram + h->load_addr, file + file_start, load_len);
 		__builtin_memset(ram + h->load_addr + load_len, 0,
@@ -148,14 +138,14 @@ static int load_elf(const u8 *file, size_t size, u8 *ram, u64 ram_size, struct m
 						  "\x7f"
 						  "ELF",
 						  4))
-		return refuse(why, why_size,
-			      "not an ELF file and no a.out addresses in its "
-			      "multiboot header");
+		return fmt_refuse(why, why_size,
+				  "not an ELF file and no a.out addresses in its "
+				  "multiboot header");
 	if (e->ident[4] != 1 || e->ident[5] != 1 || e->machine != EM_386 || e->type != ET_EXEC)
-		return refuse(why, why_size, "not a 32-bit little-endian i386 ELF executable");
+		return fmt_refuse(why, why_size, "not a 32-bit little-endian i386 ELF executable");
 	if (e->phentsize != sizeof(struct elf32_phdr) || !e->phnum || e->phoff > size ||
 	    (u64)e->phnum * sizeof(struct elf32_phdr) > size - e->phoff)
-		return refuse(why, why_size, "ELF program headers missing or truncated");
+		return fmt_refuse(why, why_size, "ELF program headers missing or truncated");
 	k->load_start = ~0u;
 	k->load_end = 0;
 	for (i = 0; i < e->phnum; i++) {
@@ -165,15 +155,16 @@ static int load_elf(const u8 *file, size_t size, u8 *ram, u64 ram_size, struct m
 		if (p.type != PT_LOAD || !p.memsz)
 			continue;
 		if (p.filesz > p.memsz || p.offset > size || p.filesz > size - p.offset)
-			return refuse(why, why_size,
-				      "ELF segment %u truncated or larger on disk "
-				      "than in memory",
-				      i);
+			return fmt_refuse(why, why_size,
+					  "ELF segment %u truncated or larger on disk "
+					  "than in memory",
+					  i);
 		if (!multiboot_in_ram(p.paddr, p.memsz, ram_size))
-			return refuse(why, why_size,
-				      "ELF segment %u at 0x%x (%u bytes) does not fit guest RAM "
-				      "(0..640 KiB, 1..%llu MiB)",
-				      i, p.paddr, p.memsz, ram_size >> 20);
+			return fmt_refuse(
+			    why, why_size,
+			    "ELF segment %u at 0x%x (%u bytes) does not fit guest RAM "
+			    "(0..640 KiB, 1..%llu MiB)",
+			    i, p.paddr, p.memsz, ram_size >> 20);
 		if (ram) {
 			__builtin_memcpy(ram + p.paddr, file + p.offset, p.filesz);
 			__builtin_memset(ram + p.paddr + p.filesz, 0, p.memsz - p.filesz);
@@ -185,7 +176,7 @@ static int load_elf(const u8 *file, size_t size, u8 *ram, u64 ram_size, struct m
 		loaded++;
 	}
 	if (!loaded)
-		return refuse(why, why_size, "ELF file has no loadable segment");
+		return fmt_refuse(why, why_size, "ELF file has no loadable segment");
 	k->entry = e->entry;
 	return 0;
 }
@@ -198,17 +189,19 @@ int multiboot_load(const u8 *file, size_t size, u8 *ram, u64 ram_size, struct mb
 	int err;
 
 	if (!find_header(file, size, &hdr_off, h))
-		return refuse(why, why_size,
-			      "not a multiboot kernel: no header (magic 0x1badb002 with a valid "
-			      "checksum) in its first 8 KiB");
+		return fmt_refuse(
+		    why, why_size,
+		    "not a multiboot kernel: no header (magic 0x1badb002 with a valid "
+		    "checksum) in its first 8 KiB");
 	if (h->flags & MB_FLAGS_KNOWN & ~MB_FLAGS_REQUIRED_OK)
-		return refuse(why, why_size,
-			      "multiboot header asks for features mhv does not offer (flags 0x%x: "
-			      "video mode or others)",
-			      h->flags);
+		return fmt_refuse(
+		    why, why_size,
+		    "multiboot header asks for features mhv does not offer (flags 0x%x: "
+		    "video mode or others)",
+		    h->flags);
 	if (h->flags & MB_FLAG_AOUT_KLUDGE) {
 		if (hdr_off + sizeof(*h) > size)
-			return refuse(why, why_size, "multiboot header truncated");
+			return fmt_refuse(why, why_size, "multiboot header truncated");
 		err = load_aout(file, size, h, hdr_off, ram, ram_size, k, why, why_size);
 	} else {
 		err = load_elf(file, size, ram, ram_size, k, why, why_size);
@@ -216,7 +209,8 @@ int multiboot_load(const u8 *file, size_t size, u8 *ram, u64 ram_size, struct mb
 	if (err)
 		return err;
 	if (k->entry < k->load_start || k->entry >= k->load_end)
-		return refuse(why, why_size, "entry point 0x%x outside the loaded image", k->entry);
+		return fmt_refuse(why, why_size, "entry point 0x%x outside the loaded image",
+				  k->entry);
 	return 0;
 }
 
@@ -263,13 +257,14 @@ int multiboot_write_info(u8 *ram, u64 ram_size, struct mb_kernel *k, const char 
 	unsigned i;
 
 	if (nr_mods > MB_MAX_MODULES)
-		return refuse(why, why_size, "more than %u modules", MB_MAX_MODULES);
+		return fmt_refuse(why, why_size, "more than %u modules", MB_MAX_MODULES);
 	if (ram_size <= MB_HIGH_RAM)
-		return refuse(why, why_size, "guest RAM of %llu KiB ends below 1 MiB",
-			      ram_size >> 10);
+		return fmt_refuse(why, why_size, "guest RAM of %llu KiB ends below 1 MiB",
+				  ram_size >> 10);
 	if (overlaps(area, area + MB_INFO_SIZE, k->load_start, k->load_end) &&
 	    !place(k->load_end, MB_INFO_SIZE, ram_size, &area))
-		return refuse(why, why_size, "no free page in guest RAM for the boot information");
+		return fmt_refuse(why, why_size,
+				  "no free page in guest RAM for the boot information");
 	k->info = (u32)area;
 	/* modules after the kernel, and after the boot information if that follows it */
 	next = area > k->load_end ? area + MB_INFO_SIZE : k->load_end;
@@ -283,19 +278,19 @@ int multiboot_write_info(u8 *ram, u64 ram_size, struct mb_kernel *k, const char 
 	info.mmap_length = write_mmap(ram, info.mmap_addr, ram_size);
 	info.cmdline = put_string(ram, &strings, strings_end, cmdline);
 	if (!info.cmdline)
-		return refuse(why, why_size, "command line too long");
+		return fmt_refuse(why, why_size, "command line too long");
 	for (i = 0; i < nr_mods; i++) {
 		if (!place(next, mods[i].size, ram_size, &next))
-			return refuse(why, why_size,
-				      "module %s (%u bytes) does not fit in guest RAM",
-				      mods[i].name, mods[i].size);
+			return fmt_refuse(why, why_size,
+					  "module %s (%u bytes) does not fit in guest RAM",
+					  mods[i].name, mods[i].size);
 		__builtin_memcpy(ram + next, mods[i].data, mods[i].size);
 		m[i] =
 		    (struct multiboot_module){ (u32)next, (u32)(next + mods[i].size),
 					       put_string(ram, &strings, strings_end, mods[i].name),
 					       0 };
 		if (!m[i].string)
-			return refuse(why, why_size, "module names too long");
+			return fmt_refuse(why, why_size, "module names too long");
 		next += mods[i].size;
 	}
 	info.mods_count = nr_mods;

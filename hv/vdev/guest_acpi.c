@@ -2,6 +2,7 @@
 #include "guest_acpi.h"
 #include "ioapic.h"
 #include "lib/guest_abi.h"
+#include "lib/unaligned.h"
 
 /* Where each table goes below 1 MiB, after the RSDP. */
 #define RSDT_GPA (GUEST_ACPI_RSDP + 0x40)
@@ -42,16 +43,6 @@ static const u8 dsdt_aml[] = {
 	0x00, /* ZeroOp, ZeroOp */
 };
 
-static void put16(u8 *p, u16 v)
-{
-	__builtin_memcpy(p, &v, 2);
-}
-
-static void put32(u8 *p, u32 v)
-{
-	__builtin_memcpy(p, &v, 4);
-}
-
 static void checksum(u8 *t, u32 len, u32 at)
 {
 	u8 sum = 0;
@@ -67,11 +58,11 @@ static void checksum(u8 *t, u32 len, u32 at)
 static void header(u8 *t, const char *sig, u32 len, u8 rev)
 {
 	__builtin_memcpy(t, sig, 4);
-	put32(t + 4, len);
+	put_le32(t + 4, len);
 	t[8] = rev;
 	__builtin_memcpy(t + 10, "MHV   ", 6);
 	__builtin_memcpy(t + 16, "MHVGUEST", 8);
-	put32(t + 24, 1);
+	put_le32(t + 24, 1);
 }
 
 void guest_acpi_build(u8 *ram, u32 nr_cpus)
@@ -85,32 +76,32 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 	__builtin_memcpy(rsdp, "RSD PTR ", 8);
 	__builtin_memcpy(rsdp + 9, "MHV   ", 6);
 	rsdp[15] = 0;
-	put32(rsdp + 16, RSDT_GPA);
+	put_le32(rsdp + 16, RSDT_GPA);
 	checksum(rsdp, 20, 8);
 
 	header(rsdt, "RSDT", 36 + 8, 1);
-	put32(rsdt + 36, FADT_GPA);
-	put32(rsdt + 40, MADT_GPA);
+	put_le32(rsdt + 36, FADT_GPA);
+	put_le32(rsdt + 40, MADT_GPA);
 	checksum(rsdt, 36 + 8, 9);
 
 	/* FADT (§5.2.9, Table 5.9): FACS, DSDT, SCI_INT, PM1a event and
 	 * control blocks, PM timer; SMI_CMD 0: always in ACPI mode */
 	header(fadt, "FACP", FADT_LEN, 1);
-	put32(fadt + 36, FACS_GPA);
-	put32(fadt + 40, DSDT_GPA);
-	put16(fadt + 46, GUEST_SCI_IRQ);
-	put32(fadt + 56, GUEST_PM1A_EVT_PORT);
-	put32(fadt + 64, GUEST_PM1A_CNT_PORT);
-	put32(fadt + 76, GUEST_PM_TIMER_PORT);
+	put_le32(fadt + 36, FACS_GPA);
+	put_le32(fadt + 40, DSDT_GPA);
+	put_le16(fadt + 46, GUEST_SCI_IRQ);
+	put_le32(fadt + 56, GUEST_PM1A_EVT_PORT);
+	put_le32(fadt + 64, GUEST_PM1A_CNT_PORT);
+	put_le32(fadt + 76, GUEST_PM_TIMER_PORT);
 	fadt[88] = 4; /* PM1_EVT_LEN: status and enable, 2 bytes each */
 	fadt[89] = 2; /* PM1_CNT_LEN */
 	fadt[91] = 4;
-	put32(fadt + 112, FADT_WBINVD | FADT_PWR_BUTTON | FADT_SLP_BUTTON);
+	put_le32(fadt + 112, FADT_WBINVD | FADT_PWR_BUTTON | FADT_SLP_BUTTON);
 	checksum(fadt, FADT_LEN, 9);
 
 	/* FACS (§5.2.10): signature and length, no checksum */
 	__builtin_memcpy(facs, "FACS", 4);
-	put32(facs + 4, FACS_LEN);
+	put_le32(facs + 4, FACS_LEN);
 
 	header(dsdt, "DSDT", dsdt_len, 1);
 	__builtin_memcpy(dsdt + 36, dsdt_aml, sizeof(dsdt_aml));
@@ -119,8 +110,8 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 	/* MADT: local APIC address, PCAT_COMPAT, then one Processor Local APIC
 	 * entry per vCPU, enabled (§5.2.12, §5.2.12.2) */
 	header(madt, "APIC", madt_len, 1);
-	put32(madt + 36, 0xfee00000u);
-	put32(madt + 40, 1);
+	put_le32(madt + 36, 0xfee00000u);
+	put_le32(madt + 40, 1);
 	for (i = 0; i < nr_cpus; i++) {
 		e = madt + 44 + 8 * i;
 
@@ -128,7 +119,7 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 		e[1] = 8;
 		e[2] = (u8)i;
 		e[3] = (u8)i;
-		put32(e + 4, 1);
+		put_le32(e + 4, 1);
 	}
 	/* the I/O APIC, GSI base 0 (§5.2.12.3); the SCI's ISA IRQ 9 level,
 	 * active high, as on a PC chipset (§5.2.12.5) */
@@ -136,13 +127,13 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 	e[0] = 1;
 	e[1] = MADT_IOAPIC_LEN;
 	e[2] = 0;
-	put32(e + 4, (u32)IOAPIC_DEFAULT_BASE);
-	put32(e + 8, 0);
+	put_le32(e + 4, (u32)IOAPIC_DEFAULT_BASE);
+	put_le32(e + 8, 0);
 	e += MADT_IOAPIC_LEN;
 	e[0] = 2;
 	e[1] = MADT_ISO_LEN;
 	e[3] = GUEST_SCI_IRQ;
-	put32(e + 4, GUEST_SCI_IRQ);
-	put16(e + 8, MPS_INTI_HIGH_LEVEL);
+	put_le32(e + 4, GUEST_SCI_IRQ);
+	put_le16(e + 8, MPS_INTI_HIGH_LEVEL);
 	checksum(madt, madt_len, 9);
 }
