@@ -23,10 +23,11 @@ struct config_key {
 	const char *name;
 	int (*parse)(struct parser *ps, const struct config_key *key, struct slice val);
 	const char *desc;
-	/* Numeric, on/off and list keys: the field they set (a u32 or bool) */
+	/* Numeric, choice, on/off and list keys: the field they set (a u32, an
+	 * enum of u32's size, or a bool) */
 	size_t field;
 	u32 min, max;
-	/* List keys: the names allowed, each one bit of the u32 field */
+	/* Choice and list keys: the names allowed (a list ORs their bits) */
 	const struct name_value *names;
 	size_t nr_names;
 };
@@ -216,44 +217,19 @@ static int parse_number(struct parser *ps, const struct config_key *key, struct 
 	return parse_u32(ps, key, val, (u32 *)((char *)ps->cfg + key->field));
 }
 
-static int parse_exit_action(struct parser *ps, const struct config_key *key, struct slice val)
+/* Choice keys: one of key->names, its value into the enum at key->field. */
+_Static_assert(sizeof(enum exit_action) == sizeof(u32) &&
+		   sizeof(enum console_mode) == sizeof(u32) &&
+		   sizeof(enum tsc_calibration) == sizeof(u32) &&
+		   sizeof(enum config_mitigations) == sizeof(u32),
+	       "choice keys store a u32");
+static int parse_choice(struct parser *ps, const struct config_key *key, struct slice val)
 {
 	u32 v;
 
-	if (!lookup(exit_action_names, ARRAY_SIZE(exit_action_names), val, &v))
-		return bad_choice(ps, key, val, exit_action_names, ARRAY_SIZE(exit_action_names));
-	ps->cfg->exit_action = (enum exit_action)v;
-	return 0;
-}
-
-static int parse_mitigations(struct parser *ps, const struct config_key *key, struct slice val)
-{
-	u32 v;
-
-	if (!lookup(mitigations_names, ARRAY_SIZE(mitigations_names), val, &v))
-		return bad_choice(ps, key, val, mitigations_names, ARRAY_SIZE(mitigations_names));
-	ps->cfg->mitigations = (enum config_mitigations)v;
-	return 0;
-}
-
-static int parse_console(struct parser *ps, const struct config_key *key, struct slice val)
-{
-	u32 v;
-
-	if (!lookup(console_names, ARRAY_SIZE(console_names), val, &v))
-		return bad_choice(ps, key, val, console_names, ARRAY_SIZE(console_names));
-	ps->cfg->console = (enum console_mode)v;
-	return 0;
-}
-
-static int parse_tsc_calibration(struct parser *ps, const struct config_key *key, struct slice val)
-{
-	u32 v;
-
-	if (!lookup(tsc_calibration_names, ARRAY_SIZE(tsc_calibration_names), val, &v))
-		return bad_choice(ps, key, val, tsc_calibration_names,
-				  ARRAY_SIZE(tsc_calibration_names));
-	ps->cfg->tsc_calibration = (enum tsc_calibration)v;
+	if (!lookup(key->names, key->nr_names, val, &v))
+		return bad_choice(ps, key, val, key->names, key->nr_names);
+	*(u32 *)((char *)ps->cfg + key->field) = v;
 	return 0;
 }
 
@@ -380,6 +356,13 @@ static int parse_guest(struct parser *ps, const struct config_key *key, struct s
 		.nr_names = ARRAY_SIZE(tab)                                      \
 	}
 
+#define CHOICE_KEY(f, tab, d)                                                    \
+	{                                                                        \
+		.name = #f, .parse = parse_choice, .desc = d,                    \
+		.field = __builtin_offsetof(struct mhv_config, f), .names = tab, \
+		.nr_names = ARRAY_SIZE(tab)                                      \
+	}
+
 static const struct config_key config_keys[] = {
 	LIST_KEY("suites", suites, suite_names, "suite"),
 	/* which PMU columns of the benchmark matrix run */
@@ -390,11 +373,9 @@ static const struct config_key config_keys[] = {
 	NUMBER_KEY(batches, 1, 10000, "batches per test"),
 	NUMBER_KEY(warmup, 0, 10000000, "warm-up iterations before measuring"),
 	NUMBER_KEY(time_limit, 1, 3600, "seconds a VM may run before it is stopped"),
-	{ .name = "exit_action", .parse = parse_exit_action, .desc = "what to do when done" },
-	{ .name = "console", .parse = parse_console, .desc = "serial, framebuffer or both" },
-	{ .name = "tsc_calibration",
-	  .parse = parse_tsc_calibration,
-	  .desc = "where the TSC frequency comes from" },
+	CHOICE_KEY(exit_action, exit_action_names, "what to do when done"),
+	CHOICE_KEY(console, console_names, "serial, framebuffer or both"),
+	CHOICE_KEY(tsc_calibration, tsc_calibration_names, "where the TSC frequency comes from"),
 	{ .name = "debugcon",
 	  .parse = parse_on_off,
 	  .desc = "mirror console to port 0xE9",
@@ -403,9 +384,8 @@ static const struct config_key config_keys[] = {
 	  .parse = parse_on_off,
 	  .desc = "answer guest CPUID.0xD from the init-time cache",
 	  .field = offsetof(struct mhv_config, xstate_cache) },
-	{ .name = "mitigations",
-	  .parse = parse_mitigations,
-	  .desc = "the exit path's duties: what the CPU needs, or none" },
+	CHOICE_KEY(mitigations, mitigations_names,
+		   "the exit path's duties: what the CPU needs, or none"),
 	{ .name = "tests", .parse = parse_tests, .desc = "comma-separated test filter" },
 	{ .name = "cpus", .parse = parse_cpus, .desc = "CPUs the suites run on" },
 	{ .name = "cpus_at_once",
