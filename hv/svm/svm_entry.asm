@@ -83,12 +83,7 @@ global %1
 	cmp qword [rsi + VMCB_EXIT_CODE], 0xff
 	ja %%general
 	movzx eax, byte [rsi + VMCB_EXIT_CODE]
-%if %4 == 1
-	lea rcx, [svm_fast_exits]
-%else
-	mov rcx, [rdi + V_EXIT_TABLE]
-%endif
-	call [rcx + rax * 8]		; (vcpu, vmcb); non-zero: enter again
+	CALL_EXIT_TABLE %4, svm_fast_exits	; (vcpu, vmcb); non-zero: enter again
 %else
 	call %3
 %endif
@@ -98,15 +93,9 @@ global %1
 	add rsp, 24
 	POP_HOST_CALLEE_SAVED
 	ret
-%if %4 == 1
+%if %4
 %%general:
-	call %3
-	jmp %%handled
-%elif %4 == 2
-%%general:
-	mov rcx, [rdi + V_EXIT_TABLE]
-	call [rcx + 256 * 8]		; the entry for codes above 255
-	jmp %%handled
+	CALL_EXIT_GENERAL %4, %3, %%handled
 %endif
 %endmacro
 

@@ -102,12 +102,7 @@ global %1
 	cmp si, 0x100
 	jae %%general
 	movzx eax, sil
-%if %4 == 1
-	lea rcx, [vmx_fast_exits]
-%else
-	mov rcx, [rdi + V_EXIT_TABLE]
-%endif
-	call [rcx + rax * 8]		; (vcpu, reason); non-zero: enter again
+	CALL_EXIT_TABLE %4, vmx_fast_exits	; (vcpu, reason); non-zero: enter again
 %else
 	call %3
 %endif
@@ -124,15 +119,9 @@ global %1
 	add rsp, 24
 	POP_HOST_CALLEE_SAVED
 	ret
-%if %4 == 1
+%if %4
 %%general:
-	call %3
-	jmp %%handled
-%elif %4 == 2
-%%general:
-	mov rcx, [rdi + V_EXIT_TABLE]
-	call [rcx + 256 * 8]		; the entry for reasons from 256 up
-	jmp %%handled
+	CALL_EXIT_GENERAL %4, %3, %%handled
 %endif
 %endmacro
 
