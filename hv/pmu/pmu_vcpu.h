@@ -44,14 +44,18 @@ bool pmu_vcpu_msr_write(struct vcpu *vcpu, u32 msr, u64 v);
 #define PMU_PASSTHROUGH_MAX (PMU_MAX_GP + PMU_MAX_FIXED + 4)
 unsigned pmu_vcpu_passthrough_list(const struct vcpu *vcpu, u32 msrs[PMU_PASSTHROUGH_MAX]);
 /*
- * Can a guest WRMSR of msr change what pmu_exit_quiet says?  Only the event
- * selects and FIXED_CTR_CTRL feed it (acct_any, pmi_mask); their whole
- * blocks are counted, both vendors' (SDM Vol 4 Table 2-2; APM Vol 2 A.6).
+ * Must a guest WRMSR of msr take the PMU world switch while the PMU is quiet?
+ * Where it may change what pmu_exit_quiet says: the event selects and
+ * FIXED_CTR_CTRL feed it (acct_any, pmi_mask); their whole blocks are
+ * counted, both vendors' (SDM Vol 4 Table 2-2; APM Vol 2 A.6).  And
+ * Intel's GLOBAL_CTRL, which the next VM entry loads from the VMCS (SDM
+ * Vol 3 §25.8.1): the switch brings vmcs_global_ctrl up to date.  (AMD
+ * does not intercept its GLOBAL_CTL; there 0x38F is a #GP either way.)
  */
-static inline bool pmu_vcpu_msr_write_wakes(u32 msr)
+static inline bool pmu_vcpu_msr_write_needs_switch(u32 msr)
 {
 	return msr - MSR_INTEL_PERFEVTSEL(0) < PMU_MAX_GP || msr == MSR_INTEL_FIXED_CTR_CTRL ||
-	       msr - MSR_K7_PERF_CTL(0) < 2 * K7_COUNTERS ||
+	       msr == MSR_INTEL_GLOBAL_CTRL || msr - MSR_K7_PERF_CTL(0) < 2 * K7_COUNTERS ||
 	       msr - MSR_AMD_PERF_CTL(0) < 2 * PMU_AMD_MAX_GP;
 }
 

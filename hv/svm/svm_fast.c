@@ -135,7 +135,7 @@ static int fast_msr_plain(struct vcpu *vcpu, struct vmcb *vmcb)
 static __attribute__((noinline)) int msr_general_pmu(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	if ((vmcb->control.exit_info_1 & 1) &&
-	    pmu_vcpu_msr_write_wakes((u32)vcpu->regs.gpr[GPR_RCX]))
+	    pmu_vcpu_msr_write_needs_switch((u32)vcpu->regs.gpr[GPR_RCX]))
 		return svm_pmu_general_exit(vcpu, vmcb);
 	return svm_handle_exit_nrips(vcpu, vmcb);
 }

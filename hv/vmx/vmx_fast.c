@@ -141,7 +141,7 @@ static __attribute__((noinline)) int wrmsr_general_pmu(struct vcpu *vcpu, u32 re
 {
 	u32 index = (u32)vcpu->regs.gpr[GPR_RCX];
 
-	if (pmu_vcpu_msr_write_wakes(index) || index == MSR_INTEL_GLOBAL_CTRL)
+	if (pmu_vcpu_msr_write_needs_switch(index))
 		return vmx_pmu_general_exit(vcpu, reason);
 	return vmx_handle_exit_reason(vcpu, reason);
 }
