@@ -82,8 +82,13 @@ elif [ -n "$disk" ]; then
 	cp "$disk" "$img"
 	cylinders=$(($(stat -c %s "$img") / (16 * 63 * 512)))
 else
-	dd if=/dev/zero of="$img" bs=512 count=$((20 * 16 * 63)) status=none
-	mformat -i "$img" -h 16 -s 63 -t 20 ::
+	# 20 cylinders (10 MiB) fit mhv and a test kernel; the boot-volume files
+	# (a Linux kernel and initramfs: ~50 MiB) get room of their own.
+	bytes=0
+	for f in $files; do bytes=$((bytes + $(stat -c %s "$f"))); done
+	cylinders=$((20 + (bytes + 16 * 63 * 512 - 1) / (16 * 63 * 512) * 105 / 100))
+	dd if=/dev/zero of="$img" bs=512 count=$((cylinders * 16 * 63)) status=none
+	mformat -i "$img" -h 16 -s 63 -t $cylinders ::
 	mmd -i "$img" ::/EFI ::/EFI/BOOT
 	mcopy -i "$img" "$efi" ::/EFI/BOOT/BOOTX64.EFI
 	[ -n "$config" ] && mcopy -i "$img" "$config" ::/mhv.cfg

@@ -46,6 +46,13 @@ static const struct cpuid_edit cpuid_edits[] = {
 	{ 0x8000000a, R_EBX, 0xffffffffu, 0 },
 	{ 0x8000000a, R_ECX, 0xffffffffu, 0 },
 	{ 0x8000000a, R_EDX, 0xffffffffu, 0 },
+	/* no SME/SEV (APM Vol 3 E.4.17, Fn8000_001F): mhv encrypts nothing,
+	 * and a guest that sees SEV reads SEV_STATUS (MSR C001_0131), which
+	 * mhv does not have; Linux's decompressor does so first thing */
+	{ 0x8000001f, R_EAX, 0xffffffffu, 0 },
+	{ 0x8000001f, R_EBX, 0xffffffffu, 0 },
+	{ 0x8000001f, R_ECX, 0xffffffffu, 0 },
+	{ 0x8000001f, R_EDX, 0xffffffffu, 0 },
 };
 
 /* "mhvmhvmhvmhv" in EBX, ECX, EDX, as hypervisor signatures go. */
