@@ -113,11 +113,15 @@ static void limit_view(struct cpuid_cache *limited, const struct cpuid_cache *vi
 	}
 }
 
-static void set_fast_std(struct cpuid_cache *view)
+static void set_fast_leaves(struct cpuid_cache *view)
 {
 	u32 upto = view->max_std < 31 ? (u32)BIT(view->max_std + 1) - 1 : ~0u;
+	u32 ext = view->max_ext - CPUID_EXT_BASE;
 
 	view->fast_std = upto & ~(u32)CPUID_FAST_SLOW_LEAVES;
+	view->fast_ext = 0;
+	if (view->max_ext >= CPUID_EXT_BASE)
+		view->fast_ext = (ext < 63 ? BIT(ext + 1) - 1 : ~0ull) & ~CPUID_EXT_INDEXED;
 }
 
 const struct cpuid_cache *guest_cpuid_view(bool with_pmu)
@@ -142,10 +146,10 @@ void guest_cpuid_init(void)
 	build_view(&guest_view_pmu, true);
 	limit_view(&guest_view_limited, &guest_view);
 	limit_view(&guest_view_pmu_limited, &guest_view_pmu);
-	set_fast_std(&guest_view);
-	set_fast_std(&guest_view_pmu);
-	set_fast_std(&guest_view_limited);
-	set_fast_std(&guest_view_pmu_limited);
+	set_fast_leaves(&guest_view);
+	set_fast_leaves(&guest_view_pmu);
+	set_fast_leaves(&guest_view_limited);
+	set_fast_leaves(&guest_view_pmu_limited);
 }
 
 #define PER_VCPU_LEAVES (BIT(0x1) | BIT(0xb) | BIT(0x1f))
@@ -169,6 +173,27 @@ static void cpuid_per_vcpu(struct vcpu *vcpu, u32 leaf, struct cpuid_regs *r)
 		r->edx &= ~BIT(9);
 }
 
+/*
+ * Sub-leaves from 1 up of the ECX-indexed leaves: 7.1 from its slot, the
+ * others each its own answer and zeros past the last (host/cpuid_subleaf.h).
+ * Out of line: inlined, its registers cost every CPUID exit a push and a pop.
+ */
+static __attribute__((noinline)) void guest_cpuid_subleaf(struct vcpu *vcpu, u32 leaf, u32 subleaf,
+							  struct cpuid_regs *r)
+{
+	const struct cpuid_cache *v = vcpu->cpuid_view;
+	const struct cpuid_regs *s;
+
+	if (leaf == 7 && subleaf == 1) {
+		*r = v->leaf7_1;
+		return;
+	}
+	s = cpuid_subleaf_find(&v->subs, leaf, subleaf);
+	*r = s ? *s : (struct cpuid_regs){ 0, 0, 0, 0 };
+	if (leaf < 32 && ((PER_VCPU_LEAVES >> leaf) & 1))
+		cpuid_per_vcpu(vcpu, leaf, r);
+}
+
 /* Inlined into handle_cpuid: this is the hot path of every CPUID exit. */
 static inline __attribute__((always_inline)) void guest_cpuid(struct vcpu *vcpu, u32 leaf,
 							      u32 subleaf, struct cpuid_regs *r)
@@ -180,13 +205,20 @@ static inline __attribute__((always_inline)) void guest_cpuid(struct vcpu *vcpu,
 		return;
 	}
 	if (leaf < CPUID_STD_CACHED && leaf <= v->max_std) {
-		*r = leaf == 7 && subleaf == 1 ? v->leaf7_1
-					       : v->std[array_index_nospec(leaf, CPUID_STD_CACHED)];
+		if (unlikely(subleaf) && cpuid_leaf_indexed(leaf)) {
+			guest_cpuid_subleaf(vcpu, leaf, subleaf, r);
+			return;
+		}
+		*r = v->std[array_index_nospec(leaf, CPUID_STD_CACHED)];
 		/* the leaves that differ per vCPU (1, 0xB, 0x1F) are all odd: one
 		 * test of bit 0 on the way of the others (the exit gate) */
 		if (unlikely(leaf & 1) && ((PER_VCPU_LEAVES >> leaf) & 1))
 			cpuid_per_vcpu(vcpu, leaf, r);
 	} else if (leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED && leaf <= v->max_ext) {
+		if (unlikely(subleaf) && cpuid_leaf_indexed(leaf)) {
+			guest_cpuid_subleaf(vcpu, leaf, subleaf, r);
+			return;
+		}
 		*r = v->ext[array_index_nospec(leaf - CPUID_EXT_BASE, CPUID_EXT_CACHED)];
 	} else if (leaf - HV_LEAF_BASE <= HV_LEAF_MAX - HV_LEAF_BASE) {
 		*r = hv_leaves[array_index_nospec(leaf - HV_LEAF_BASE,

@@ -15,9 +15,10 @@
 #include "lib/nospec.h"
 
 /* The leaves guest_cpuid() answers other than from the view as it is:
- * per-vCPU bits (1, 0xB, 0x1F), sub-leaves (7, 0xD); the others up to
- * max_std are the view's fast_std (cpuid_guest.c). */
-#define CPUID_FAST_SLOW_LEAVES (BIT(0x1) | BIT(0x7) | BIT(0xb) | BIT(0xd) | BIT(0x1f))
+ * per-vCPU bits (1, 0xB, 0x1F), sub-leaves (host/cpuid_subleaf.h); the
+ * others up to max_std (max_ext) are the view's fast_std (fast_ext),
+ * cpuid_guest.c. */
+#define CPUID_FAST_SLOW_LEAVES (BIT(0x1) | BIT(0xb) | BIT(0x1f) | CPUID_STD_INDEXED)
 
 /* The view's answer for a leaf that needs nothing else; NULL for the
  * others (guest_cpuid_any()). */
@@ -29,8 +30,10 @@ static inline const struct cpuid_regs *fast_cpuid(const struct vcpu *vcpu, u32 l
 		return (v->fast_std >> leaf) & 1
 			   ? &v->std[array_index_nospec_pow2(leaf, CPUID_STD_CACHED)]
 			   : NULL;
-	if (leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED && leaf <= v->max_ext)
-		return &v->ext[array_index_nospec(leaf - CPUID_EXT_BASE, CPUID_EXT_CACHED)];
+	if (leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED)
+		return (v->fast_ext >> (leaf - CPUID_EXT_BASE)) & 1
+			   ? &v->ext[array_index_nospec(leaf - CPUID_EXT_BASE, CPUID_EXT_CACHED)]
+			   : NULL;
 	return NULL;
 }
 

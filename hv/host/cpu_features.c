@@ -49,12 +49,14 @@ static const struct feature_bit feature_bits[] = {
 	FEATURE(vgif, 0x8000000a, REG_EDX, 16),
 };
 
-static struct cpuid_regs *cache_slot(u32 leaf, u32 subleaf)
+static const struct cpuid_regs *cache_slot(u32 leaf, u32 subleaf)
 {
-	struct cpuid_cache *c = &host_cpu.cpuid;
+	const struct cpuid_cache *c = &host_cpu.cpuid;
 
 	if (leaf == 7 && subleaf == 1)
 		return leaf <= c->max_std ? &c->leaf7_1 : NULL;
+	if (subleaf && cpuid_leaf_indexed(leaf))
+		return cpuid_subleaf_find(&c->subs, leaf, subleaf);
 	if (leaf < CPUID_STD_CACHED)
 		return leaf <= c->max_std ? &c->std[leaf] : NULL;
 	if (leaf >= CPUID_EXT_BASE && leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED)
@@ -79,6 +81,11 @@ static u32 reg_of(const struct cpuid_regs *r, u8 reg)
 	return regs[reg];
 }
 
+static void read_host_cpuid(u32 leaf, u32 subleaf, struct cpuid_regs *r)
+{
+	cpuid_raw(leaf, subleaf, r);
+}
+
 static void fill_cache(void)
 {
 	struct cpuid_cache *c = &host_cpu.cpuid;
@@ -97,6 +104,7 @@ static void fill_cache(void)
 	c->max_ext = (r.eax & 0xffff0000) == CPUID_EXT_BASE ? r.eax : 0;
 	for (i = 0; i < CPUID_EXT_CACHED && CPUID_EXT_BASE + i <= c->max_ext; i++)
 		cpuid_raw(CPUID_EXT_BASE + i, 0, &c->ext[i]);
+	cpuid_subleaves_fill(&c->subs, c->max_std, c->max_ext, read_host_cpuid);
 }
 
 static void copy_reg_chars(char *dst, u32 v)

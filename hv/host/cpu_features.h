@@ -4,6 +4,7 @@
 
 #include "lib/types.h"
 #include "arch/x86.h"
+#include "cpuid_subleaf.h"
 
 #define CPUID_STD_CACHED 0x20 /* leaves 0x0..0x1f */
 #define CPUID_EXT_BASE 0x80000000u
@@ -33,9 +34,11 @@ struct cpuid_cache {
 	struct cpuid_regs std[CPUID_STD_CACHED]; /* sub-leaf 0 */
 	struct cpuid_regs ext[CPUID_EXT_CACHED];
 	struct cpuid_regs leaf7_1;
-	/* guests' views: bit n set when leaf n is std[n] as it is, for any
-	 * vCPU and sub-leaf (core/fast_exit.h) */
+	struct cpuid_subleaves subs; /* sub-leaves 1.. of the indexed leaves */
+	/* guests' views: bit n set when leaf n is std[n] (ext[n]) as it is,
+	 * for any vCPU and sub-leaf (core/fast_exit.h) */
 	u32 fast_std;
+	u64 fast_ext;
 };
 
 struct cpu_features {
@@ -50,7 +53,8 @@ struct host_cpu {
 	char brand[49];
 	u32 family, model, stepping;
 	u32 phys_bits;
-	u32 nr_asids; /* SVM: CPUID 8000_000A EBX */
+	u32 nr_asids;	   /* SVM: CPUID 8000_000A EBX */
+	u32 microcode_rev; /* 0: not readable (platform/machine.c) */
 	struct cpu_features has;
 	struct cpuid_cache cpuid;
 };
