@@ -96,5 +96,16 @@
 #define VM_CR_SVMDIS BIT(4) /* APM Vol 2 §15.30.1 */
 #define MSR_VM_HSAVE_PA 0xc0010117
 #define MSR_AMD_VIRT_SPEC_CTRL 0xc001011f
+/* AMD model-specific: the BKDG for Family 15h (MSRC001_0015 HWCR,
+ * MSRC001_001F NB_CFG, MSRC001_0140/0141 OSVW, MSRC001_1029 DE_CFG) and
+ * the PPRs since; DE_CFG[1]: AMD's "Software techniques for managing
+ * speculation" (2018) */
+#define MSR_AMD_HWCR 0xc0010015
+#define HWCR_TSC_FREQ_SEL BIT(24) /* read-only 1: the TSC counts at P0's rate */
+#define MSR_AMD_NB_CFG 0xc001001f
+#define MSR_AMD_OSVW_ID_LENGTH 0xc0010140
+#define MSR_AMD_OSVW_STATUS 0xc0010141
+#define MSR_AMD_DE_CFG 0xc0011029
+#define DE_CFG_LFENCE_SERIALIZE BIT(1) /* LFENCE is dispatch-serializing */
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "host/cpu_features.h"
 #include "exit_dispatch.h"
+#include "msr_model.h"
 #include "msr_policy.h"
 #include "pmu/pmu_vcpu.h"
 #include "vcpu.h"
@@ -348,6 +349,11 @@ static const struct msr_handler msr_handlers_rare[] = {
 	{ MSR_IA32_MCG_CAP, 2, mcg_read, mcg_write }, /* and MCG_STATUS */
 	{ MSR_IA32_MC_CTL(0), 4 * VCPU_MCE_BANKS, mc_bank_read, mc_bank_write },
 	{ MSR_IA32_DS_AREA, 1, ds_area_read, ds_area_write },
+	{ MSR_MICROCODE_REV, 1, microcode_rev_read, microcode_rev_write },
+	{ MSR_AMD_HWCR, 1, amd_hwcr_read, amd_hwcr_write },
+	{ MSR_AMD_NB_CFG, 1, amd_nb_cfg_read, amd_nb_cfg_write },
+	{ MSR_AMD_OSVW_ID_LENGTH, 2, amd_osvw_read, amd_osvw_write }, /* and OSVW_STATUS */
+	{ MSR_AMD_DE_CFG, 1, amd_de_cfg_read, amd_de_cfg_write },
 };
 
 void msr_vcpu_reset(struct vcpu *vcpu)
@@ -362,6 +368,7 @@ void msr_vcpu_reset(struct vcpu *vcpu)
 		vcpu->misc_enable |= MISC_ENABLE_MONITOR;
 	vcpu->mce = (struct vcpu_mce){ 0 };
 	vcpu->ds_area = 0;
+	model_msrs_reset(vcpu);
 }
 
 static __attribute__((noinline)) const struct msr_handler *find_msr_rare(u32 index)
@@ -384,13 +391,35 @@ static const struct msr_handler *find_msr(u32 index)
 	return find_msr_rare(index);
 }
 
+/* The #GP path only: note which MSR the guest missed (vm.h). */
+static __attribute__((noinline)) void msr_refuse(struct vcpu *vcpu, u32 index, bool write)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(vcpu->msr_refused); i++) {
+		struct msr_refusal *r = &vcpu->msr_refused[i];
+
+		if (!r->count) {
+			*r = (struct msr_refusal){ index, write, 1 };
+			break;
+		}
+		if (r->index == index && r->write == write) {
+			r->count++;
+			break;
+		}
+	}
+	if (i == ARRAY_SIZE(vcpu->msr_refused))
+		vcpu->msr_refused_other++;
+	vcpu_inject_gp(vcpu);
+}
+
 void handle_msr_read(struct vcpu *vcpu, const struct vm_exit *exit)
 {
 	const struct msr_handler *h = find_msr(exit->msr.index);
 	u64 val;
 
 	if (!h || !h->read(vcpu, &val)) {
-		vcpu_inject_gp(vcpu);
+		msr_refuse(vcpu, exit->msr.index, false);
 		return;
 	}
 	vcpu->regs.gpr[GPR_RAX] = (u32)val;
@@ -404,7 +433,7 @@ void handle_msr_write(struct vcpu *vcpu, const struct vm_exit *exit)
 	u64 val = (vcpu->regs.gpr[GPR_RDX] << 32) | (u32)vcpu->regs.gpr[GPR_RAX];
 
 	if (!h || !h->write(vcpu, val)) {
-		vcpu_inject_gp(vcpu);
+		msr_refuse(vcpu, exit->msr.index, true);
 		return;
 	}
 	vcpu_skip_insn(vcpu, exit);

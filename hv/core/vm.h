@@ -78,6 +78,7 @@ enum sipi_state {
  * machine checks.  QEMU gives KVM guests 10 banks.
  */
 #define VCPU_MCE_BANKS 10
+#define VCPU_MSR_REFUSALS 8
 struct vcpu_mce {
 	u64 status;		     /* IA32_MCG_STATUS */
 	u64 bank[VCPU_MCE_BANKS][4]; /* MCi_CTL, MCi_STATUS, MCi_ADDR, MCi_MISC */
@@ -103,11 +104,19 @@ struct vcpu {
 	struct vapic apic;
 	struct vcpu_xstate xstate;
 	u64 exits[EXIT_KIND_COUNT];
-	bool timed;	/* run with the timed loop (stamps around every entry/exit) */
-	u8 duties;	/* DUTY_* bits (core/mitigations.h): the backend's loop variant */
-	bool ibpb;	/* IBPB before it runs: its CPU ran another VM */
-	u8 pmu_mode;	/* enum pmu_mode; not PMU_OFF: the backend's PMU run loop */
-	u8 pmu_account; /* HV_PMU_ACCOUNT_* events counted for emulated instructions */
+	/* the MSRs the guest was refused (#GP), for the report at its end:
+	 * what a guest missed is what a hypervisor developer looks for */
+	struct msr_refusal {
+		u32 index;
+		bool write;
+		u32 count;
+	} msr_refused[VCPU_MSR_REFUSALS];
+	u32 msr_refused_other; /* refusals of MSRs past the table's room */
+	bool timed;	       /* run with the timed loop (stamps around every entry/exit) */
+	u8 duties;	       /* DUTY_* bits (core/mitigations.h): the backend's loop variant */
+	bool ibpb;	       /* IBPB before it runs: its CPU ran another VM */
+	u8 pmu_mode;	       /* enum pmu_mode; not PMU_OFF: the backend's PMU run loop */
+	u8 pmu_account;	       /* HV_PMU_ACCOUNT_* events counted for emulated instructions */
 	struct pmu_state pmu;
 	const struct cpuid_cache *cpuid_view; /* what CPUID exits answer from */
 	u32 index;			      /* vCPU number = its x2APIC ID */
@@ -123,6 +132,9 @@ struct vcpu {
 	u64 misc_enable; /* IA32_MISC_ENABLE */
 	u64 ds_area;	 /* IA32_DS_AREA */
 	struct vcpu_mce mce;
+	struct vcpu_model_msrs {
+		u64 hwcr, nb_cfg, osvw[2], de_cfg; /* AMD: core/msr_model.c */
+	} model_msrs;
 };
 
 /* The backends' entry code finds the guest GPRs at the start of the vCPU. */

@@ -297,6 +297,24 @@ void runner_vm_life(struct vm_life *l)
 		check_host_intact(l->cr, l->sv, failed_before);
 }
 
+static void print_msr_refusals(const struct vm *v, u32 vcpu)
+{
+	const struct vcpu *c = &v->vcpus[vcpu];
+	char line[256];
+	size_t used = 0;
+	unsigned k;
+
+	for (k = 0; k < ARRAY_SIZE(c->msr_refused) && c->msr_refused[k].count; k++)
+		used += fmt_snprintf(line + used, sizeof(line) - used, "%s %s 0x%x x%u",
+				     k ? "," : "", c->msr_refused[k].write ? "wrmsr" : "rdmsr",
+				     c->msr_refused[k].index, c->msr_refused[k].count);
+	if (c->msr_refused_other && used < sizeof(line))
+		used += fmt_snprintf(line + used, sizeof(line) - used, ", %u more",
+				     c->msr_refused_other);
+	if (used)
+		console_printf("mhv: vm %s: vcpu %u: MSRs refused (#GP):%s\n", v->name, vcpu, line);
+}
+
 void runner_print_exit_counts(const struct vm *v)
 {
 	char line[256];
@@ -316,6 +334,7 @@ void runner_print_exit_counts(const struct vm *v)
 				       used ? line : " none");
 		else
 			console_printf("mhv: vm %s: exits:%s\n", v->name, used ? line : " none");
+		print_msr_refusals(v, i);
 	}
 }
 

@@ -141,9 +141,10 @@ void platform_describe(const struct boot_info *bi)
 	console_printf("mhv: cpu: %s family 0x%x model 0x%x stepping %u \"%s\"\n",
 		       host_cpu.vendor_id, host_cpu.family, host_cpu.model, host_cpu.stepping,
 		       host_cpu.brand);
-	if (microcode_revision(&ucode))
+	if (microcode_revision(&ucode)) {
+		host_cpu.microcode_rev = ucode;
 		console_printf("mhv: microcode: revision 0x%x\n", ucode);
-	else
+	} else
 		console_printf("mhv: microcode: revision not readable here\n");
 	console_printf("mhv: cpu features: %s\n", features);
 	describe_mitigations();
