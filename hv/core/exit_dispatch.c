@@ -6,6 +6,8 @@
  */
 #include "exit_dispatch.h"
 #include "pmu/pmu_vcpu.h"
+#include "vdev/pit_timer.h"
+#include "platform/host_timer.h"
 #include "host/nmi_mce.h"
 #include "arch/regs.h"
 #include "vcpu.h"
@@ -41,8 +43,8 @@ const char *exit_kind_name(enum exit_kind kind)
 
 /*
  * HLT: the guest waits for an interrupt.  One that is pending is delivered
- * after the HLT; an armed TSC deadline is waited for on the host; with
- * nothing to wait for, HLT completes at once.
+ * after the HLT; an armed LAPIC timer or PIT IRQ0 is waited for on the
+ * host; with nothing to wait for, HLT completes at once.
  */
 static void handle_hlt(struct vcpu *vcpu, const struct vm_exit *exit)
 {
@@ -54,8 +56,10 @@ static void handle_hlt(struct vcpu *vcpu, const struct vm_exit *exit)
 		if (vcpu->vm->nr_vcpus > 1)
 			apic_halt(vcpu); /* another vCPU may send an IPI */
 		else
-			apic_wait_for_timer(vcpu);
+			apic_wait_for_timer(vcpu, vcpu->timer->deadlines[TIMER_GUEST_PIT]);
 	}
+	if (vcpu->timer->deadlines[TIMER_GUEST_PIT])
+		pit_timer_check(vcpu);
 	apic_update_interrupts(vcpu);
 }
 
@@ -104,6 +108,8 @@ static void handle_host_event(struct vcpu *vcpu, const struct vm_exit *exit)
 {
 	backend->host_interrupt_window();
 	apic_poll_timer(vcpu);
+	if (vcpu->timer->deadlines[TIMER_GUEST_PIT])
+		pit_timer_check(vcpu);
 	/* the interrupt may have been another vCPU's kick: its IPI is in IRR */
 	if (vcpu->vm->nr_vcpus > 1)
 		apic_update_interrupts(vcpu);

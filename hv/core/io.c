@@ -12,6 +12,7 @@
 #include "vdev/guest_console.h"
 #include "vdev/uart16550.h"
 #include "vdev/pit.h"
+#include "vdev/pit_timer.h"
 #include "platform/tsc.h"
 #include "vcpu.h"
 #include "arch/uart.h"
@@ -152,25 +153,27 @@ static void pm1_cnt_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 	}
 }
 
-/* PIT channel 2 and port 0x61: what Linux calibrates the TSC against. */
-static u32 pit_in(struct vcpu *vcpu, u16 offset, u8 size)
+/* The 8254: channel 0 the timer interrupt, channel 2 what Linux
+ * calibrates the TSC against.  A write may change when IRQ0 comes. */
+static u32 pit_port_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
 	struct vm *vm = vcpu->vm;
 	u8 v;
 
 	spin_lock(&vm->pit_lock);
-	v = pit2_read(&vm->pit, PIT_CH2_PORT + offset, tsc_to_pit_ticks(rdtsc()));
+	v = pit_read(&vm->pit, PIT_CH0_PORT + offset, tsc_to_pit_ticks(rdtsc()));
 	spin_unlock(&vm->pit_lock);
 	return v;
 }
 
-static void pit_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
+static void pit_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
 	struct vm *vm = vcpu->vm;
 
 	spin_lock(&vm->pit_lock);
-	pit2_write(&vm->pit, PIT_CH2_PORT + offset, (u8)val, tsc_to_pit_ticks(rdtsc()));
+	pit_write(&vm->pit, PIT_CH0_PORT + offset, (u8)val, tsc_to_pit_ticks(rdtsc()));
 	spin_unlock(&vm->pit_lock);
+	pit_timer_claim(vcpu);
 }
 
 static u32 port_b_in(struct vcpu *vcpu, u16 offset, u8 size)
@@ -179,7 +182,7 @@ static u32 port_b_in(struct vcpu *vcpu, u16 offset, u8 size)
 	u8 v;
 
 	spin_lock(&vm->pit_lock);
-	v = pit2_read(&vm->pit, PIT_PORT_B, tsc_to_pit_ticks(rdtsc()));
+	v = pit_read(&vm->pit, PIT_PORT_B, tsc_to_pit_ticks(rdtsc()));
 	spin_unlock(&vm->pit_lock);
 	return v;
 }
@@ -189,7 +192,7 @@ static void port_b_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 	struct vm *vm = vcpu->vm;
 
 	spin_lock(&vm->pit_lock);
-	pit2_write(&vm->pit, PIT_PORT_B, (u8)val, tsc_to_pit_ticks(rdtsc()));
+	pit_write(&vm->pit, PIT_PORT_B, (u8)val, tsc_to_pit_ticks(rdtsc()));
 	spin_unlock(&vm->pit_lock);
 }
 
@@ -324,7 +327,7 @@ static const struct port_device port_devices[] = {
 	{ I8042_DATA_PORT, 5, i8042_in, i8042_out },
 	{ GUEST_PM1A_EVT_PORT, 4, pm1_evt_in, pm1_evt_out },
 	{ GUEST_PM1A_CNT_PORT, 2, pm1_cnt_in, pm1_cnt_out },
-	{ PIT_CH2_PORT, 2, pit_in, pit_out },
+	{ PIT_CH0_PORT, 4, pit_port_in, pit_port_out },
 	{ PIT_PORT_B, 1, port_b_in, port_b_out },
 };
 

@@ -147,7 +147,7 @@ void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 	vm->nr_vcpus = spec->nr_vcpus > 1 && spec->nr_vcpus <= VM_MAX_VCPUS ? spec->nr_vcpus : 1;
 	ioapic_reset(&vm->ioapic);
 	uart_reset(&vm->uart);
-	pit2_reset(&vm->pit);
+	pit_reset(&vm->pit);
 	pmu_mode_parse(config->pmu, &mode);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];
@@ -249,6 +249,7 @@ void vm_vcpu_run(struct vcpu *vcpu)
 	backend->vcpu_destroy(vcpu);
 out:
 	host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC); /* a deadline the guest left armed */
+	host_timer_disarm(vcpu->timer, TIMER_GUEST_PIT);
 	host_timer_disarm(vcpu->timer, TIMER_VM_LIMIT);
 	host_timer_set_reach(vcpu->timer, 0);
 }

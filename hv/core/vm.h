@@ -175,8 +175,9 @@ struct vm {
 	struct uart16550 uart;	 /* COM1 */
 	volatile bool uart_lock; /* the vCPUs of a VM share it */
 	u16 pm1_en;		 /* ACPI PM1 enable register */
-	struct pit2 pit;	 /* PIT channel 2, port 0x61 */
+	struct pit pit;		 /* the 8254 and port 0x61 */
 	volatile bool pit_lock;
+	u32 pit_vcpu; /* whose host timer carries channel 0's IRQ0 (pit_timer.c) */
 	/* the PC's reset sources (core/io.c) */
 	u8 sysctl_a, rst_cnt;
 	u8 i8042_cmd;	      /* a command waiting for its data byte, or 0 */

@@ -97,6 +97,7 @@ struct hc_params {
 #define GUEST_PM1A_CNT_PORT 0x604  /* PM1 control: SCI_EN, SLP_TYP, SLP_EN (§4.8.3.2.1) */
 #define GUEST_PM1_SLP_TYP_S5 7	   /* the DSDT's \_S5 sleep type: soft off, as ICH9's */
 #define GUEST_SCI_IRQ 9		   /* the FADT's SCI_INT, as on a PC chipset */
+#define GUEST_PIT_GSI 2		   /* ISA IRQ0 (PIT channel 0) on I/O APIC pin 2, as on a PC */
 #define GUEST_EXIT_PORT 0xf4	   /* writes end the VM with that exit code */
 #define GUEST_SHUTDOWN_PORT 0x8900 /* "Shutdown" ends the VM (Bochs' port) */
 /* QEMU's pc-testdev interrupt lines: OUT of 1 / 0 to port 0x2000 + n

@@ -18,10 +18,11 @@ void host_timer_init(void);
 void host_timer_init_ap(void);
 /* false when there is no usable timer; why says so */
 bool host_timer_available(const char **why);
-/* Two users share the one timer: the guest's TSC deadline and the VM's
- * time limit; the earlier armed deadline is programmed. */
+/* Its users share the one timer: the guest's LAPIC timer, its PIT's next
+ * IRQ0 and the VM's time limit; the earliest armed deadline is programmed. */
 enum host_timer_slot {
 	TIMER_GUEST_APIC,
+	TIMER_GUEST_PIT,
 	TIMER_VM_LIMIT,
 	TIMER_SLOTS
 };

@@ -16,7 +16,6 @@
 #include "arch/x86.h"
 
 #define CALIBRATION_MS 50
-#define PM_TIMER_HZ 3579545ull /* ACPI 6.5 §4.8.3.3 */
 #define CALIBRATION_PM_TICKS (PM_TIMER_HZ * CALIBRATION_MS / 1000)
 #define NOMINAL_HZ 1000000000ull
 

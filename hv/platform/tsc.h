@@ -6,6 +6,8 @@
 
 struct boot_info;
 
+#define PM_TIMER_HZ 3579545ull /* ACPI 6.5 §4.8.3.3 */
+
 /* How the TSC frequency is found (mhv.cfg "tsc_calibration") */
 enum tsc_calibration {
 	TSC_CAL_AUTO,	  /* the default: CPUID 0x15, 0x16, the HPET, the ACPI PM timer */
@@ -59,6 +61,14 @@ static inline u32 tsc_to_pm_timer(u64 tsc)
 static inline u64 tsc_to_pit_ticks(u64 tsc)
 {
 	return (u64)(((unsigned __int128)tsc * host_tsc.pm_mult) >> 32) / 3;
+}
+
+/* TSC ticks in @ticks PIT ticks, a little over rather than under (so that
+ * a timer set that far ahead finds the tick reached); for the short spans
+ * of a PIT count, where the product fits. */
+static inline u64 pit_ticks_to_tsc(u64 ticks)
+{
+	return (ticks * 3 + 1) * host_tsc.clock_hz / PM_TIMER_HZ + 1;
 }
 
 #endif

@@ -69,7 +69,7 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 {
 	u8 *rsdp = ram + GUEST_ACPI_RSDP, *rsdt = ram + RSDT_GPA, *fadt = ram + FADT_GPA;
 	u8 *madt = ram + MADT_GPA, *facs = ram + FACS_GPA, *dsdt = ram + DSDT_GPA, *e;
-	u32 madt_len = 44 + 8 * nr_cpus + MADT_IOAPIC_LEN + MADT_ISO_LEN, i;
+	u32 madt_len = 44 + 8 * nr_cpus + MADT_IOAPIC_LEN + 2 * MADT_ISO_LEN, i;
 	u32 dsdt_len = 36 + sizeof(dsdt_aml);
 
 	/* RSDP revision 0: signature, checksum over 20 bytes, RSDT address (§5.2.5.3) */
@@ -122,7 +122,9 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 		put_le32(e + 4, 1);
 	}
 	/* the I/O APIC, GSI base 0 (§5.2.12.3); the SCI's ISA IRQ 9 level,
-	 * active high, as on a PC chipset (§5.2.12.5) */
+	 * active high, as on a PC chipset, and the PIT's IRQ0 on pin 2, as
+	 * every PC's firmware declares it (§5.2.12.5; flags 0: ISA's edge,
+	 * active high) */
 	e = madt + 44 + 8 * nr_cpus;
 	e[0] = 1;
 	e[1] = MADT_IOAPIC_LEN;
@@ -135,5 +137,11 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 	e[3] = GUEST_SCI_IRQ;
 	put_le32(e + 4, GUEST_SCI_IRQ);
 	put_le16(e + 8, MPS_INTI_HIGH_LEVEL);
+	e += MADT_ISO_LEN;
+	e[0] = 2;
+	e[1] = MADT_ISO_LEN;
+	e[3] = 0;
+	put_le32(e + 4, GUEST_PIT_GSI);
+	put_le16(e + 8, 0);
 	checksum(madt, madt_len, 9);
 }

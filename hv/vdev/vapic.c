@@ -5,6 +5,7 @@
  */
 #include "vapic_priv.h"
 #include "ioapic.h"
+#include "pit_timer.h"
 #include "core/backend.h"
 #include "platform/host_timer.h"
 #include "arch/x86.h"
@@ -228,19 +229,25 @@ void apic_halt(struct vcpu *vcpu)
 		}
 		backend->idle_wait();
 		apic_timer_check(vcpu);
+		if (vcpu->timer->deadlines[TIMER_GUEST_PIT])
+			pit_timer_check(vcpu);
 	}
 }
 
-bool apic_wait_for_timer(struct vcpu *vcpu)
+bool apic_wait_for_timer(struct vcpu *vcpu, u64 other_due)
 {
 	const struct vapic *apic = &vcpu->apic;
 	bool deadline_mode = (apic->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE;
 	u64 due = deadline_mode ? apic->tsc_deadline : apic->timer_next;
 	u64 offset = deadline_mode ? vcpu->tsc_offset : 0; /* the guest's TSC (msr.c) */
 
-	if ((apic->lvt_timer & LVT_MASKED) || !due)
+	/* in the host's TSC, the earlier of the two */
+	due = (apic->lvt_timer & LVT_MASKED) || !due ? 0 : due - offset;
+	if (other_due && (!due || other_due < due))
+		due = other_due;
+	if (!due)
 		return false;
-	while (rdtsc() + offset < due && vcpu->vm->stop == VM_RUNNING &&
+	while (rdtsc() < due && vcpu->vm->stop == VM_RUNNING &&
 	       !(vcpu->vm->deadline_tsc && rdtsc() >= vcpu->vm->deadline_tsc))
 		cpu_relax();
 	apic_timer_check(vcpu);

@@ -209,7 +209,8 @@ static void check_platform(const char *cmdline)
 		madt = rsdt_table(rsdp, "APIC");
 	}
 	check(fadt && *(const uint32_t *)(fadt + 76) == 0x608 && fadt[91] == 4 && madt &&
-		  *(const uint32_t *)(madt + 4) == 44 + 8 * ncpus + 12 + 10 && madt[44] == 0 &&
+		  /* n local APICs, the I/O APIC, overrides IRQ0 -> GSI 2 and the SCI */
+		  *(const uint32_t *)(madt + 4) == 44 + 8 * ncpus + 12 + 2 * 10 && madt[44] == 0 &&
 		  (madt[48] & 1) && madt[44 + 8 * (ncpus - 1) + 3] == ncpus - 1,
 	      "acpi_rsdp_fadt_madt");
 	/* the PM timer the FADT names: 24 bits, 3.579545 MHz, counting */

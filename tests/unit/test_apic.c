@@ -88,6 +88,12 @@ void host_timer_disarm(struct host_timer *t, enum host_timer_slot slot)
 	host_deadline = 0;
 }
 
+/* The PIT's timer is not the APIC's: these tests never arm its slot. */
+void pit_timer_check(struct vcpu *v)
+{
+	fail();
+}
+
 /* Other CPUs: a kick is recorded. */
 static struct cpu other_cpu;
 static int kicks;
@@ -449,7 +455,7 @@ static void masked_timer_does_not_fire(void **state)
 	assert_true(apic_msr_write(vcpu, MSR_LVT_TIMER, 0xb1 | (2u << 17) | (1u << 16)));
 	assert_true(apic_tsc_deadline_write(vcpu, 1));
 	assert_int_equal(injected, -1);
-	assert_false(apic_wait_for_timer(vcpu));
+	assert_false(apic_wait_for_timer(vcpu, 0));
 }
 
 static void register_access_rules(void **state)
