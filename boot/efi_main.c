@@ -263,6 +263,26 @@ static void record_memory_map(const UINT8 *map, UINTN map_size, UINTN desc_size)
 	boot_info.nr_mem_ranges = n;
 }
 
+/* The time for the guests' CMOS clocks: read last, so that the TSC taken
+ * with it is close to the hypervisor's start. */
+static void read_wall_clock(void)
+{
+	struct boot_wall_clock *w = &boot_info.wall_clock;
+	EFI_TIME t;
+
+	if (EFI_ERROR(RT->GetTime(&t, NULL)))
+		return;
+	w->tsc = __builtin_ia32_rdtsc();
+	w->year = t.Year;
+	w->month = t.Month;
+	w->day = t.Day;
+	w->hour = t.Hour;
+	w->minute = t.Minute;
+	w->second = t.Second;
+	w->tz_minutes = t.TimeZone;
+	w->valid = true;
+}
+
 /*
  * GetMemoryMap and ExitBootServices must pair up on the same map key; any
  * allocation in between (ours or the firmware's) makes the key stale, so
@@ -282,6 +302,7 @@ static EFI_STATUS leave_boot_services(EFI_HANDLE image)
 	st = BS->AllocatePool(EfiLoaderData, buf_size, (void **)&buf);
 	if (EFI_ERROR(st))
 		return st;
+	read_wall_clock();
 	for (tries = 1; tries <= 8; tries++) {
 		map_size = buf_size;
 		st = BS->GetMemoryMap(&map_size, (EFI_MEMORY_DESCRIPTOR *)buf, &key, &desc_size,

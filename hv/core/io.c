@@ -13,6 +13,7 @@
 #include "vdev/uart16550.h"
 #include "vdev/pit.h"
 #include "vdev/pit_timer.h"
+#include "vdev/rtc_cmos.h"
 #include "platform/tsc.h"
 #include "vcpu.h"
 #include "arch/uart.h"
@@ -196,6 +197,27 @@ static void port_b_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 	spin_unlock(&vm->pit_lock);
 }
 
+/* The CMOS clock and RAM at 0x70 (index) and 0x71 (data). */
+static u32 rtc_port_in(struct vcpu *vcpu, u16 offset, u8 size)
+{
+	struct vm *vm = vcpu->vm;
+	u8 v;
+
+	spin_lock(&vm->rtc_lock);
+	v = rtc_read(&vm->rtc, RTC_INDEX_PORT + offset, tsc_to_pit_ticks(rdtsc()));
+	spin_unlock(&vm->rtc_lock);
+	return v;
+}
+
+static void rtc_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
+{
+	struct vm *vm = vcpu->vm;
+
+	spin_lock(&vm->rtc_lock);
+	rtc_write(&vm->rtc, RTC_INDEX_PORT + offset, (u8)val, tsc_to_pit_ticks(rdtsc()));
+	spin_unlock(&vm->rtc_lock);
+}
+
 /* isa-debug-exit's port (QEMU, kvm-unit-tests): the value is the exit code. */
 static void exit_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
@@ -329,6 +351,7 @@ static const struct port_device port_devices[] = {
 	{ GUEST_PM1A_CNT_PORT, 2, pm1_cnt_in, pm1_cnt_out },
 	{ PIT_CH0_PORT, 4, pit_port_in, pit_port_out },
 	{ PIT_PORT_B, 1, port_b_in, port_b_out },
+	{ RTC_INDEX_PORT, 2, rtc_port_in, rtc_port_out },
 };
 
 /* An OUT to no port device: the interrupt lines (write-only), for which

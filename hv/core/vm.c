@@ -20,6 +20,43 @@
 #include "vm_config.h"
 #include "mitigations.h"
 #include "arch/msr.h"
+#include "lib/boot_info.h"
+
+/* UTC seconds since 1970 at host TSC wall_tsc: the VMs' CMOS clocks start
+ * from it, advanced by the TSC.  Without a firmware clock: 2000-01-01. */
+static s64 wall_seconds = 946684800;
+static u64 wall_tsc;
+
+#define EFI_UNSPECIFIED_TIMEZONE 0x7ff /* UEFI 2.10 §8.3 EFI_TIME: local time */
+
+void vm_set_wall_clock(const struct boot_wall_clock *w)
+{
+	struct rtc_time t;
+	u8 wday;
+
+	if (!w->valid) {
+		console_printf(
+		    "mhv: wall clock: UEFI GetTime failed; the guests' CMOS clocks start "
+		    "at 2000-01-01 00:00:00\n");
+		return;
+	}
+	wall_tsc = w->tsc;
+	wall_seconds = rtc_days_from_date(w->year, w->month, w->day) * 86400 + w->hour * 3600 +
+		       w->minute * 60 + w->second;
+	/* UEFI: local time = UTC - TimeZone (minutes) */
+	if (w->tz_minutes != EFI_UNSPECIFIED_TIMEZONE)
+		wall_seconds += w->tz_minutes * 60;
+	rtc_date_from_seconds(wall_seconds, &t, &wday);
+	console_printf("mhv: wall clock: %04u-%02u-%02u %02u:%02u:%02u UTC%s (UEFI GetTime), the "
+		       "guests' CMOS clocks start from it\n",
+		       t.year, t.month, t.day, t.hour, t.minute, t.second,
+		       w->tz_minutes == EFI_UNSPECIFIED_TIMEZONE ? " (firmware local time)" : "");
+}
+
+static s64 wall_clock_now(void)
+{
+	return wall_seconds + (s64)((rdtsc() - wall_tsc) / host_tsc.clock_hz);
+}
 
 static const char *const stop_names[] = {
 	[VM_RUNNING] = "running",
@@ -148,6 +185,7 @@ void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 	ioapic_reset(&vm->ioapic);
 	uart_reset(&vm->uart);
 	pit_reset(&vm->pit);
+	rtc_reset(&vm->rtc, PIT_HZ, wall_clock_now(), tsc_to_pit_ticks(rdtsc()));
 	pmu_mode_parse(config->pmu, &mode);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];

@@ -6,6 +6,7 @@
 #include "vdev/ioapic.h"
 #include "vdev/uart16550.h"
 #include "vdev/pit.h"
+#include "vdev/rtc_cmos.h"
 #include "vdev/fw_cfg.h"
 #include "pmu/pmu.h"
 #include "xstate/xstate_guest.h"
@@ -177,7 +178,9 @@ struct vm {
 	u16 pm1_en;		 /* ACPI PM1 enable register */
 	struct pit pit;		 /* the 8254 and port 0x61 */
 	volatile bool pit_lock;
-	u32 pit_vcpu; /* whose host timer carries channel 0's IRQ0 (pit_timer.c) */
+	u32 pit_vcpu;	     /* whose host timer carries channel 0's IRQ0 (pit_timer.c) */
+	struct rtc_cmos rtc; /* ports 0x70-0x71 */
+	volatile bool rtc_lock;
 	/* the PC's reset sources (core/io.c) */
 	u8 sysctl_a, rst_cnt;
 	u8 i8042_cmd;	      /* a command waiting for its data byte, or 0 */
@@ -255,6 +258,10 @@ const char *vm_stop_name(enum vm_stop why);
  * running CPU's arena).  The caller adds RAM and the vCPUs' entry state.
  */
 void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id);
+/* The firmware's wall clock, for the VMs' CMOS clocks (after tsc_init);
+ * says what it took. */
+struct boot_wall_clock;
+void vm_set_wall_clock(const struct boot_wall_clock *w);
 /* Guest RAM with @spec's blob, its tables and the vCPUs' initial state.
  * No CPU state yet: that is made by vm_vcpu_run on the CPU that runs the
  * vCPU.  vm_destroy even when it fails. */

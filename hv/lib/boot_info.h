@@ -41,6 +41,16 @@ struct boot_file {
 
 #define BOOT_MAX_GUESTS 8 /* CONFIG_MAX_GUESTS */
 
+/* The firmware's wall clock (UEFI GetTime) and the TSC when it was read,
+ * just before ExitBootServices; valid 0 when GetTime failed. */
+struct boot_wall_clock {
+	u16 year;
+	u8 month, day, hour, minute, second;
+	bool valid;
+	s16 tz_minutes; /* local time = UTC - tz_minutes; 0x7ff: unspecified (local) */
+	u64 tsc;
+};
+
 struct boot_info {
 	u64 image_base;
 	u64 image_size;
@@ -55,6 +65,7 @@ struct boot_info {
 	struct boot_file guest_files[BOOT_MAX_GUESTS], module_files[BOOT_MAX_GUESTS];
 	struct boot_fb fb;
 	u32 exit_boot_services_tries;
+	struct boot_wall_clock wall_clock;
 	u32 nr_mem_ranges;
 	struct mem_range mem[BOOT_MAX_MEM_RANGES];
 };
