@@ -46,7 +46,6 @@ _Static_assert(__builtin_offsetof(struct acpi_spcr, gas_address) == 44, "SPCR ba
 _Static_assert(__builtin_offsetof(struct acpi_spcr, baud_rate) == 58, "SPCR baud rate");
 
 #define GAS_SYSTEM_MEMORY 0
-#define GAS_SYSTEM_IO 1
 
 static bool checksum_ok(const void *p, u32 len)
 {

@@ -4,6 +4,8 @@
 
 #include "lib/types.h"
 
+#define GAS_SYSTEM_IO 1 /* Generic Address Structure: system I/O space (ACPI 6.5 §5.2.3.2) */
+
 struct acpi_spcr_uart {
 	u16 io_port;   /* non-zero for an I/O-port UART */
 	u64 mmio_base; /* non-zero for an MMIO UART */

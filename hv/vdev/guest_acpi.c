@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "guest_acpi.h"
 #include "ioapic.h"
+#include "rtc_cmos.h"
+#include "platform/acpi.h"
 #include "lib/guest_abi.h"
 #include "lib/unaligned.h"
 
@@ -10,7 +12,10 @@
 #define MADT_GPA (GUEST_ACPI_RSDP + 0x200)
 #define FACS_GPA (GUEST_ACPI_RSDP + 0x300) /* 64-byte aligned (§5.2.10) */
 #define DSDT_GPA (GUEST_ACPI_RSDP + 0x340)
-#define FADT_LEN 116 /* the ACPI 1.0 FADT: enough for PM_TMR_BLK */
+/* The ACPI 2.0 FADT (revision 3, §5.2.9): IAPC_BOOT_ARCH counts for Linux
+ * from that revision on */
+#define FADT_LEN 244
+#define FADT_REVISION 3
 #define FACS_LEN 64
 #define MADT_IOAPIC_LEN 12
 #define MADT_ISO_LEN 10
@@ -19,6 +24,11 @@
 #define FADT_WBINVD BIT(0)
 #define FADT_PWR_BUTTON BIT(4)
 #define FADT_SLP_BUTTON BIT(5)
+/* IAPC_BOOT_ARCH (§5.2.9.3 Table 5.11): ISA devices (the PIT, the CMOS
+ * clock, the UART) are there; no 8042, so the OS need not probe for one
+ * (Linux then takes the i8042 as absent); no VGA */
+#define BOOT_ARCH_LEGACY_DEVICES BIT(0)
+#define BOOT_ARCH_VGA_NOT_PRESENT BIT(2)
 /* MPS INTI flags: active high, level triggered (§5.2.12.5 Table 5.26) */
 #define MPS_INTI_HIGH_LEVEL 0x000d
 
@@ -42,6 +52,14 @@ static const u8 dsdt_aml[] = {
 	0x00,
 	0x00, /* ZeroOp, ZeroOp */
 };
+
+/* A 12-byte Generic Address Structure for an I/O port block (§5.2.3.2) */
+static void gas_io(u8 *g, u16 port, u8 bits)
+{
+	g[0] = GAS_SYSTEM_IO;
+	g[1] = bits;
+	put_le32(g + 4, port);
+}
 
 static void checksum(u8 *t, u32 len, u32 at)
 {
@@ -85,8 +103,9 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 	checksum(rsdt, 36 + 8, 9);
 
 	/* FADT (§5.2.9, Table 5.9): FACS, DSDT, SCI_INT, PM1a event and
-	 * control blocks, PM timer; SMI_CMD 0: always in ACPI mode */
-	header(fadt, "FACP", FADT_LEN, 1);
+	 * control blocks, PM timer, the CMOS century; SMI_CMD 0: always in
+	 * ACPI mode; the X_ fields repeat the 32-bit ones */
+	header(fadt, "FACP", FADT_LEN, FADT_REVISION);
 	put_le32(fadt + 36, FACS_GPA);
 	put_le32(fadt + 40, DSDT_GPA);
 	put_le16(fadt + 46, GUEST_SCI_IRQ);
@@ -96,7 +115,14 @@ void guest_acpi_build(u8 *ram, u32 nr_cpus)
 	fadt[88] = 4; /* PM1_EVT_LEN: status and enable, 2 bytes each */
 	fadt[89] = 2; /* PM1_CNT_LEN */
 	fadt[91] = 4;
+	fadt[108] = RTC_CENTURY;
+	put_le16(fadt + 109, BOOT_ARCH_LEGACY_DEVICES | BOOT_ARCH_VGA_NOT_PRESENT);
 	put_le32(fadt + 112, FADT_WBINVD | FADT_PWR_BUTTON | FADT_SLP_BUTTON);
+	put_le32(fadt + 132, FACS_GPA); /* X_FIRMWARE_CTRL, 64 bits */
+	put_le32(fadt + 140, DSDT_GPA); /* X_DSDT */
+	gas_io(fadt + 148, GUEST_PM1A_EVT_PORT, 32);
+	gas_io(fadt + 172, GUEST_PM1A_CNT_PORT, 16);
+	gas_io(fadt + 208, GUEST_PM_TIMER_PORT, 32);
 	checksum(fadt, FADT_LEN, 9);
 
 	/* FACS (§5.2.10): signature and length, no checksum */
