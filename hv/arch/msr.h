@@ -46,6 +46,7 @@
 #define MCI_STATUS_VAL BIT(63)
 
 /* MTRRs (SDM Vol 3 §12.11) */
+#define CPUID1_EDX_MTRR BIT(12) /* CPUID.1:EDX: the MTRRs are there */
 #define MSR_MTRRCAP 0xfe
 #define MTRRCAP_VCNT 0xff /* number of variable ranges */
 #define MTRRCAP_FIX BIT(8)
@@ -89,7 +90,10 @@
 #define MSR_FS_BASE 0xc0000100
 #define MSR_GS_BASE 0xc0000101
 #define MSR_KERNEL_GS_BASE 0xc0000102
-#define MSR_TSC_AUX 0xc0000103 /* RDTSCP's ECX, RDPID's result */
+#define MSR_TSC_AUX 0xc0000103	  /* RDTSCP's ECX, RDPID's result */
+#define MSR_AMD_SYSCFG 0xc0010010 /* APM Vol 2 §3.2.1 */
+/* Interrupt Pending Message (AMD BKDG for family 0Fh/10h): C1E status */
+#define MSR_AMD_INT_PENDING_MSG 0xc0010055
 #define MSR_SMM_BASE 0xc0010111
 #define MSR_SMM_MASK 0xc0010113
 #define MSR_VM_CR 0xc0010114

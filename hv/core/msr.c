@@ -7,6 +7,7 @@
 #include "exit_dispatch.h"
 #include "msr_model.h"
 #include "msr_policy.h"
+#include "mtrr.h"
 #include "pmu/pmu_vcpu.h"
 #include "vcpu.h"
 #include "arch/apic.h"
@@ -314,6 +315,63 @@ static bool ds_area_write(struct vcpu *vcpu, u64 val)
 	return true;
 }
 
+/* The MTRRs (mtrr.h), where the guest's CPUID shows them. */
+static bool guest_has_mtrr(struct vcpu *vcpu)
+{
+	return vcpu->cpuid_view->std[1].edx & CPUID1_EDX_MTRR;
+}
+
+/* CPUID 0x80000008 EAX[7:0], 36 where the leaf is absent (SDM Vol 3 §12.11.2.3) */
+static unsigned guest_maxphyaddr(struct vcpu *vcpu)
+{
+	const struct cpuid_cache *v = vcpu->cpuid_view;
+
+	return v->max_ext >= 0x80000008 ? v->ext[8].eax & 0xff : 36;
+}
+
+static bool mtrr_msr_read(struct vcpu *vcpu, u64 *val)
+{
+	return guest_has_mtrr(vcpu) && mtrr_read(&vcpu->mtrr, (u32)vcpu->regs.gpr[GPR_RCX], val);
+}
+
+static bool mtrr_msr_write(struct vcpu *vcpu, u64 val)
+{
+	return guest_has_mtrr(vcpu) &&
+	       mtrr_write(&vcpu->mtrr, (u32)vcpu->regs.gpr[GPR_RCX], val, guest_maxphyaddr(vcpu));
+}
+
+/*
+ * AMD's SYSCFG (APM Vol 2 §3.2.1), which Linux reads unguarded next to the
+ * fixed MTRRs for their RdMem/WrMem extension: all 0 (no extended fixed
+ * ranges, TOP_MEM2 off), and so it stays.
+ */
+static bool syscfg_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = 0;
+	return host_cpu.vendor == VENDOR_AMD;
+}
+
+static bool syscfg_write(struct vcpu *vcpu, u64 val)
+{
+	return host_cpu.vendor == VENDOR_AMD && !val;
+}
+
+/*
+ * The family 0Fh/10h Interrupt Pending Message register, which Linux
+ * reads unguarded on a CPU whose family and model have erratum 400 (QEMU
+ * TCG's family 0Fh does): 0, C1E is never active in a VM.
+ */
+static bool int_pending_msg_read(struct vcpu *vcpu, u64 *val)
+{
+	*val = 0;
+	return host_cpu.vendor == VENDOR_AMD;
+}
+
+static bool int_pending_msg_write(struct vcpu *vcpu, u64 val)
+{
+	return false;
+}
+
 static const struct msr_handler msr_handlers[] = {
 	{ MSR_IA32_TSC_ADJUST, 1, tsc_adjust_read, tsc_adjust_write },
 	{ MSR_IA32_APIC_BASE, 1, apic_base_read, apic_base_write },
@@ -354,6 +412,14 @@ static const struct msr_handler msr_handlers_rare[] = {
 	{ MSR_AMD_NB_CFG, 1, amd_nb_cfg_read, amd_nb_cfg_write },
 	{ MSR_AMD_OSVW_ID_LENGTH, 2, amd_osvw_read, amd_osvw_write }, /* and OSVW_STATUS */
 	{ MSR_AMD_DE_CFG, 1, amd_de_cfg_read, amd_de_cfg_write },
+	{ MSR_MTRRCAP, 1, mtrr_msr_read, mtrr_msr_write },
+	{ MSR_MTRR_PHYSBASE(0), 2 * MTRR_VCNT, mtrr_msr_read, mtrr_msr_write },
+	{ MSR_MTRR_FIX64K_00000, 1, mtrr_msr_read, mtrr_msr_write },
+	{ MSR_MTRR_FIX16K_80000, 2, mtrr_msr_read, mtrr_msr_write },
+	{ MSR_MTRR_FIX4K(0), 8, mtrr_msr_read, mtrr_msr_write },
+	{ MSR_MTRR_DEF_TYPE, 1, mtrr_msr_read, mtrr_msr_write },
+	{ MSR_AMD_SYSCFG, 1, syscfg_read, syscfg_write },
+	{ MSR_AMD_INT_PENDING_MSG, 1, int_pending_msg_read, int_pending_msg_write },
 };
 
 void msr_vcpu_reset(struct vcpu *vcpu)
@@ -369,6 +435,7 @@ void msr_vcpu_reset(struct vcpu *vcpu)
 	vcpu->mce = (struct vcpu_mce){ 0 };
 	vcpu->ds_area = 0;
 	model_msrs_reset(vcpu);
+	mtrr_reset(&vcpu->mtrr, guest_maxphyaddr(vcpu));
 }
 
 static __attribute__((noinline)) const struct msr_handler *find_msr_rare(u32 index)

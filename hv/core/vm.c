@@ -47,10 +47,12 @@ void vm_set_wall_clock(const struct boot_wall_clock *w)
 	if (w->tz_minutes != EFI_UNSPECIFIED_TIMEZONE)
 		wall_seconds += w->tz_minutes * 60;
 	rtc_date_from_seconds(wall_seconds, &t, &wday);
-	console_printf("mhv: wall clock: %04u-%02u-%02u %02u:%02u:%02u UTC%s (UEFI GetTime), the "
+	console_printf("mhv: wall clock: %04u-%02u-%02u %02u:%02u:%02u %s (UEFI GetTime), the "
 		       "guests' CMOS clocks start from it\n",
 		       t.year, t.month, t.day, t.hour, t.minute, t.second,
-		       w->tz_minutes == EFI_UNSPECIFIED_TIMEZONE ? " (firmware local time)" : "");
+		       w->tz_minutes == EFI_UNSPECIFIED_TIMEZONE
+			   ? "(firmware local time, taken as UTC)"
+			   : "UTC");
 }
 
 static s64 wall_clock_now(void)

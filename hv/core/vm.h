@@ -3,6 +3,7 @@
 #define MHV_VM_H
 
 #include "vdev/vapic.h"
+#include "mtrr.h"
 #include "vdev/ioapic.h"
 #include "vdev/uart16550.h"
 #include "vdev/pit.h"
@@ -136,6 +137,7 @@ struct vcpu {
 	struct vcpu_model_msrs {
 		u64 hwcr, nb_cfg, osvw[2], de_cfg; /* AMD: core/msr_model.c */
 	} model_msrs;
+	struct vcpu_mtrr mtrr;
 };
 
 /* The backends' entry code finds the guest GPRs at the start of the vCPU. */
