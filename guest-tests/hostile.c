@@ -75,7 +75,9 @@ static void virt_insn(void)
 	}
 }
 
-/* MSRs that would hand the host over: each #GP, and reading back shows nothing moved. */
+/* MSRs that would hand the host over: each #GP, and reading back shows
+ * nothing moved.  The MTRRs are the guest's own (storage under nested
+ * paging): only bad values #GP, as on a CPU. */
 static void msr_takeover(void)
 {
 	static const struct {
@@ -93,8 +95,8 @@ static void msr_takeover(void)
 		{ 0x9b, 0x1 },			      /* IA32_SMM_MONITOR_CTL */
 		{ 0xc0010111, 0x30000 },	      /* AMD SMM_BASE */
 		{ 0xc0010113, 0x3 },		      /* AMD SMM_MASK */
-		{ 0x2ff, 0xc00 },		      /* IA32_MTRR_DEF_TYPE */
-		{ 0x200, 0x6 },			      /* IA32_MTRR_PHYSBASE0 */
+		{ 0x2ff, 0xc06 | BIT(12) },	      /* MTRR_DEF_TYPE: reserved bit */
+		{ 0x200, 0x2 },			      /* MTRR_PHYSBASE0: invalid type */
 		{ 0x277, 0x0202020202020202ull },     /* PAT with reserved type 2 */
 		{ 0x1b, 0x1000 | BIT(11) | BIT(10) }, /* APIC_BASE moved into guest RAM */
 		/* not GS_BASE: the guest's own, passed through, the CPU checks it

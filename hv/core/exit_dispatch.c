@@ -55,11 +55,10 @@ static void handle_hlt(struct vcpu *vcpu, const struct vm_exit *exit)
 	if (apic_deliverable_vector(&vcpu->apic) < 0 && !vcpu->nmi_pending) {
 		if (vcpu->vm->nr_vcpus > 1)
 			apic_halt(vcpu); /* another vCPU may send an IPI */
-		else
-			apic_wait_for_timer(vcpu, vcpu->timer->deadlines[TIMER_GUEST_PIT]);
+		else if (apic_wait_for_timer(vcpu, vcpu->timer->deadlines[TIMER_GUEST_PIT]) &&
+			 vcpu->timer->deadlines[TIMER_GUEST_PIT])
+			pit_timer_check(vcpu);
 	}
-	if (vcpu->timer->deadlines[TIMER_GUEST_PIT])
-		pit_timer_check(vcpu);
 	apic_update_interrupts(vcpu);
 }
 
