@@ -125,4 +125,20 @@ static inline void spin_unlock(volatile bool *lock)
 	__atomic_clear(lock, __ATOMIC_RELEASE);
 }
 
+/*
+ * Block fill and copy with REP STOSB and REP MOVSB (SDM Vol 2B; fast
+ * strings, IA32_MISC_ENABLE[0]): one instruction for the megabytes of
+ * guest RAM and kernel images, where libefi's memset and memcpy are byte
+ * loops (8 s per 256 MiB of guest RAM under Bochs).
+ */
+static inline void fill_bytes(void *dst, u8 val, u64 n)
+{
+	asm volatile("rep stosb" : "+D"(dst), "+c"(n) : "a"(val) : "memory");
+}
+
+static inline void copy_bytes(void *dst, const void *src, u64 n)
+{
+	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+}
+
 #endif

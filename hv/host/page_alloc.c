@@ -153,7 +153,7 @@ void *alloc_pages_zeroed(u64 npages)
 	spin_unlock(&alloc_lock);
 	if (!pa)
 		return NULL;
-	__builtin_memset((void *)(uintptr_t)pa, 0, npages * PAGE_SIZE);
+	fill_bytes((void *)(uintptr_t)pa, 0, npages * PAGE_SIZE);
 	return (void *)(uintptr_t)pa;
 }
 #endif

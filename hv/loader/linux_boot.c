@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "linux_boot.h"
 #include "arch/pagetable.h"
+#include "arch/x86.h"
 #include "lib/fmt.h"
 #include "lib/guest_abi.h"
 #include "lib/unaligned.h"
@@ -185,9 +186,9 @@ int linux_load(const u8 *file, size_t size, const u8 *initrd, u64 initrd_size, c
 	if (!ram)
 		return 0;
 
-	__builtin_memcpy(ram + k->load, file + pm_off, size - pm_off);
+	copy_bytes(ram + k->load, file + pm_off, size - pm_off);
 	if (initrd)
-		__builtin_memcpy(ram + k->initrd, initrd, initrd_size);
+		copy_bytes(ram + k->initrd, initrd, initrd_size);
 	__builtin_memcpy(ram + LINUX_CMDLINE, cmdline, cmd_len + 1);
 	write_entry_tables(ram);
 
