@@ -42,7 +42,7 @@ GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/gues
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
 .PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb fuzz fuzz-build \
-	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest
+	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest linuxload
 .SECONDARY:
 all: $(EFI)
 
@@ -183,6 +183,24 @@ $(PMUTEST): $(B)/pmu-bare/pmutest.so
 	@sh scripts/check-image.sh $< $@
 pmutest: $(PMUTEST)
 
+# ---- the bare run of the Linux guest (tests/linux-bare, no mhv) ----
+LINUXLOAD := $(B)/linux-bare/linuxload.efi
+$(B)/linux-bare/%.o: tests/linux-bare/%.c
+	@mkdir -p $(@D)
+	@echo '  CC      $<'
+	@$(CC) $(BOOT_CFLAGS) -c $< -o $@
+$(B)/linux-bare/linuxload.so: $(B)/linux-bare/linuxload.o linker.ld
+	@echo '  LD      $@'
+	@$(LD) -nostdlib -znocombreloc --hash-style=sysv -shared -Bsymbolic --no-undefined \
+		--apply-dynamic-relocs -T linker.ld $(GNUEFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) \
+		-L$(GNUEFI_LIB) -lefi -lgnuefi -o $@
+$(LINUXLOAD): $(B)/linux-bare/linuxload.so
+	@echo '  EFI     $@'
+	@$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
+		-j .rel.* -j .rela.* -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
+	@sh scripts/check-image.sh $< $@
+linuxload: $(LINUXLOAD)
+
 # ---- fuzzing (clang libFuzzer, ASan + UBSan) ----
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Ihv -I. -DHOST_TEST
@@ -215,7 +233,7 @@ run: deps all
 
 # KUT and the pinned Bochs for the kvm-unit-tests cases, the Debian Linux
 # guest for qemu-linux (each a one-line skip where it cannot be had).
-test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) kut bochs linux-guest
+test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) $(LINUXLOAD) kut bochs linux-guest
 	@KUT_OBJ=$(KUT_OUT)/obj sh tests/run-all.sh
 
 # A USB-stick image: GPT + FAT32 EFI System Partition (README: writing it).

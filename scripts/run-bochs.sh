@@ -3,7 +3,7 @@
 # --cdrom) a legacy-BIOS CD image such as a GRUB rescue ISO.
 #   run-bochs.sh [--bochs PATH] [--cpu MODEL] [--cpus N] [--megs N] [--config FILE]
 #                [--timeout S] [--log FILE] [--com1 FILE] [--errors report|ignore]
-#                [--exit-port] [--disk-image IMG] [--esp-file FILE]... BOOTX64.EFI
+#                [--exit-port] [--until ERE] [--disk-image IMG] [--esp-file FILE]... BOOTX64.EFI
 #   run-bochs.sh [options] --cdrom ISO
 # --bochs: another Bochs binary than Debian's (BOCHS=PATH does the same), e.g.
 # the pinned build of scripts/build-bochs.sh; it uses Debian's firmware
@@ -11,6 +11,9 @@
 # intercept at error level (../shared/vendor/README.md), so with another
 # binary errors are not logged unless --errors report says so.
 # --com1: keep the guest's COM1 output in FILE (a bare kernel's console).
+# --until ERE: end Bochs once a line of the COM1 output matches ERE, status 0
+# (the bare Linux guest: OVMF installs no ACPI tables under Bochs, so Linux
+# cannot power the machine off and halts).
 # --exit-port: Bochs has no isa-debug-exit device; its unmapped-port device
 # logs the guest's write to port 0xF4 at debug level, and this script then
 # prints it on stderr as "run-bochs: exit port 0xf4: 0xVALUE" (a bare
@@ -26,7 +29,7 @@
 # mhv writes "Shutdown" to port 0x8900 (exit_action = qemu-exit does).
 set -u
 cpu=ryzen config="" timeout=300 log="" disk="" count=1 files="" megs=256 cdrom="" com1=""
-bochs=${BOCHS:-bochs} errors="" exitport=0
+bochs=${BOCHS:-bochs} errors="" exitport=0 until=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--bochs) bochs=$2; shift 2 ;;
@@ -35,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--com1) com1=$2; shift 2 ;;
 	--errors) errors=$2; shift 2 ;;
 	--exit-port) exitport=1; shift ;;
+	--until) until=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
 	--cpus) count=$2; shift 2 ;;
 	--config) config=$2; shift 2 ;;
@@ -125,11 +129,24 @@ clock: sync=none, time0=946684800
 sound: driver=dummy
 RC
 printf 'c\nquit\n' >"$work/cont.rc"
-if [ -n "$log" ]; then
-	(cd "$work" && timeout "$timeout" stdbuf -oL "$bochs" -q -unlock -f bochsrc -rc cont.rc </dev/null >"$log" 2>"$work/stderr.txt")
-else
-	(cd "$work" && timeout "$timeout" stdbuf -oL "$bochs" -q -unlock -f bochsrc -rc cont.rc </dev/null 2>"$work/stderr.txt")
+com1file=${com1:-$work/com1.txt}
+: >"$com1file"	# not an earlier run's
+(cd "$work" && exec timeout "$timeout" stdbuf -oL "$bochs" -q -unlock -f bochsrc -rc cont.rc \
+	</dev/null >"${log:-/dev/stdout}" 2>"$work/stderr.txt") &
+pid=$!
+if [ -n "$until" ]; then
+	# the COM1 file is written (and flushed) byte by byte as the guest sends
+	while kill -0 "$pid" 2>/dev/null; do
+		if grep -aEq -- "$until" "$com1file" 2>/dev/null; then
+			kill "$pid" 2>/dev/null
+			wait "$pid"
+			echo "run-bochs: COM1 matched '$until': Bochs ended" >&2
+			exit 0
+		fi
+		sleep 1
+	done
 fi
+wait "$pid"
 st=$?
 if [ "$st" = 124 ]; then
 	echo "run-bochs: timed out after ${timeout}s; last lines of bochs.log:" >&2
