@@ -76,11 +76,11 @@ static const char *compute_controls(void)
 		}
 	}
 	/* Secondary controls have no TRUE MSR (Appendix A.3.3) */
-	if (vmx_adjust_controls(rdmsr(MSR_IA32_VMX_PROCBASED_CTLS2),
-				PROC2_ENABLE_EPT | PROC2_WBINVD_EXITING,
-				PROC2_ENABLE_VPID | PROC2_UNRESTRICTED_GUEST | PROC2_ENABLE_RDTSCP |
-				    PROC2_PAUSE_LOOP_EXITING | PROC2_ENABLE_INVPCID,
-				&vmx_caps.proc2, &missing))
+	if (vmx_adjust_controls(
+		rdmsr(MSR_IA32_VMX_PROCBASED_CTLS2), PROC2_ENABLE_EPT | PROC2_WBINVD_EXITING,
+		PROC2_ENABLE_VPID | PROC2_UNRESTRICTED_GUEST | PROC2_ENABLE_RDTSCP |
+		    PROC2_PAUSE_LOOP_EXITING | PROC2_ENABLE_INVPCID | PROC2_ENABLE_XSAVES,
+		&vmx_caps.proc2, &missing))
 		return missing & PROC2_ENABLE_EPT
 			   ? "VMX without EPT (secondary control \"enable EPT\" not "
 			     "allowed): mhv needs EPT"

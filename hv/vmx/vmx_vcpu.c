@@ -399,6 +399,10 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 	};
 
 	const struct vmcs_init vpid[] = { F(VMCS_VPID, vpid_value) };
+	/* Without "enable XSAVES/XRSTORS" both #UD in the guest, whose CPUID
+	 * shows them (Linux's first return to user mode dies in XRSTORS); with
+	 * it, set XSS bits in this bitmap would exit (SDM Vol 3 §26.3, 26.6.2) */
+	const struct vmcs_init xsaves[] = { F(VMCS_XSS_EXIT_BITMAP, 0) };
 	/* PAUSE-loop exiting where vCPUs can wait on each other (SDM Vol 3,
 	 * "Controls for PAUSE-Loop Exiting"); KVM's defaults: gap 128, window
 	 * 4096 cycles */
@@ -411,6 +415,8 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 	e = vmx_write_fields(fields, ARRAY_SIZE(fields), BACKEND_ERR_VMWRITE, err);
 	if (!e && vmx_caps.vpid)
 		e = vmx_write_fields(vpid, ARRAY_SIZE(vpid), BACKEND_ERR_VPID, err);
+	if (!e && (vmx_caps.proc2 & PROC2_ENABLE_XSAVES))
+		e = vmx_write_fields(xsaves, ARRAY_SIZE(xsaves), BACKEND_ERR_VMWRITE, err);
 	if (!e && vm->nr_vcpus > 1 && vmx_caps.ple)
 		e = vmx_write_fields(ple, ARRAY_SIZE(ple), BACKEND_ERR_VMWRITE, err);
 	if (!e && vcpu->boot64)
