@@ -8,6 +8,7 @@ export PATH=/bin:/usr/bin HOME=/root
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
+echo "mhv-linux: run ${mhvrun:-?}"
 echo "mhv-linux: init reached at $(cut -d' ' -f1 /proc/uptime) s"
 echo "mhv-linux: kernel $(uname -r)"
 echo "mhv-linux: cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)" \
@@ -25,21 +26,22 @@ echo "mhv-linux: pmu $(ls /sys/bus/event_source/devices | tr '\n' ' ')"
 # depends on interrupts and exits.  Without a PMU perf prints
 # "<not supported>" for each hardware event.
 echo 0 >/proc/sys/kernel/randomize_va_space
-perf stat -x, -o /tmp/perf.csv \
+# env -i: the workload's environment is the same in every run (the
+# kernel passes unknown command-line words such as mhvrun= to init's).
+env -i PATH=/bin:/usr/bin perf stat -x, -o /tmp/perf.csv \
 	-e instructions:u,branches:u,instructions,cycles,branches -- \
 	sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i + 1)); done'
 echo "mhv-linux: perf stat status $?"
 sed -n 's/^\([^#].*\)/mhv-linux: perf \1/p' /tmp/perf.csv
 echo "mhv-linux: done at $(cut -d' ' -f1 /proc/uptime) s"
-# The UART sends from the tty buffer by interrupt: let it drain before the
-# power-off stops the CPU (an emulated 16550 keeps the baud rate's pace).
-sleep 1
 if [ -d /sys/firmware/acpi/tables ]; then
 	echo "mhv-linux: powering off"
 	poweroff -f
 fi
 # No ACPI (OVMF on Bochs finds no tables to install): Linux can only halt,
 # and the harness ends the emulator on this line (run-bochs.sh --until).
+# The UART sends from the tty buffer by interrupt: let it drain before the
+# halt stops the CPU (Bochs' 16550 keeps the baud rate's pace).
 echo "mhv-linux: no ACPI: halting"
 sleep 1
 poweroff -f
