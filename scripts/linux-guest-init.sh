@@ -1,7 +1,7 @@
 #!/bin/busybox sh
 # /init of the Linux guest's initramfs (scripts/linux-guest.py): what the
 # guest sees, a workload under perf stat, power-off.  make test's Linux
-# cases read the "mhv-linux:" lines; tests/linux-perf-check.py compares the
+# cases read the "mhv-linux:" lines; tests/linux-bare/perf_check.py compares the
 # "mhv-linux: perf" lines (perf stat -x, CSV) between PMU modes.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin HOME=/root

@@ -60,7 +60,7 @@ for t in build/unit/test_*; do
 	fi
 done
 
-echo "== serial-log report tool, kvm-unit-tests harness (python unittest) =="
+echo "== serial-log report tool, kvm-unit-tests harness, Linux perf checker (python unittest) =="
 if out=$(python3 -m unittest discover -s tests/report 2>&1); then
 	ok "report/unittest ($(printf '%s\n' "$out" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p') cases)"
 else
@@ -73,6 +73,13 @@ if out=$(python3 -m unittest discover -s tests/kut 2>&1); then
 else
 	printf '%s\n' "$out" >"$LOGS/kut-unittest.log"
 	bad "kut/unittest" "$(printf '%s\n' "$out" | tail -n 1); log $LOGS/kut-unittest.log"
+fi
+
+if out=$(python3 -m unittest discover -s tests/linux-bare 2>&1); then
+	ok "linux-bare/unittest ($(printf '%s\n' "$out" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p') cases)"
+else
+	printf '%s\n' "$out" >"$LOGS/linux-bare-unittest.log"
+	bad "linux-bare/unittest" "$(printf '%s\n' "$out" | tail -n 1); log $LOGS/linux-bare-unittest.log"
 fi
 
 echo "== fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS_TEST:=5} s per harness; make fuzz runs longer) =="
@@ -112,6 +119,7 @@ replay() {
 		PASS) ok "$what" ;;
 		FAIL) bad "$what" "$why" ;;
 		SKIP) echo "  SKIP  $what" ;;
+		INFO) echo "        $what" ;;
 		esac
 	done <"$1"
 }
@@ -119,6 +127,7 @@ run_case() {
 	name=$1 emu=$2 cpu=$3 cpus=$4 cfg=$5 want=$6 options=$7 patterns=$8
 	log=$LOGS/$name.log
 	start=$(date +%s)
+	rm -f "$LOGS/$name.perf.txt"
 	if [ "$emu" = qemu ]; then
 		# options nmi fb mb linux: an NMI from the monitor once a suite
 		# runs; a screendump of the framebuffer console when the run is
@@ -184,11 +193,25 @@ run_case() {
 			st=$?
 		fi
 	else
-		# option mb: the multiboot test kernels on the boot volume
-		files="" bochs=""
+		# options mb linux bare: the multiboot test kernels on the boot
+		# volume; the Debian Linux guest (a skip without make linux-guest)
+		# in a machine with room for its 512 MiB; bare: no mhv, the Linux
+		# guest's chain loader (tests/linux-bare) boots it, its COM1 output
+		# is the log, and Bochs ends on init's last line (no ACPI tables)
+		files="" bochs="" megs="" efi=$EFI timeout=300 bare=""
 		for opt in $options; do
-			case "$opt" in mb) files=$MB_FILES ;; esac
+			case "$opt" in
+			mb) files=$MB_FILES ;;
+			linux) files=$LINUX_FILES megs="--megs 1024" timeout=600 ;;
+			bare) efi=build/linux-bare/linuxload.efi bare=1 ;;
+			esac
 		done
+		case " $options " in *" linux "*)
+			if [ ! -f build/linux-guest/vmlinuz ] || [ ! -f build/linux-guest/initrd.cpio ]; then
+				result SKIP "$name: no Linux guest (make linux-guest: apt-get download failed or not run)"
+				return
+			fi
+		esac
 		if [ "$emu" = bochs-pmu ]; then
 			if [ ! -x "$PMU_BOCHS" ]; then
 				result SKIP "$name: no pinned Bochs (make bochs)"
@@ -196,9 +219,19 @@ run_case() {
 			fi
 			bochs="--bochs $PMU_BOCHS"
 		fi
-		# shellcheck disable=SC2086
-		sh scripts/run-bochs.sh $bochs --cpu "$cpu" --cpus "$cpus" $files --config "tests/emu/$cfg" \
-			--timeout 300 --log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
+		rm -f "$log" "$LOGS/$name.e9"
+		if [ -n "$bare" ]; then
+			# shellcheck disable=SC2086
+			sh scripts/run-bochs.sh $bochs --cpu "$cpu" --cpus "$cpus" $files $megs \
+				--config "tests/emu/$cfg" --timeout "$timeout" --com1 "$log" \
+				--until 'mhv-linux: no ACPI' --log "$LOGS/$name.e9" "$efi" \
+				>"$LOGS/$name.bochs.txt" 2>&1 </dev/null
+		else
+			# shellcheck disable=SC2086
+			sh scripts/run-bochs.sh $bochs --cpu "$cpu" --cpus "$cpus" $files $megs \
+				--config "tests/emu/$cfg" --timeout "$timeout" --log "$log" "$efi" \
+				>"$LOGS/$name.bochs.txt" 2>&1 </dev/null
+		fi
 		st=$?
 	fi
 	secs=$(($(date +%s) - start))
@@ -233,9 +266,32 @@ run_case() {
 	unset IFS
 	if [ -n "$missing" ]; then
 		result FAIL "$name" "log lacks:$missing; log $log"
-	else
-		result PASS "$name (${secs}s)"
+		return
 	fi
+	# option perf: the Linux guest's perf stat counts agree between its runs
+	# and with the bare emulator's kept in tests/emu/linux-bare-MODEL.ref
+	# (the bare case checks its own against them: the cases of one model
+	# may run at once, in two lanes)
+	case " $options " in *" perf "*)
+		ref=tests/emu/linux-bare-$cpu.ref
+		if ! out=$(python3 tests/linux-bare/perf_check.py --reference "$ref" "$log" 2>&1); then
+			printf '%s\n' "$out" >"$LOGS/$name.perf.txt"
+			result FAIL "$name" "$(printf '%s\n' "$out" | grep -m 1 FAIL); log $LOGS/$name.perf.txt"
+			return
+		fi
+		printf '%s\n' "$out" >"$LOGS/$name.perf.txt"
+	esac
+	result PASS "$name (${secs}s)"
+	# the Linux guest: its boot time to /init (guest uptime) per run
+	case " $options " in *" linux "*)
+		inits=$(sed -n 's/.*mhv-linux: init reached at \([0-9.]*\) s.*/\1 s/p' "$log" | tr '\n' ' ')
+		result INFO "boot to /init (guest uptime, per run): ${inits}in ${secs} s wall"
+		if [ -f "$LOGS/$name.perf.txt" ]; then
+			while IFS= read -r line; do
+				result INFO "$line"
+			done <"$LOGS/$name.perf.txt"
+		fi
+	esac
 }
 # QEMU's cases one at a time (TCG runs on the host's clock: a busy machine
 # stretches the guest's time); then Bochs', whose time is its instruction
