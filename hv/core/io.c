@@ -154,47 +154,45 @@ static void pm1_cnt_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 	}
 }
 
-/* The 8254: channel 0 the timer interrupt, channel 2 what Linux
- * calibrates the TSC against.  A write may change when IRQ0 comes. */
-static u32 pit_port_in(struct vcpu *vcpu, u16 offset, u8 size)
+/* The 8254 and port 0x61 under the VM's lock, at the PIT's time now. */
+static u8 pit_in_at(struct vm *vm, u16 port)
 {
-	struct vm *vm = vcpu->vm;
 	u8 v;
 
 	spin_lock(&vm->pit_lock);
-	v = pit_read(&vm->pit, PIT_CH0_PORT + offset, tsc_to_pit_ticks(rdtsc()));
+	v = pit_read(&vm->pit, port, tsc_to_pit_ticks(rdtsc()));
 	spin_unlock(&vm->pit_lock);
 	return v;
 }
 
+static void pit_out_at(struct vm *vm, u16 port, u8 val)
+{
+	spin_lock(&vm->pit_lock);
+	pit_write(&vm->pit, port, val, tsc_to_pit_ticks(rdtsc()));
+	spin_unlock(&vm->pit_lock);
+}
+
+/* The 8254: channel 0 the timer interrupt, channel 2 what Linux
+ * calibrates the TSC against.  A write may change when IRQ0 comes. */
+static u32 pit_port_in(struct vcpu *vcpu, u16 offset, u8 size)
+{
+	return pit_in_at(vcpu->vm, PIT_CH0_PORT + offset);
+}
+
 static void pit_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
-	struct vm *vm = vcpu->vm;
-
-	spin_lock(&vm->pit_lock);
-	pit_write(&vm->pit, PIT_CH0_PORT + offset, (u8)val, tsc_to_pit_ticks(rdtsc()));
-	spin_unlock(&vm->pit_lock);
+	pit_out_at(vcpu->vm, PIT_CH0_PORT + offset, (u8)val);
 	pit_timer_claim(vcpu);
 }
 
 static u32 port_b_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
-	struct vm *vm = vcpu->vm;
-	u8 v;
-
-	spin_lock(&vm->pit_lock);
-	v = pit_read(&vm->pit, PIT_PORT_B, tsc_to_pit_ticks(rdtsc()));
-	spin_unlock(&vm->pit_lock);
-	return v;
+	return pit_in_at(vcpu->vm, PIT_PORT_B);
 }
 
 static void port_b_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
-	struct vm *vm = vcpu->vm;
-
-	spin_lock(&vm->pit_lock);
-	pit_write(&vm->pit, PIT_PORT_B, (u8)val, tsc_to_pit_ticks(rdtsc()));
-	spin_unlock(&vm->pit_lock);
+	pit_out_at(vcpu->vm, PIT_PORT_B, (u8)val);
 }
 
 /* The CMOS clock and RAM at 0x70 (index) and 0x71 (data). */

@@ -340,38 +340,6 @@ static bool mtrr_msr_write(struct vcpu *vcpu, u64 val)
 	       mtrr_write(&vcpu->mtrr, (u32)vcpu->regs.gpr[GPR_RCX], val, guest_maxphyaddr(vcpu));
 }
 
-/*
- * AMD's SYSCFG (APM Vol 2 §3.2.1), which Linux reads unguarded next to the
- * fixed MTRRs for their RdMem/WrMem extension: all 0 (no extended fixed
- * ranges, TOP_MEM2 off), and so it stays.
- */
-static bool syscfg_read(struct vcpu *vcpu, u64 *val)
-{
-	*val = 0;
-	return host_cpu.vendor == VENDOR_AMD;
-}
-
-static bool syscfg_write(struct vcpu *vcpu, u64 val)
-{
-	return host_cpu.vendor == VENDOR_AMD && !val;
-}
-
-/*
- * The family 0Fh/10h Interrupt Pending Message register, which Linux
- * reads unguarded on a CPU whose family and model have erratum 400 (QEMU
- * TCG's family 0Fh does): 0, C1E is never active in a VM.
- */
-static bool int_pending_msg_read(struct vcpu *vcpu, u64 *val)
-{
-	*val = 0;
-	return host_cpu.vendor == VENDOR_AMD;
-}
-
-static bool int_pending_msg_write(struct vcpu *vcpu, u64 val)
-{
-	return false;
-}
-
 static const struct msr_handler msr_handlers[] = {
 	{ MSR_IA32_TSC_ADJUST, 1, tsc_adjust_read, tsc_adjust_write },
 	{ MSR_IA32_APIC_BASE, 1, apic_base_read, apic_base_write },
@@ -408,18 +376,18 @@ static const struct msr_handler msr_handlers_rare[] = {
 	{ MSR_IA32_MC_CTL(0), 4 * VCPU_MCE_BANKS, mc_bank_read, mc_bank_write },
 	{ MSR_IA32_DS_AREA, 1, ds_area_read, ds_area_write },
 	{ MSR_MICROCODE_REV, 1, microcode_rev_read, microcode_rev_write },
-	{ MSR_AMD_HWCR, 1, amd_hwcr_read, amd_hwcr_write },
-	{ MSR_AMD_NB_CFG, 1, amd_nb_cfg_read, amd_nb_cfg_write },
-	{ MSR_AMD_OSVW_ID_LENGTH, 2, amd_osvw_read, amd_osvw_write }, /* and OSVW_STATUS */
-	{ MSR_AMD_DE_CFG, 1, amd_de_cfg_read, amd_de_cfg_write },
+	{ MSR_AMD_HWCR, 1, amd_model_msr_read, amd_model_msr_write },
+	{ MSR_AMD_NB_CFG, 1, amd_model_msr_read, amd_model_msr_write },
+	{ MSR_AMD_OSVW_ID_LENGTH, 2, amd_model_msr_read, amd_model_msr_write }, /* and STATUS */
+	{ MSR_AMD_DE_CFG, 1, amd_model_msr_read, amd_model_msr_write },
+	{ MSR_AMD_SYSCFG, 1, amd_model_msr_read, amd_model_msr_write },
+	{ MSR_AMD_INT_PENDING_MSG, 1, amd_model_msr_read, amd_model_msr_write },
 	{ MSR_MTRRCAP, 1, mtrr_msr_read, mtrr_msr_write },
 	{ MSR_MTRR_PHYSBASE(0), 2 * MTRR_VCNT, mtrr_msr_read, mtrr_msr_write },
 	{ MSR_MTRR_FIX64K_00000, 1, mtrr_msr_read, mtrr_msr_write },
 	{ MSR_MTRR_FIX16K_80000, 2, mtrr_msr_read, mtrr_msr_write },
 	{ MSR_MTRR_FIX4K(0), 8, mtrr_msr_read, mtrr_msr_write },
 	{ MSR_MTRR_DEF_TYPE, 1, mtrr_msr_read, mtrr_msr_write },
-	{ MSR_AMD_SYSCFG, 1, syscfg_read, syscfg_write },
-	{ MSR_AMD_INT_PENDING_MSG, 1, int_pending_msg_read, int_pending_msg_write },
 };
 
 void msr_vcpu_reset(struct vcpu *vcpu)

@@ -8,13 +8,8 @@
 void model_msrs_reset(struct vcpu *vcpu);
 bool microcode_rev_read(struct vcpu *vcpu, u64 *val);
 bool microcode_rev_write(struct vcpu *vcpu, u64 val);
-bool amd_hwcr_read(struct vcpu *vcpu, u64 *val);
-bool amd_hwcr_write(struct vcpu *vcpu, u64 val);
-bool amd_nb_cfg_read(struct vcpu *vcpu, u64 *val);
-bool amd_nb_cfg_write(struct vcpu *vcpu, u64 val);
-bool amd_osvw_read(struct vcpu *vcpu, u64 *val);
-bool amd_osvw_write(struct vcpu *vcpu, u64 val);
-bool amd_de_cfg_read(struct vcpu *vcpu, u64 *val);
-bool amd_de_cfg_write(struct vcpu *vcpu, u64 val);
+/* HWCR, NB_CFG, OSVW, DE_CFG, SYSCFG, the interrupt-pending register */
+bool amd_model_msr_read(struct vcpu *vcpu, u64 *val);
+bool amd_model_msr_write(struct vcpu *vcpu, u64 val);
 
 #endif

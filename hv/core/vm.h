@@ -81,6 +81,7 @@ enum sipi_state {
  */
 #define VCPU_MCE_BANKS 10
 #define VCPU_MSR_REFUSALS 8
+#define VCPU_MODEL_MSRS 7
 struct vcpu_mce {
 	u64 status;		     /* IA32_MCG_STATUS */
 	u64 bank[VCPU_MCE_BANKS][4]; /* MCi_CTL, MCi_STATUS, MCi_ADDR, MCi_MISC */
@@ -134,9 +135,7 @@ struct vcpu {
 	u64 misc_enable; /* IA32_MISC_ENABLE */
 	u64 ds_area;	 /* IA32_DS_AREA */
 	struct vcpu_mce mce;
-	struct vcpu_model_msrs {
-		u64 hwcr, nb_cfg, osvw[2], de_cfg; /* AMD: core/msr_model.c */
-	} model_msrs;
+	u64 model_msrs[VCPU_MODEL_MSRS]; /* AMD model-specific: core/msr_model.c */
 	struct vcpu_mtrr mtrr;
 };
 
