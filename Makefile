@@ -84,18 +84,26 @@ $(B)/hv/lab/guest_blobs.o: $(GUEST_BINS)
 # --apply-dynamic-relocs: GNU-EFI's crt0 relocates by adding the load base
 # to the word in place (R_X86_64_RELATIVE), so the addend must be there too;
 # lld leaves it only in .rela.dyn unless told.
+# Every UEFI application here (mhv, pmutest, linuxload): its objects linked
+# with GNU-EFI's crt0 and libraries into a shared object, then made a PE image.
+define efi_link
+@echo '  LD      $@'
+@$(LD) -nostdlib -znocombreloc --hash-style=sysv -shared -Bsymbolic --no-undefined \
+	--apply-dynamic-relocs -T linker.ld $(GNUEFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) \
+	-L$(GNUEFI_LIB) -lefi -lgnuefi -o $@
+endef
+define efi_image
+@echo '  EFI     $@'
+@$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
+	-j .rel.* -j .rela.* -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
+@sh scripts/check-image.sh $< $@
+endef
 $(B)/mhv.so: $(BOOT_OBJ) $(HV_OBJ) linker.ld
-	@echo '  LD      $@'
-	@$(LD) -nostdlib -znocombreloc --hash-style=sysv -shared -Bsymbolic --no-undefined --apply-dynamic-relocs \
-		-T linker.ld $(GNUEFI_LIB)/crt0-efi-x86_64.o $(BOOT_OBJ) $(HV_OBJ) \
-		-L$(GNUEFI_LIB) -lefi -lgnuefi -o $@
+	$(efi_link)
 
 $(EFI): $(B)/mhv.so
 	@mkdir -p $(@D)
-	@echo '  EFI     $@'
-	@$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
-		-j .rel.* -j .rela.* -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
-	@sh scripts/check-image.sh $< $@
+	$(efi_image)
 
 $(B)/guest-tests/%.o: guest-tests/%.c
 	@mkdir -p $(@D)
@@ -172,15 +180,9 @@ $(B)/pmu-bare/pmuasm.o: tests/pmu-bare/pmuasm.asm
 	@$(NASM) -f elf64 -o $@ $<
 $(B)/pmu-bare/pmutest.so: $(B)/pmu-bare/pmutest.o $(B)/pmu-bare/pmutest_intel.o \
 		$(B)/pmu-bare/pmuasm.o linker.ld
-	@echo '  LD      $@'
-	@$(LD) -nostdlib -znocombreloc --hash-style=sysv -shared -Bsymbolic --no-undefined \
-		--apply-dynamic-relocs -T linker.ld $(GNUEFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) \
-		-L$(GNUEFI_LIB) -lefi -lgnuefi -o $@
+	$(efi_link)
 $(PMUTEST): $(B)/pmu-bare/pmutest.so
-	@echo '  EFI     $@'
-	@$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
-		-j .rel.* -j .rela.* -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
-	@sh scripts/check-image.sh $< $@
+	$(efi_image)
 pmutest: $(PMUTEST)
 
 # ---- the bare run of the Linux guest (tests/linux-bare, no mhv) ----
@@ -190,15 +192,9 @@ $(B)/linux-bare/%.o: tests/linux-bare/%.c
 	@echo '  CC      $<'
 	@$(CC) $(BOOT_CFLAGS) -c $< -o $@
 $(B)/linux-bare/linuxload.so: $(B)/linux-bare/linuxload.o linker.ld
-	@echo '  LD      $@'
-	@$(LD) -nostdlib -znocombreloc --hash-style=sysv -shared -Bsymbolic --no-undefined \
-		--apply-dynamic-relocs -T linker.ld $(GNUEFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) \
-		-L$(GNUEFI_LIB) -lefi -lgnuefi -o $@
+	$(efi_link)
 $(LINUXLOAD): $(B)/linux-bare/linuxload.so
-	@echo '  EFI     $@'
-	@$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
-		-j .rel.* -j .rela.* -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
-	@sh scripts/check-image.sh $< $@
+	$(efi_image)
 linuxload: $(LINUXLOAD)
 
 # ---- fuzzing (clang libFuzzer, ASan + UBSan) ----
