@@ -270,6 +270,8 @@ static void read_wall_clock(void)
 	struct boot_wall_clock *w = &boot_info.wall_clock;
 	EFI_TIME t;
 
+	/* runtime services outlive ExitBootServices (hv/platform/efi_rt.h) */
+	boot_info.efi_runtime = (u64)(UINTN)RT;
 	if (EFI_ERROR(RT->GetTime(&t, NULL)))
 		return;
 	w->tsc = __builtin_ia32_rdtsc();

@@ -19,6 +19,7 @@
 #include "lab/runner.h"
 #include "host/finish.h"
 #include "platform/tsc.h"
+#include "platform/efi_rt.h"
 #include "xstate/xstate_guest.h"
 #include "core/backend.h"
 #include "core/exit_dispatch.h"
@@ -113,6 +114,7 @@ void hv_main(const struct boot_info *bi)
 		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);
 	boot_stack_describe();
 	platform_describe(bi);
+	efi_rt_init(bi->efi_runtime);
 	host_timer_init();
 	if (host_timer_available(&why))
 		console_printf("mhv: host timer: %s\n", host_timer_describe());

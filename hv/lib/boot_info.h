@@ -66,6 +66,7 @@ struct boot_info {
 	struct boot_fb fb;
 	u32 exit_boot_services_tries;
 	struct boot_wall_clock wall_clock;
+	u64 efi_runtime; /* the UEFI runtime services table, 0 if none */
 	u32 nr_mem_ranges;
 	struct mem_range mem[BOOT_MAX_MEM_RANGES];
 };
