@@ -9,6 +9,7 @@
 
 #include "lib/boot_info.h"
 #include "lab/config.h"
+#include "kept_log_file.h"
 
 #define CONFIG_MAX_BYTES (64 * 1024)
 #define POOL_PAGES_WANTED (48ull * 1024 * 1024 / 4096)
@@ -151,6 +152,7 @@ static void read_config(EFI_HANDLE image)
 	st = fs->OpenVolume(fs, &root);
 	if (EFI_ERROR(st))
 		return;
+	kept_log_to_file(root, boot_info.previous_log, sizeof(boot_info.previous_log));
 	buf = read_file(root, L"\\mhv.cfg", CONFIG_MAX_BYTES, &size, &why);
 	if (why && !buf) {
 		root->Close(root);

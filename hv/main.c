@@ -20,6 +20,7 @@
 #include "host/finish.h"
 #include "platform/tsc.h"
 #include "platform/efi_rt.h"
+#include "platform/log_keep.h"
 #include "xstate/xstate_guest.h"
 #include "core/backend.h"
 #include "core/exit_dispatch.h"
@@ -31,6 +32,21 @@
 #include "vmx/vmx.h"
 
 static struct mhv_config config;
+
+/* The log kept across the reboot (keep_log = on), named by the run's start. */
+static void keep_log_init(const struct boot_info *bi)
+{
+	const struct boot_wall_clock *w = &bi->wall_clock;
+	struct kept_log_time t = { w->year,   w->month,	 w->day,  w->hour,
+				   w->minute, w->second, w->valid };
+
+	if (bi->previous_log[0])
+		console_printf("mhv: %s\n", bi->previous_log);
+	if (!config.keep_log)
+		return;
+	log_keep_set_start(&t);
+	finish_set_log_keeper(log_keep_store);
+}
 
 static void load_config(const struct boot_info *bi)
 {
@@ -104,6 +120,8 @@ void hv_main(const struct boot_info *bi)
 	cpu_tables_init();
 	platform_quiesce_interrupts();
 	load_config(bi);
+	efi_rt_init(bi->efi_runtime);
+	keep_log_init(bi);
 	page_alloc_init(&hv_pages, bi->pool_base, bi->pool_pages, bi->mem, bi->nr_mem_ranges);
 	cpu_probe();
 	host_paging_init();
@@ -114,7 +132,6 @@ void hv_main(const struct boot_info *bi)
 		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);
 	boot_stack_describe();
 	platform_describe(bi);
-	efi_rt_init(bi->efi_runtime);
 	host_timer_init();
 	if (host_timer_available(&why))
 		console_printf("mhv: host timer: %s\n", host_timer_describe());

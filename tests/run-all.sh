@@ -317,6 +317,21 @@ while IFS='|' read -r c_name rest; do
 	replay "$LOGS/$c_name.result"
 done <"$LOGS/cases.bochs"
 
+echo "== the log kept across a reboot: two QEMU boots of one stick and variable store =="
+# tests/emu/keep-log.sh: plain OVMF (variables in flash) and the SMM build
+# (variables in SMM); chosen by CASES like the boots above
+for fw in plain secboot; do
+	name=keep-log-$fw
+	printf '%s\n' "$name" | grep -Eq "^(${CASES:-.*})\$" || continue
+	start=$(date +%s)
+	out=$(sh tests/emu/keep-log.sh "$fw" "$LOGS/$name" "$EFI" 2>&1 | tail -n 1)
+	secs=$(($(date +%s) - start))
+	case "$out" in
+	"PASS "*) ok "${out#PASS } (${secs}s)" ;;
+	*) bad "$name" "${out#FAIL $name: }" ;;
+	esac
+done
+
 echo "== the pinned Bochs' PMU model, bare: tests/pmu-bare, no mhv =="
 # bochs-pmu-bare: the patched Bochs (tests/emu/bochs/*.patch) on its zen5_pmu
 # model must pass every check of the bare program; bochs-pmu-bare-ryzen: the

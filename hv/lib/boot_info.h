@@ -67,6 +67,8 @@ struct boot_info {
 	u32 exit_boot_services_tries;
 	struct boot_wall_clock wall_clock;
 	u64 efi_runtime; /* the UEFI runtime services table, 0 if none */
+	/* what became of the log the previous run kept (boot/kept_log_file.c), "" if none */
+	char previous_log[160];
 	u32 nr_mem_ranges;
 	struct mem_range mem[BOOT_MAX_MEM_RANGES];
 };

@@ -7,6 +7,7 @@
  * runs can read output that the emulated UART may lose at shutdown.
  */
 #include "console.h"
+#include "console_log.h"
 #include "acpi.h"
 #include "lib/boot_info.h"
 #include "fbcon.h"
@@ -135,6 +136,7 @@ void console_putc(char c)
 {
 	if (c == '\n')
 		console_putc('\r');
+	console_log_putc(c);
 	if (to_serial)
 		uart_putc(c);
 	if (to_fb)

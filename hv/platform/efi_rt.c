@@ -7,6 +7,7 @@
  * compilers may, and a guest's state may be loaded on this CPU.
  */
 #include "efi_rt.h"
+#include "lib/kept_log.h"
 #include "console.h"
 #include "lib/fmt.h"
 #include "arch/x86.h"
@@ -29,17 +30,16 @@ _Static_assert(__builtin_offsetof(struct efi_runtime_services, set_variable) == 
 #define EFI_RUNTIME_SERVICES_SIGNATURE 0x56524553544e5552ull /* "RUNTSERV" */
 
 /* The services' calling convention is Microsoft's x64 one (UEFI 2.10 §2.3.4). */
-typedef u64 __attribute__((ms_abi)) efi_get_variable_fn(const u16 *name,
-							 const struct efi_guid *guid, u32 *attrs,
-							 u64 *size, void *data);
-typedef u64 __attribute__((ms_abi)) efi_set_variable_fn(const u16 *name,
-							 const struct efi_guid *guid, u32 attrs,
-							 u64 size, const void *data);
+typedef u64 __attribute__((ms_abi))
+efi_get_variable_fn(const u16 *name, const struct efi_guid *guid, u32 *attrs, u64 *size,
+		    void *data);
+typedef u64 __attribute__((ms_abi))
+efi_query_variable_info_fn(u32 attrs, u64 *max_storage, u64 *remaining, u64 *max_size);
+typedef u64 __attribute__((ms_abi))
+efi_set_variable_fn(const u16 *name, const struct efi_guid *guid, u32 attrs, u64 size,
+		    const void *data);
 
-/* 33e5bd5d-0a3f-4cb1-9e80-5ab3b9d6d23a: chosen at random for mhv */
-const struct efi_guid mhv_vendor_guid = {
-	0x33e5bd5d, 0x0a3f, 0x4cb1, { 0x9e, 0x80, 0x5a, 0xb3, 0xb9, 0xd6, 0xd2, 0x3a }
-};
+const struct efi_guid mhv_vendor_guid = MHV_VENDOR_GUID_INIT;
 
 static const struct efi_runtime_services *rt;
 static volatile u32 rt_lock;
@@ -57,8 +57,9 @@ void efi_rt_init(u64 table)
 			       table);
 	else {
 		rt = t;
-		console_printf("mhv: firmware: UEFI runtime services, revision %u.%02u, at 0x%llx\n",
-			       t->revision >> 16, t->revision & 0xffff, table);
+		console_printf(
+		    "mhv: firmware: UEFI runtime services, revision %u.%02u, at 0x%llx\n",
+		    t->revision >> 16, t->revision & 0xffff, table);
 	}
 }
 
@@ -112,10 +113,26 @@ u64 efi_rt_get_variable(const u16 *name, const struct efi_guid *guid, u32 *attrs
 	return st;
 }
 
+/* UEFI 2.0 and later (UEFI 2.10 §8.2.4) */
+u64 efi_rt_query_variable_info(u32 attrs, u64 *max_storage, u64 *remaining, u64 *max_size)
+{
+	struct fx_area fx;
+	u64 st;
+
+	if (!rt || rt->revision < (2u << 16) || !rt->query_variable_info)
+		return EFI_UNSUPPORTED;
+	rt_enter(&fx);
+	st = ((efi_query_variable_info_fn *)(uintptr_t)rt->query_variable_info)(
+	    attrs, max_storage, remaining, max_size);
+	rt_leave(&fx);
+	return st;
+}
+
 /* UEFI 2.10 Appendix D, the ones a variable call returns */
 static const char *const status_names[] = {
-	[2] = "EFI_INVALID_PARAMETER", [3] = "EFI_UNSUPPORTED",	    [5] = "EFI_BUFFER_TOO_SMALL",
-	[7] = "EFI_DEVICE_ERROR",      [8] = "EFI_WRITE_PROTECTED", [9] = "EFI_OUT_OF_RESOURCES",
+	[2] = "EFI_INVALID_PARAMETER", [3] = "EFI_UNSUPPORTED",
+	[5] = "EFI_BUFFER_TOO_SMALL",  [7] = "EFI_DEVICE_ERROR",
+	[8] = "EFI_WRITE_PROTECTED",   [9] = "EFI_OUT_OF_RESOURCES",
 	[14] = "EFI_NOT_FOUND",	       [26] = "EFI_SECURITY_VIOLATION",
 };
 

@@ -27,6 +27,9 @@ struct efi_guid {
 
 /* UEFI 2.10 Appendix D: error codes have the top bit set */
 #define EFI_ERROR_BIT (1ull << 63)
+#define EFI_INVALID_PARAMETER (EFI_ERROR_BIT | 2)
+#define EFI_UNSUPPORTED (EFI_ERROR_BIT | 3)
+#define EFI_OUT_OF_RESOURCES (EFI_ERROR_BIT | 9)
 #define EFI_NOT_FOUND (EFI_ERROR_BIT | 14)
 
 /* mhv's own vendor GUID for the variables it stores */
@@ -42,6 +45,8 @@ u64 efi_rt_set_variable(const u16 *name, const struct efi_guid *guid, u32 attrs,
 			const void *data);
 u64 efi_rt_get_variable(const u16 *name, const struct efi_guid *guid, u32 *attrs, u64 *size,
 			void *data);
+/* What the variable store holds for @attrs, in bytes. */
+u64 efi_rt_query_variable_info(u32 attrs, u64 *max_storage, u64 *remaining, u64 *max_size);
 /* "EFI_NOT_FOUND" and the like, or "EFI status 0x..." */
 const char *efi_status_name(u64 status, char *buf, size_t size);
 
