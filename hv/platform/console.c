@@ -19,6 +19,7 @@
 
 static struct acpi_spcr_uart uart = { .io_port = COM1_PORT, .reg_width = 1, .baud = 115200 };
 static bool debugcon, to_serial = true, to_fb, have_fb;
+static bool screen_held; /* console_screen_hold */
 static char where[96] = "COM1 0x3f8 115200 8N1 (default)";
 
 /*
@@ -112,6 +113,14 @@ const char *console_fb_describe(void)
 	return fbcon_describe();
 }
 
+bool console_screen_hold(bool hold)
+{
+	bool was = screen_held;
+
+	screen_held = hold;
+	return was;
+}
+
 void console_set_debugcon(bool on)
 {
 	debugcon = on;
@@ -139,7 +148,7 @@ void console_putc(char c)
 	console_log_putc(c);
 	if (to_serial)
 		uart_putc(c);
-	if (to_fb)
+	if (to_fb && !screen_held)
 		fbcon_putc(c);
 	if (debugcon && c != '\r')
 		outb(DEBUGCON_PORT, (u8)c);
