@@ -32,7 +32,7 @@ GCFLAGS := -target x86_64-pc-linux-gnu -std=gnu11 -ffreestanding -fno-pic -mcmod
 HV_C := $(wildcard hv/*.c hv/*/*.c)
 HV_ASM := $(wildcard hv/*/*.asm)
 HV_OBJ := $(HV_C:%.c=$(B)/%.o) $(HV_ASM:%.asm=$(B)/%.o)
-BOOT_OBJ := $(B)/boot/efi_main.o
+BOOT_OBJ := $(B)/boot/efi_main.o $(B)/boot/secure_boot.o
 
 GUEST_SUITES := smoke vmexit xstate pmu hostile
 GUEST_RT_C := $(wildcard guest-tests/rt/*.c)
