@@ -10,6 +10,7 @@
 #include "lib/boot_info.h"
 #include "lab/config.h"
 #include "kept_log_file.h"
+#include "secure_boot.h"
 
 #define CONFIG_MAX_BYTES (64 * 1024)
 #define POOL_PAGES_WANTED (48ull * 1024 * 1024 / 4096)
@@ -333,6 +334,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	find_rsdp();
 	find_framebuffer();
 	reserve_trampoline();
+	read_secure_boot(&boot_info.secure_boot);
 	reserve_pool();
 	if (!boot_info.pool_pages) {
 		boot_say(L"mhv: cannot reserve the hypervisor memory pool (need 8 MiB)\r\n");

@@ -94,12 +94,12 @@ static void backend_select(void)
 	guest_cpuid_init();
 }
 
-/* An AP runs VMs only with the BSP's XSTATE layout and its backend enabled. */
+/* An AP runs VMs only with the BSP's XSTATE layout and PMU, and its backend enabled. */
 static bool ap_enable(char *why, size_t size)
 {
 	const char *err = NULL;
 
-	if (!xstate_matches_this_cpu(why, size))
+	if (!xstate_matches_this_cpu(why, size) || !pmu_matches_this_cpu(why, size))
 		return false;
 	if (backend->cpu_enable(&err)) {
 		fmt_snprintf(why, size, "%s", err);

@@ -36,9 +36,9 @@ while [ $# -gt 1 ]; do
 	--extra) extra=$2; shift 2 ;;
 	--explain-status) translate=1; shift ;;
 	--usb-image) usb=$2; shift 2 ;;
-	--esp-file) files="$files $2"; shift 2 ;;
+	--esp-file) files="$files $2"; shift 2 ;;	# also on the boot volume (a guest kernel)
 	--vars) vars=$2; shift 2 ;;		# this variable store, kept across runs
-	--disk-image) disk=$2; shift 2 ;;	# boot this disk image, written in place	# also on the boot volume (a guest kernel)
+	--disk-image) disk=$2; shift 2 ;;	# boot this disk image, written in place
 	--firmware) firmware=$2; shift 2 ;;
 	*) echo "run-qemu: unknown option $1" >&2; exit 2 ;;
 	esac

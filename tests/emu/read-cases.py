@@ -18,7 +18,8 @@ import sys
 
 EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk")
 # the options each emulator takes (the usb-stick boots take none)
-OPTIONS = {"qemu": ("nmi", "fb", "mb", "linux", "smm"), "bochs": ("mb",),
+OPTIONS = {"qemu": ("nmi", "fb", "mb", "linux", "smm", "snakeoil", "signed", "refused"),
+           "bochs": ("mb",),
            "bochs-pmu": ("mb", "linux", "bare", "perf"), "qemu-usb": (),
            "bochs-disk": ()}
 KEYS = ("emulator", "cpu", "cpus", "config", "status", "options", "expect")
@@ -124,8 +125,8 @@ def check(case, seen, folder, error):
             if option not in OPTIONS[emulator]:
                 takes = " ".join(OPTIONS[emulator]) or "none"
                 error(at["options"], f"{emulator} has no option '{option}' (it takes: {takes})")
-        if "nmi" in options and "fb" in options:
-            error(at["options"], "nmi and fb both drive the QEMU monitor: one of them")
+        if sum(o in options for o in ("nmi", "fb", "refused")) > 1:
+            error(at["options"], "nmi, fb and refused each drive the QEMU monitor: one of them")
     case.options = " ".join(options)
 
 
