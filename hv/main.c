@@ -109,8 +109,7 @@ void hv_main(const struct boot_info *bi)
 	tsc_init(bi, config.tsc_calibration);
 	vm_set_wall_clock(&bi->wall_clock);
 	xstate_init();
-	console_printf("mhv: memory: pool %llu MiB at 0x%llx, %llu MiB allocatable in all\n",
-		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);
+	page_alloc_describe(bi);
 	boot_stack_describe();
 	platform_describe(bi);
 	host_timer_init();

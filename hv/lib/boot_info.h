@@ -22,7 +22,9 @@ struct mem_range {
 	u32 efi_type;
 };
 
-#define BOOT_MAX_MEM_RANGES 512
+/* Descriptors of the firmware's map (neighbours of a kind merged, lib/mem_map.h):
+ * a two-socket server's map has a few hundred. */
+#define BOOT_MAX_MEM_RANGES 2048
 #define TRAMPOLINE_PAGES 8 /* code + temporary page tables (hv/smp_trampoline.asm) */
 
 /* The GOP framebuffer as the firmware set it up, base 0 when there is none. */
@@ -67,6 +69,8 @@ struct boot_info {
 	u32 exit_boot_services_tries;
 	struct boot_wall_clock wall_clock;
 	u32 nr_mem_ranges;
+	u32 mem_dropped;	      /* descriptors that did not fit in mem[] */
+	u64 mem_dropped_usable_pages; /* usable pages among them */
 	struct mem_range mem[BOOT_MAX_MEM_RANGES];
 };
 

@@ -64,7 +64,7 @@ static void test_carve(void **state)
 	init_pool(&pa);
 	page_alloc_contig(&pa, 8); /* something allocated for good first */
 	page_alloc_get_mark(&pa, &before);
-	assert_true(page_alloc_carve(&pa, arenas, 4, 500));
+	assert_true(page_alloc_carve(&pa, arenas, 4, 500, NULL));
 	/* one contiguous cut from the range that holds all four */
 	for (i = 0; i < 4; i++) {
 		assert_int_equal(arenas[i].nr_ranges, 1);
@@ -87,7 +87,7 @@ static void test_arenas_independent(void **state)
 
 	(void)state;
 	init_pool(&pa);
-	assert_true(page_alloc_carve(&pa, arenas, 2, 300));
+	assert_true(page_alloc_carve(&pa, arenas, 2, 300, NULL));
 	page_alloc_get_mark(&arenas[0], &m0);
 	page_alloc_get_mark(&arenas[1], &m1);
 	a0 = page_alloc_contig(&arenas[0], 256);
@@ -116,14 +116,14 @@ static void test_carve_refused(void **state)
 	init_pool(&pa);
 	before = page_alloc_free_pages(&pa);
 	/* no single range holds 3 x 700 pages: nothing taken */
-	assert_false(page_alloc_carve(&pa, arenas, 3, 700));
-	assert_false(page_alloc_carve(&pa, arenas, 0, 10));
-	assert_false(page_alloc_carve(&pa, arenas, 3, 0));
+	assert_false(page_alloc_carve(&pa, arenas, 3, 700, NULL));
+	assert_false(page_alloc_carve(&pa, arenas, 0, 10, NULL));
+	assert_false(page_alloc_carve(&pa, arenas, 3, 0, NULL));
 	/* n * pages would overflow */
-	assert_false(page_alloc_carve(&pa, arenas, 3, ~0ull / 2));
+	assert_false(page_alloc_carve(&pa, arenas, 3, ~0ull / 2, NULL));
 	assert_int_equal(page_alloc_free_pages(&pa), before);
 	/* exactly the largest range still works */
-	assert_true(page_alloc_carve(&pa, arenas, 2, 1024));
+	assert_true(page_alloc_carve(&pa, arenas, 2, 1024, NULL));
 	assert_int_equal(page_alloc_largest(&pa), 256);
 }
 
