@@ -25,6 +25,7 @@
 #include "core/mitigations.h"
 #include "host/selfcheck.h"
 #include "host/smp.h"
+#include "host/numa.h"
 #include "lib/fmt.h"
 #include "svm/svm.h"
 #include "vmx/vmx.h"
@@ -104,6 +105,7 @@ void hv_main(const struct boot_info *bi)
 	platform_quiesce_interrupts();
 	load_config(bi);
 	page_alloc_init(&hv_pages, bi->pool_base, bi->pool_pages, bi->mem, bi->nr_mem_ranges);
+	numa_init(bi);
 	cpu_probe();
 	host_paging_init();
 	tsc_init(bi, config.tsc_calibration);
@@ -125,6 +127,7 @@ void hv_main(const struct boot_info *bi)
 	pmu_caps_probe();
 	pmu_caps_describe();
 	smp_init(bi, &(struct smp_ap_ops){ .enable = ap_enable, .idle_wait = backend->idle_wait });
+	numa_describe();
 	selfcheck_init();
 	hv_finish(runner_run_plan(&config, bi));
 }

@@ -133,14 +133,16 @@ run_case() {
 		# runs; a screendump of the framebuffer console when the run is
 		# done; the multiboot test kernels on the boot volume; the Debian
 		# Linux guest of make linux-guest (a skip without it), in a
-		# machine with room for its 512 MiB
-		mon="" fb="" files="" extra="" timeout=120
+		# machine with room for its 512 MiB.  numa: two NUMA nodes
+		# (run-qemu.sh --numa 2), the CPUs and memory split evenly
+		mon="" fb="" files="" extra="" timeout=120 numa=1
 		for opt in $options; do
 			case "$opt" in
 			nmi) mon="$LOGS/$name.mon" ;;
 			fb) mon="$LOGS/$name.mon" fb="$LOGS/$name.e9" ;;
 			mb) files=$MB_FILES ;;
 			linux) files=$LINUX_FILES extra="-m 1G" timeout=400 ;;
+			numa) numa=2 ;;
 			esac
 		done
 		case " $options " in *" linux "*)
@@ -153,7 +155,7 @@ run_case() {
 		rm -f "$log" "$LOGS/$name.mon" "$LOGS/$name.e9" "$LOGS/$name.ppm"
 		# shellcheck disable=SC2086
 		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout "$timeout" \
-			--smp "$cpus" $files \
+			--smp "$cpus" --numa "$numa" $files \
 			${extra:+--extra "$extra"} \
 			--serial-log "$log" "$EFI" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null &
 		qpid=$!

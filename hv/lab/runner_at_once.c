@@ -171,10 +171,10 @@ struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsi
 
 	for (i = 0; i < n; i++) {
 		console_printf(
-		    "mhv: ==== cpu %u (APIC ID %u%s), %u of %u run at once: %sits tables "
+		    "mhv: ==== cpu %u (APIC ID %u%s%s), %u of %u run at once: %sits tables "
 		    "====\n",
-		    chosen[i]->index, chosen[i]->apic_id, chosen[i]->index ? "" : ", the BSP",
-		    i + 1, n,
+		    chosen[i]->index, chosen[i]->apic_id, runner_cpu_node(chosen[i]),
+		    chosen[i]->index ? "" : ", the BSP", i + 1, n,
 		    runner_plan_has(cfg, PLAN_TWO_VCPUS) ? "its VMs with two vCPUs, then " : "");
 		runner_run_plan_on(&runs[i], PLAN_TWO_VCPUS);
 		runner_finish_cpu_run(&runs[i]);
