@@ -94,6 +94,7 @@ static bool ap_enable(char *why, size_t size)
 
 void hv_main(const struct boot_info *bi)
 {
+	enum mhv_status status;
 	const char *why;
 
 	cli();
@@ -129,5 +130,7 @@ void hv_main(const struct boot_info *bi)
 	smp_init(bi, &(struct smp_ap_ops){ .enable = ap_enable, .idle_wait = backend->idle_wait });
 	numa_describe();
 	selfcheck_init();
-	hv_finish(runner_run_plan(&config, bi));
+	status = runner_run_plan(&config, bi);
+	numa_report_misses();
+	hv_finish(status);
 }

@@ -124,3 +124,11 @@ void numa_describe(void)
 			       page_alloc_node_pages(&hv_pages, PAGE_NODE_ANY) >> 8,
 			       hv_pages.unsplit);
 }
+
+void numa_report_misses(void)
+{
+	if (nr_nodes > 1 && hv_pages.node_misses)
+		console_printf("mhv: numa: %llu allocations took another node's memory: their "
+			       "node had no room left\n",
+			       hv_pages.node_misses);
+}

@@ -22,5 +22,7 @@ u32 numa_cpu_node(u32 apic_id);
 int numa_addr_node(u64 pa);
 /* The header line: the nodes, their memory and CPUs (after smp_init). */
 void numa_describe(void);
+/* At the end of the run: how many allocations a node could not serve. */
+void numa_report_misses(void);
 
 #endif

@@ -120,6 +120,7 @@ struct vm_spec runner_vm_spec(struct vm_life *l, const char *name, u64 time_limi
 		    (cfg->mitigations == MITIGATIONS_OFF && !l->config->mitigations_auto),
 		.harness = &lab_harness,
 		.harness_ctx = l,
+		.home = l->on[0], /* NULL: made on its own CPU */
 	};
 }
 
