@@ -12,6 +12,7 @@ static const void *srat;
 static struct srat_info info;
 static u32 nr_nodes = 1;
 static const char *why_one = "no SRAT";
+static bool bad_srat;
 static u64 node_ram_pages[SRAT_MAX_NODES];
 
 /* RAM (anything but reserved and MMIO) of the boot map on each node. */
@@ -45,6 +46,7 @@ void numa_init(const struct boot_info *bi)
 		return;
 	if (srat_parse(t, &info, &why_one)) {
 		__builtin_memset(&info, 0, sizeof(info));
+		bad_srat = true;
 		return;
 	}
 	why_one = NULL;
@@ -106,7 +108,8 @@ void numa_describe(void)
 		return;
 	}
 	if (!srat) {
-		console_printf("mhv: numa: one node (%s)\n", why_one);
+		console_printf("mhv: numa: one node (%s%s)\n", bad_srat ? "SRAT ignored: " : "",
+			       why_one);
 		return;
 	}
 	used = fmt_snprintf(line, sizeof(line), "%u nodes (SRAT):", nr_nodes);
