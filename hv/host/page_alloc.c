@@ -74,8 +74,12 @@ static void add_free(struct page_alloc *pa, u64 base, u64 pages)
 		;
 	prev = at > pa->nr_fixed ? &pa->ranges[at - 1] : NULL;
 	next = at < pa->nr_ranges ? &pa->ranges[at] : NULL;
-	if ((prev && range_end(prev) > base) || (next && next->base < end))
-		return; /* overlaps what is there: a firmware map never does */
+	if ((prev && range_end(prev) > base) || (next && next->base < end)) {
+		/* overlaps what is there: a firmware map never should */
+		pa->dropped_ranges++;
+		pa->dropped_pages += pages;
+		return;
+	}
 	pa->total_pages += pages;
 	if (prev && range_end(prev) == base) {
 		prev->pages += pages;
@@ -380,8 +384,8 @@ void page_alloc_describe(const struct boot_info *bi)
 			       bi->mem_dropped, BOOT_MAX_MEM_RANGES,
 			       bi->mem_dropped_usable_pages >> 8);
 	if (hv_pages.dropped_ranges)
-		console_printf("mhv: memory: WARNING: %u free ranges did not fit (%u kept): the "
-			       "smallest, %llu MiB in all, left out\n",
+		console_printf("mhv: memory: WARNING: %u free ranges left out (%u kept; the "
+			       "smallest when full, or overlapping another): %llu MiB in all\n",
 			       hv_pages.dropped_ranges, PAGE_ALLOC_MAX_RANGES,
 			       hv_pages.dropped_pages >> 8);
 }

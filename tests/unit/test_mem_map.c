@@ -303,6 +303,14 @@ static void test_overflow_counted(void **state)
 	assert_int_equal(pa.dropped_pages, 2 * pa.dropped_ranges);
 	assert_int_equal(page_alloc_largest(&pa), 1 << 20);
 	assert_int_equal(pa.total_pages, page_alloc_free_pages(&pa));
+
+	/* a usable range overlapping another: left out, and counted */
+	bi.mem[0] = (struct mem_range){ 16 * MIB, 4, MEM_USABLE, T_CONVENTIONAL };
+	bi.mem[1] = (struct mem_range){ 16 * MIB + PAGE_SIZE, 8, MEM_USABLE, T_CONVENTIONAL };
+	page_alloc_init(&pa, 0, 0, bi.mem, 2);
+	assert_int_equal(pa.total_pages, 4);
+	assert_int_equal(pa.dropped_ranges, 1);
+	assert_int_equal(pa.dropped_pages, 8);
 }
 
 int main(void)
