@@ -83,7 +83,7 @@ else
 fi
 
 echo "== fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS_TEST:=5} s per harness; make fuzz runs longer) =="
-sh tests/fuzz/run.sh "$FUZZ_SECONDS_TEST" config acpi insn hypercall multiboot >"$LOGS/fuzz.txt" 2>&1
+sh tests/fuzz/run.sh "$FUZZ_SECONDS_TEST" config acpi insn hypercall multiboot srat >"$LOGS/fuzz.txt" 2>&1
 while read -r verdict rest; do
 	case "$verdict" in
 	PASS) ok "${rest%%:*} (${rest#*: })" ;;

@@ -163,6 +163,10 @@ int srat_parse(const void *srat, struct srat_info *info, const char **why)
 			info->mem[info->nr_mem].base = (u64)m->base_hi << 32 | m->base_lo;
 			info->mem[info->nr_mem].end =
 			    info->mem[info->nr_mem].base + ((u64)m->length_hi << 32 | m->length_lo);
+			if (info->mem[info->nr_mem].end < info->mem[info->nr_mem].base) {
+				*why = "SRAT memory range wraps past the end of the address space";
+				return -1;
+			}
 		} else {
 			continue;
 		}

@@ -189,6 +189,11 @@ static void test_malformed(void **state)
 	used = 40;
 	assert_int_equal(srat_parse(end(), &info, &why), -1);
 	assert_string_equal(why, "SRAT shorter than its header");
+	/* a range past 2^64 */
+	begin();
+	memory(0, ~0ull - 0xfff, 0x2000, 1);
+	assert_int_equal(srat_parse(end(), &info, &why), -1);
+	assert_string_equal(why, "SRAT memory range wraps past the end of the address space");
 	/* more domains than mhv keeps */
 	begin();
 	for (unsigned i = 0; i <= SRAT_MAX_NODES; i++)
