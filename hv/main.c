@@ -27,6 +27,7 @@
 #include "core/mitigations.h"
 #include "host/selfcheck.h"
 #include "host/smp.h"
+#include "host/numa.h"
 #include "lib/fmt.h"
 #include "svm/svm.h"
 #include "vmx/vmx.h"
@@ -110,6 +111,7 @@ static bool ap_enable(char *why, size_t size)
 
 void hv_main(const struct boot_info *bi)
 {
+	enum mhv_status status;
 	const char *why;
 
 	cli();
@@ -123,13 +125,13 @@ void hv_main(const struct boot_info *bi)
 	efi_rt_init(bi->efi_runtime);
 	keep_log_init(bi);
 	page_alloc_init(&hv_pages, bi->pool_base, bi->pool_pages, bi->mem, bi->nr_mem_ranges);
+	numa_init(bi);
 	cpu_probe();
 	host_paging_init();
 	tsc_init(bi, config.tsc_calibration);
 	vm_set_wall_clock(&bi->wall_clock);
 	xstate_init();
-	console_printf("mhv: memory: pool %llu MiB at 0x%llx, %llu MiB allocatable in all\n",
-		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);
+	page_alloc_describe(bi);
 	boot_stack_describe();
 	platform_describe(bi);
 	host_timer_init();
@@ -145,6 +147,9 @@ void hv_main(const struct boot_info *bi)
 	pmu_caps_probe();
 	pmu_caps_describe();
 	smp_init(bi, &(struct smp_ap_ops){ .enable = ap_enable, .idle_wait = backend->idle_wait });
+	numa_describe();
 	selfcheck_init();
-	hv_finish(runner_run_plan(&config, bi));
+	status = runner_run_plan(&config, bi);
+	numa_report_misses();
+	hv_finish(status);
 }

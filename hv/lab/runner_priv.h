@@ -142,6 +142,9 @@ void runner_run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, vo
 			 struct vm *const vms[], u64 timeout_ms, enum work_end end[]);
 /* "1,0,3": the CPUs' numbers, for start lines. */
 void runner_format_cpu_list(char *buf, size_t size, struct cpu *const on[], unsigned n);
+/* ", node N" for a CPU's header line on a machine of NUMA nodes, else "";
+ * in a buffer of its own, for the BSP's header lines. */
+const char *runner_cpu_node(const struct cpu *c);
 
 /* Whether a pass over the plan of kind @which runs @sv. */
 bool runner_plan_takes(enum plan_vms which, const struct suite_vm *sv);

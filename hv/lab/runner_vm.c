@@ -12,6 +12,7 @@
 #include "vdev/guest_console.h"
 #include "host/selfcheck.h"
 #include "host/finish.h"
+#include "host/numa.h"
 #include "platform/lapic.h"
 #include "arch/apic.h"
 #include "arch/x86.h"
@@ -119,6 +120,7 @@ struct vm_spec runner_vm_spec(struct vm_life *l, const char *name, u64 time_limi
 		    (cfg->mitigations == MITIGATIONS_OFF && !l->config->mitigations_auto),
 		.harness = &lab_harness,
 		.harness_ctx = l,
+		.home = l->on[0], /* NULL: made on its own CPU */
 	};
 }
 
@@ -364,20 +366,24 @@ static bool suite_vm_create(struct vm_life *l)
 static void suite_vm_say_start(const struct vm_life *l)
 {
 	const struct vm *vm = l->cr->vm;
-	char where[32 * VM_MAX_VCPUS];
+	char where[32 * VM_MAX_VCPUS], node[48] = "";
 	size_t used = 0;
 	u32 i;
 
+	/* where its RAM is, from its address: not where it was asked for */
+	if (numa_nr_nodes() > 1)
+		fmt_snprintf(node, sizeof(node), " on node %d, made on cpu %u (node %u)",
+			     numa_addr_node(vm->ram_hpa), this_cpu()->index, this_cpu()->node);
 	if (!l->on[0]) {
-		console_printf("mhv: vm %s: start (%s, configuration %s, %llu KiB RAM)\n", vm->name,
-			       backend->name, l->config->name, vm->ram_size >> 10);
+		console_printf("mhv: vm %s: start (%s, configuration %s, %llu KiB RAM%s)\n",
+			       vm->name, backend->name, l->config->name, vm->ram_size >> 10, node);
 		return;
 	}
 	for (i = 0; i < vm->nr_vcpus && used < sizeof(where); i++)
 		used += fmt_snprintf(where + used, sizeof(where) - used, "%svcpu %u on cpu %u",
 				     i ? ", " : "", i, l->on[i]->index);
-	console_printf("mhv: vm %s: start (%s, configuration %s, %s)\n", vm->name, backend->name,
-		       l->config->name, where);
+	console_printf("mhv: vm %s: start (%s, configuration %s, %s%s%s)\n", vm->name,
+		       backend->name, l->config->name, where, node[0] ? ", RAM" : "", node);
 }
 
 /* Judge how the VM ended against how it had to end. */
