@@ -21,6 +21,7 @@
 #include "platform/tsc.h"
 #include "platform/efi_rt.h"
 #include "platform/log_keep.h"
+#include "platform/aperf.h"
 #include "xstate/xstate_guest.h"
 #include "core/backend.h"
 #include "core/exit_dispatch.h"
@@ -106,6 +107,8 @@ static bool ap_enable(char *why, size_t size)
 		fmt_snprintf(why, size, "%s", err);
 		return false;
 	}
+	/* like the BSP's; a refusal there was said in the header */
+	boost_apply(config.boost, &err);
 	return true;
 }
 
@@ -134,6 +137,7 @@ void hv_main(const struct boot_info *bi)
 	page_alloc_describe(bi);
 	boot_stack_describe();
 	platform_describe(bi);
+	boost_setup(config.boost);
 	host_timer_init();
 	if (host_timer_available(&why))
 		console_printf("mhv: host timer: %s\n", host_timer_describe());

@@ -12,6 +12,7 @@
 #include "host/smp.h"
 #include "suites.h"
 #include "core/vm.h"
+#include "platform/aperf.h"
 
 /* How long past a VM's own time limit the BSP waits for the CPU running it. */
 #define CPU_GRACE_MS 30000
@@ -91,6 +92,8 @@ struct vm_life {
 	/* guest strings that reached the results with a byte that is not
 	 * printable ASCII: they could start a line of their own in the log */
 	volatile u32 unfiltered;
+	/* the clock counters when the guest asked for its current benchmark */
+	struct aperf_sample bench_start;
 };
 
 /* Which VMs of the plan a pass over it runs. */

@@ -40,21 +40,35 @@ static void harness_test_result(void *ctx, const char *name, enum test_status st
 	results_test(l->cr->results, l->suite, name, st, reason);
 }
 
+/* The benchmark ran from its test_wanted to here, on this CPU if the
+ * samples say so: its clock counters' deltas, else none (0, 0). */
 static bool harness_bench_result(void *ctx, const struct hc_bench_result *r,
 				 const struct sample_stats *st)
 {
 	struct vm_life *l = ctx;
+	struct aperf_sample now;
+	struct bench_clock clock = { 0, 0 };
 
+	aperf_sample(&now);
+	if (now.valid && l->bench_start.valid && now.cpu == l->bench_start.cpu) {
+		clock.d_aperf = now.aperf - l->bench_start.aperf;
+		clock.d_mperf = now.mperf - l->bench_start.mperf;
+	}
+	l->bench_start.valid = false;
 	count_unfiltered(l, r->name);
 	count_unfiltered(l, r->skip_reason);
-	return results_bench(l->cr->results, l->suite, l->config->name, r, st);
+	return results_bench(l->cr->results, l->suite, l->config->name, r, st, &clock);
 }
 
+/* A benchmark's guest asks this just before it runs: its clock starts. */
 static bool harness_test_wanted(void *ctx, const char *name)
 {
-	const struct vm_life *l = ctx;
+	struct vm_life *l = ctx;
+	bool wanted = config_test_wanted(l->cr->run->cfg, name) && vm_config_wants(l->config, name);
 
-	return config_test_wanted(l->cr->run->cfg, name) && vm_config_wants(l->config, name);
+	if (wanted)
+		aperf_sample(&l->bench_start);
+	return wanted;
 }
 
 static void harness_params(void *ctx, struct hc_params *p)
