@@ -78,6 +78,9 @@
 #define MSR_IA32_MPERF 0xe7
 #define MSR_IA32_APERF 0xe8
 #define CPUID6_ECX_APERFMPERF BIT(0)
+/* SMIs since reset, read-only, Intel from Nehalem (SDM Vol 4 Table 2-3,
+ * MSR_SMI_COUNT); AMD documents no such MSR */
+#define MSR_SMI_COUNT 0x34
 
 /* PAT: WB, WT, UC-, UC, WB, WT, UC-, UC after power-up (SDM Vol 3 §13.12.4) */
 #define MSR_IA32_PAT 0x00000277

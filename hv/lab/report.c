@@ -49,10 +49,17 @@ int report_format_clock(char *buf, size_t size, const struct bench_row *row, u64
 	const struct bench_clock *c = &row->clock;
 	u64 khz = aperf_effective_khz(tsc_hz, c->d_aperf, c->d_mperf);
 
+	int n;
+
 	if (!khz)
-		return fmt_snprintf(buf, size, "  %7s %7s", "-", "-");
-	return fmt_snprintf(buf, size, "  %7llu %7llu", khz / 1000,
-			    aperf_cycles(row->st.median, c->d_aperf, c->d_mperf));
+		n = fmt_snprintf(buf, size, "  %7s %7s", "-", "-");
+	else
+		n = fmt_snprintf(buf, size, "  %7llu %7llu", khz / 1000,
+				 aperf_cycles(row->st.median, c->d_aperf, c->d_mperf));
+	/* a row an SMI fell into: its samples may hold the SMM handler's time */
+	if (c->smis && (size_t)n < size)
+		n += fmt_snprintf(buf + n, size - n, "  SMIs: %llu", c->smis);
+	return n;
 }
 
 int report_format_row(char *buf, size_t size, const struct bench_row *row)
@@ -146,6 +153,8 @@ int report_format_json(char *buf, size_t size, const struct bench_row *row, cons
 		used += fmt_snprintf(
 		    buf + used, size - used, ",\"mhz\":%llu,\"cycles_median\":%llu", khz / 1000,
 		    aperf_cycles(s->median, row->clock.d_aperf, row->clock.d_mperf));
+	if (row->clock.smis_known && used < size)
+		used += fmt_snprintf(buf + used, size - used, ",\"smis\":%llu", row->clock.smis);
 	if (used < size)
 		used += fmt_snprintf(buf + used, size - used, "}");
 	return used;
@@ -299,9 +308,12 @@ void report_bench_tables(const struct run_results *r)
 		       "from, every other row; ns from the TSC at %llu Hz, %s)\n",
 		       host_tsc.hz, host_tsc.source);
 	console_printf("mhv: (MHz: the core's clock over each benchmark, the TSC's rate x "
-		       "dAPERF/dMPERF; cycles: the median in core cycles%s%s)\n",
+		       "dAPERF/dMPERF; cycles: the median in core cycles%s%s; \"SMIs: N\" marks a "
+		       "row SMIs fell into%s%s)\n",
 		       aperf_missing() ? "; here none: " : "",
-		       aperf_missing() ? aperf_missing() : "");
+		       aperf_missing() ? aperf_missing() : "",
+		       smi_count_missing() ? ", here uncounted: " : "",
+		       smi_count_missing() ? smi_count_missing() : "");
 	for (i = 0; i < r->nr_refused; i++)
 		console_printf("mhv: column %s could not run here: %s\n", r->refused[i].column,
 			       r->refused[i].why);

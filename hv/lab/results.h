@@ -13,9 +13,12 @@
 
 #define MAX_BENCH_ROWS 256 /* tests x columns on a host that runs every PMU mode */
 
-/* APERF and MPERF over a benchmark (platform/aperf.h), 0 and 0 when unknown. */
+/* APERF and MPERF over a benchmark (platform/aperf.h), 0 and 0 when
+ * unknown; the SMIs that arrived meanwhile, where the CPU counts them. */
 struct bench_clock {
 	u64 d_aperf, d_mperf;
+	u64 smis;
+	bool smis_known;
 };
 
 struct bench_row {

@@ -47,14 +47,19 @@ static bool harness_bench_result(void *ctx, const struct hc_bench_result *r,
 {
 	struct vm_life *l = ctx;
 	struct aperf_sample now;
-	struct bench_clock clock = { 0, 0 };
+	struct aperf_sample *start = &l->bench_start;
+	struct bench_clock clock = { 0 };
 
 	aperf_sample(&now);
-	if (now.valid && l->bench_start.valid && now.cpu == l->bench_start.cpu) {
-		clock.d_aperf = now.aperf - l->bench_start.aperf;
-		clock.d_mperf = now.mperf - l->bench_start.mperf;
+	if (now.cpu == start->cpu) {
+		if (now.valid && start->valid) {
+			clock.d_aperf = now.aperf - start->aperf;
+			clock.d_mperf = now.mperf - start->mperf;
+		}
+		clock.smis_known = now.has_smis && start->has_smis;
+		clock.smis = clock.smis_known ? now.smis - start->smis : 0;
 	}
-	l->bench_start.valid = false;
+	start->valid = start->has_smis = false;
 	count_unfiltered(l, r->name);
 	count_unfiltered(l, r->skip_reason);
 	return results_bench(l->cr->results, l->suite, l->config->name, r, st, &clock);

@@ -9,18 +9,39 @@
 
 const char *aperf_missing(void)
 {
-	if (host_cpu.cpuid.max_std < 6 ||
-	    !(host_cpu.cpuid.std[6].ecx & CPUID6_ECX_APERFMPERF))
+	if (host_cpu.cpuid.max_std < 6 || !(host_cpu.cpuid.std[6].ecx & CPUID6_ECX_APERFMPERF))
 		return "no APERF/MPERF (CPUID 6 ECX[0] = 0)";
+	return NULL;
+}
+
+/*
+ * Intel's MSR_SMI_COUNT.  AMD's SMI count is a PMU event (Zen 5's
+ * ls_smi_rx, event 0x2B): it would take a counter the guests' PMU modes
+ * own, so mhv does not count SMIs there.
+ */
+const char *smi_count_missing(void)
+{
+	u64 v;
+
+	if (__builtin_strcmp(host_cpu.vendor_id, "GenuineIntel"))
+		return "no SMI count on this vendor (AMD's is a PMU event, which the guests' "
+		       "counters own)";
+	if (rdmsr_safe(MSR_SMI_COUNT, &v))
+		return "MSR_SMI_COUNT (0x34) faults here";
 	return NULL;
 }
 
 void aperf_sample(struct aperf_sample *s)
 {
+	static int smi_state; /* 0: not asked, 1: readable, -1: not */
+
 	s->valid = false;
+	s->cpu = this_cpu()->index;
+	if (!smi_state)
+		smi_state = smi_count_missing() ? -1 : 1;
+	s->has_smis = smi_state > 0 && !rdmsr_safe(MSR_SMI_COUNT, &s->smis);
 	if (aperf_missing())
 		return;
-	s->cpu = this_cpu()->index;
 	/* MPERF first: an interval is then never short of the APERF cycles in it */
 	s->mperf = rdmsr(MSR_IA32_MPERF);
 	s->aperf = rdmsr(MSR_IA32_APERF);
@@ -60,8 +81,7 @@ bool boost_apply(enum boost_setting b, const char **why)
 		*why = "no boost control known for this vendor";
 		return false;
 	}
-	if (rdmsr_safe(msr, &v) ||
-	    wrmsr_safe(msr, b == BOOST_OFF ? v | off_bit : v & ~off_bit)) {
+	if (rdmsr_safe(msr, &v) || wrmsr_safe(msr, b == BOOST_OFF ? v | off_bit : v & ~off_bit)) {
 		*why = "the boost control MSR faulted";
 		return false;
 	}
@@ -86,5 +106,7 @@ void boost_setup(enum boost_setting b)
 				   ? ": the write did not take, boost is as it was"
 				   : "");
 	}
-	console_printf("; %s\n", missing ? missing : "APERF/MPERF: core cycles and MHz per row");
+	console_printf("; %s; %s\n", missing ? missing : "APERF/MPERF: core cycles and MHz per row",
+		       smi_count_missing() ? smi_count_missing()
+					   : "SMIs counted per row (MSR_SMI_COUNT)");
 }

@@ -14,8 +14,9 @@
 
 struct aperf_sample {
 	u64 aperf, mperf;
-	u32 cpu; /* the counters are per CPU: deltas only on the same one */
-	bool valid;
+	u64 smis; /* MSR_SMI_COUNT where has_smis */
+	u32 cpu;  /* the counters are per CPU: deltas only on the same one */
+	bool valid, has_smis;
 };
 
 enum boost_setting {
@@ -26,6 +27,8 @@ enum boost_setting {
 
 /* CPUID 6 ECX[0] on the BSP; why not, else NULL. */
 const char *aperf_missing(void);
+/* Whether this CPU counts SMIs where mhv can read them; why not, else NULL. */
+const char *smi_count_missing(void);
 void aperf_sample(struct aperf_sample *s);
 
 /* Core boost on or off on this CPU (AMD HWCR[25] CpbDis, Intel

@@ -72,6 +72,14 @@ static void clock_columns(void **state)
 	/* no TSC frequency: no clock either */
 	report_format_clock(buf, sizeof(buf), &row, 0);
 	assert_string_equal(buf, "        -       -");
+	/* SMIs counted (Intel): the row says how many fell into it */
+	row.clock.smis_known = true;
+	row.clock.smis = 2;
+	report_format_clock(buf, sizeof(buf), &row, 2000000000ull);
+	assert_string_equal(buf, "     3000     187  SMIs: 2");
+	report_format_json(buf, sizeof(buf), &row, "bochs", "svm", 2000000000ull);
+	assert_non_null(strstr(buf, ",\"cycles_median\":187,\"smis\":2}"));
+	row.clock.smis = 0;
 	/* a core slowed below the TSC's rate (a power limit, an idle P-state) */
 	row.clock.d_aperf = 1;
 	row.clock.d_mperf = 4;
