@@ -11,6 +11,7 @@
 #include "host/cpu_features.h"
 #include "host/boot_stack.h"
 #include "host/cpu_tables.h"
+#include "platform/lapic.h"
 #include "host/paging.h"
 #include "platform/host_timer.h"
 #include "host/page_alloc.h"
@@ -150,6 +151,12 @@ void hv_main(const struct boot_info *bi)
 	mitigations_describe(config.mitigations == MITIGATIONS_OFF);
 	pmu_caps_probe();
 	pmu_caps_describe();
+	if (config.apic == HOST_APIC_X2APIC)
+		console_printf("mhv: apic: %s\n",
+			       lapic_enable_x2apic()
+				   ? "x2APIC (apic = x2apic)"
+				   : "apic = x2apic refused: no x2APIC (CPUID.01H:ECX[21] "
+				     "clear), xAPIC kept");
 	smp_init(bi, &(struct smp_ap_ops){ .enable = ap_enable, .idle_wait = backend->idle_wait });
 	numa_describe();
 	selfcheck_init();

@@ -133,7 +133,8 @@ run_case() {
 		# runs; a screendump of the framebuffer console when the run is
 		# done; the multiboot test kernels on the boot volume; the Debian
 		# Linux guest of make linux-guest (a skip without it), in a
-		# machine with room for its 512 MiB; smm: Debian's OVMF with SMM
+		# machine with room for its 512 MiB; many: a machine with many
+		# CPUs (1 GiB for their firmware and mhv's per-CPU data, 300 s); smm: Debian's OVMF with SMM
 		# (variables in SMM, Secure Boot available, no keys enrolled)
 		# snakeoil signed refused: Debian's Secure Boot OVMF with its
 		# snakeoil keys enrolled (SMM); the image signed with that key
@@ -153,6 +154,7 @@ run_case() {
 			signed) efi=$LOGS/$name.efi ;;
 			refused) mon="$LOGS/$name.mon" refused=1 ;;
 			numa) numa=2 ;;
+			many) extra="-m 1G" timeout=300 ;;
 			esac
 		done
 		if [ "$efi" != "$EFI" ]; then

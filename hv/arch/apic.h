@@ -81,4 +81,22 @@
 #define ICR_TO_OTHERS 3
 #define ICR_ALL_BUT_SELF ((u32)ICR_TO_OTHERS << 18)
 
+/*
+ * The highest APIC ID an xAPIC can address: its ICR destination has 8
+ * bits, and 0xFF there is the broadcast (SDM Vol 3 §11.6.2.1); an ID
+ * above this one takes x2APIC mode, whose destination has 32 (§11.12.9).
+ */
+#define XAPIC_MAX_ID 0xfe
+
+/* Whether any of these APIC IDs needs the host in x2APIC mode. */
+static inline bool apic_ids_need_x2apic(const u32 *ids, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] > XAPIC_MAX_ID)
+			return true;
+	return false;
+}
+
 #endif

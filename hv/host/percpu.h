@@ -9,9 +9,12 @@
 #define MHV_PERCPU_H
 
 #include "platform/host_timer.h"
+#include "lib/cpuset.h"
 #include "lib/types.h"
 
-#define MAX_CPUS 64
+/* The most CPUs mhv starts: what a struct cpuset holds.  Only the sets
+ * have this size; per-CPU data is allocated for the CPUs present. */
+#define MAX_CPUS CPUSET_BITS
 
 struct cpu_tables;
 struct page_alloc;
@@ -45,9 +48,17 @@ struct cpu {
 	struct page_alloc *arena;
 };
 
-/* Filled by smp_init: cpus[0] is the BSP. */
-extern struct cpu cpus[MAX_CPUS];
+/* nr_cpus of them, cpus[0] the BSP: until smp_init, the BSP's alone
+ * (static); then an array from the page allocator for the CPUs present. */
+extern struct cpu *cpus;
 extern unsigned nr_cpus;
+
+/* cpus[] for n CPUs, zeroed but for cpus[0], the BSP's, which moves
+ * there; false (cpus unchanged) when the memory is not there. */
+bool percpu_alloc(unsigned n);
+/* Once every cpus[i].apic_id is final: the table by APIC ID that
+ * this_cpu() looks in, instead of its scan (false: no memory for it). */
+bool percpu_index_apic_ids(void);
 
 /* The CPU this code runs on (the BSP until smp_init has run). */
 struct cpu *this_cpu(void);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "smp.h"
+#include "smp_cpus.h"
 #include "platform/acpi.h"
 #include "lib/boot_info.h"
 #include "platform/console.h"
@@ -21,7 +22,6 @@
 #include "arch/x86.h"
 
 #define AP_STACK_PAGES 8
-#define BROADCAST_APS 16 /* slots when there is no MADT to count the CPUs */
 #define WAKE_VECTOR 0xee /* a fixed IPI that only ends an AP's HLT */
 
 /* APIC ID bits that number the threads of a core (CPUID.0BH.0:EAX[4:0], SDM Vol 3 §9.9.1) */
@@ -251,28 +251,49 @@ void smp_ap_entry(u32 slot)
 	}
 }
 
-/* INIT, then up to two SIPIs, as the MP start-up protocol has it (SDM Vol 3 §8.4.4.1). */
-static void start_ap(struct cpu *c, u64 base)
+static bool any_starting(void)
+{
+	unsigned i;
+
+	for (i = 1; i < nr_cpus; i++)
+		if (cpus[i].state == CPU_STARTING)
+			return true;
+	return false;
+}
+
+/*
+ * INIT, then up to two SIPIs, as the MP start-up protocol has it (SDM Vol
+ * 3 §9.4.4.1), sent to every AP in turn at each step: one 10 ms wait for
+ * all of them, and a CPU the MADT lists that never answers costs its
+ * 1.2 s once, not once per CPU.  The APs claim their stacks in the
+ * trampoline and find their struct cpu by APIC ID (smp_ap_entry).
+ */
+static void start_aps(u64 base)
 {
 	u64 deadline;
-	unsigned sipi;
+	unsigned i, sipi;
 
-	c->state = CPU_STARTING;
+	for (i = 1; i < nr_cpus; i++)
+		cpus[i].state = CPU_STARTING;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	lapic_send_ipi(c->apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
+	for (i = 1; i < nr_cpus; i++)
+		lapic_send_ipi(cpus[i].apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
 	delay_us(10000);
-	for (sipi = 0; sipi < 2 && c->state == CPU_STARTING; sipi++) {
-		lapic_send_ipi(c->apic_id, ICR_STARTUP | (u32)(base >> 12));
+	for (sipi = 0; sipi < 2 && any_starting(); sipi++) {
+		for (i = 1; i < nr_cpus; i++)
+			if (cpus[i].state == CPU_STARTING)
+				lapic_send_ipi(cpus[i].apic_id, ICR_STARTUP | (u32)(base >> 12));
 		deadline = rdtsc() + ticks_per_ms() * (sipi ? 200 : 1);
-		while (c->state == CPU_STARTING && rdtsc() < deadline)
+		while (any_starting() && rdtsc() < deadline)
 			cpu_relax();
 	}
-	/* Wait for the AP's own set-up (tables, LAPIC, virtualization). */
+	/* Wait for the APs' own set-up (tables, LAPIC, virtualization). */
 	deadline = rdtsc() + ticks_per_ms() * 1000;
-	while (c->state == CPU_STARTING && rdtsc() < deadline)
+	while (any_starting() && rdtsc() < deadline)
 		cpu_relax();
-	if (c->state == CPU_STARTING)
-		fail(c, "no answer to INIT-SIPI-SIPI within 1.2 s");
+	for (i = 1; i < nr_cpus; i++)
+		if (cpus[i].state == CPU_STARTING)
+			fail(&cpus[i], "no answer to INIT-SIPI-SIPI within 1.2 s");
 }
 
 /*
@@ -328,55 +349,55 @@ static void save_bsp_state(void)
 
 void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 {
-	u32 ids[MAX_CPUS];
-	const void *madt = acpi_find_table(bi->rsdp, "APIC");
-	int n = madt ? acpi_madt_cpus(madt, ids, MAX_CPUS) : -1;
-	u32 bsp_id = lapic_present() ? lapic_id() : 0;
+	struct smp_cpus plan;
 	struct cpuid_regs topo;
 	unsigned i, up = 0;
 
 	/* Leaf 0xB sub-leaf 0 is the SMT level when ECX[15:8] says type 1. */
 	if (cpuid_cached(0xb, 0, &topo) && ((topo.ecx >> 8) & 0xff) == 1)
 		smt_shift = topo.eax & 0x1f;
-	cpus[0] = (struct cpu){
-		.index = 0, .apic_id = bsp_id, .node = numa_cpu_node(bsp_id), .state = CPU_IDLE
-	};
+	smp_cpus_plan(bi, &plan);
+	cpus[0] = (struct cpu){ .index = 0,
+				.apic_id = plan.bsp_id,
+				.node = numa_cpu_node(plan.bsp_id),
+				.state = CPU_IDLE };
 	cpus[0].tables = cpu_tables_bsp();
 	nr_cpus = 1;
-	for (i = 0; n > 0 && i < (unsigned)n; i++) {
-		if (ids[i] == bsp_id || nr_cpus == MAX_CPUS)
-			continue;
-		cpus[nr_cpus] = (struct cpu){ .index = nr_cpus,
-					      .apic_id = ids[i],
-					      .node = numa_cpu_node(ids[i]) };
-		nr_cpus++;
-	}
-	if (n > 0 && nr_cpus == 1) {
-		console_printf("mhv: cpus: 1 in the MADT\n");
+	if (plan.n > 0 && !plan.aps) {
+		smp_cpus_say(&plan, 0, smt_shift);
 		return;
 	}
 	if (!bi->trampoline_base || !lapic_present()) {
 		console_printf("mhv: cpus: APs not started: %s\n",
 			       !lapic_present() ? "the local APIC is off"
 						: "no memory below 1 MiB for the trampoline");
-		nr_cpus = 1;
 		return;
 	}
+	if (!percpu_alloc(1 + plan.aps)) {
+		console_printf("mhv: cpus: APs not started: out of memory for %u CPUs' data\n",
+			       1 + plan.aps);
+		return;
+	}
+	if (plan.n > 0)
+		smp_cpus_list(&plan);
 	ap_ops = *ops;
 	selfcheck_watch("the APs' start-up ops", &ap_ops, sizeof(ap_ops));
 	save_bsp_state();
 	build_trampoline(bi->trampoline_base);
-	if (!provision(n > 0 ? nr_cpus - 1 : BROADCAST_APS)) {
+	if (!provision(plan.aps)) {
 		console_printf("mhv: cpus: APs not started: out of memory for their stacks\n");
 		nr_cpus = 1;
 		return;
 	}
-	if (n > 0) {
-		for (i = 1; i < nr_cpus; i++)
-			start_ap(&cpus[i], bi->trampoline_base);
-	} else {
+	if (plan.n > 0)
+		start_aps(bi->trampoline_base);
+	else
 		start_all_broadcast(bi->trampoline_base);
-	}
+	if (!console_lines_alloc(nr_cpus))
+		console_printf("mhv: cpus: no memory for a console line per CPU: their lines may "
+			       "mix\n");
+	if (!percpu_index_apic_ids())
+		console_printf("mhv: cpus: no memory for the table by APIC ID: this_cpu() scans\n");
 	for (i = 1; i < nr_cpus; i++) {
 		if (cpus[i].state == CPU_IDLE)
 			up++;
@@ -384,10 +405,7 @@ void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 			console_printf("mhv: cpu %u (APIC ID %u) cannot be used: %s\n", i,
 				       cpus[i].apic_id, cpus[i].why);
 	}
-	console_printf("mhv: cpus: %u %s, BSP APIC ID %u, %u of %u APs started, %u thread%s per "
-		       "core\n",
-		       nr_cpus, n > 0 ? "in the MADT" : "answered a broadcast INIT-SIPI (no MADT)",
-		       bsp_id, up, nr_cpus - 1, 1u << smt_shift, smt_shift ? "s" : "");
+	smp_cpus_say(&plan, up, smt_shift);
 }
 
 bool smp_stacks_intact(char *why, size_t size)

@@ -24,6 +24,14 @@ struct smp_ap_ops {
 	void (*idle_wait)(void);
 };
 
+/* What smp_init found, for the run header. */
+struct smp_census {
+	u32 in_madt; /* CPUs the MADT lists that mhv may start; 0 without a MADT */
+	u8 madt_rev;
+	u32 started; /* CPUs that came up, the BSP included */
+};
+extern struct smp_census smp_census;
+
 /* Start every AP in the MADT; prints one line per CPU that failed. */
 void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops);
 /* The canaries at the bottom of the APs' stacks are intact (selfcheck). */

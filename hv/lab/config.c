@@ -67,6 +67,11 @@ static const struct name_value console_names[] = {
 	{ "both", CONSOLE_BOTH },
 };
 
+static const struct name_value apic_names[] = {
+	{ "auto", HOST_APIC_AUTO },
+	{ "x2apic", HOST_APIC_X2APIC },
+};
+
 static const struct name_value tsc_calibration_names[] = {
 	{ "auto", TSC_CAL_AUTO },
 	{ "hpet", TSC_CAL_HPET },
@@ -105,6 +110,7 @@ void config_defaults(struct mhv_config *cfg)
 	cfg->pmu_account = CONFIG_ACCOUNT_INSN | CONFIG_ACCOUNT_BRANCH;
 	cfg->time_limit = 60;
 	cfg->tsc_calibration = TSC_CAL_AUTO;
+	cfg->apic = HOST_APIC_AUTO;
 }
 
 static __printf(2, 3) int fail(struct parser *ps, const char *fmt, ...)
@@ -229,6 +235,7 @@ static int parse_number(struct parser *ps, const struct config_key *key, struct 
 _Static_assert(sizeof(enum exit_action) == sizeof(u32) &&
 		   sizeof(enum console_mode) == sizeof(u32) &&
 		   sizeof(enum tsc_calibration) == sizeof(u32) &&
+		   sizeof(enum host_apic_mode) == sizeof(u32) &&
 		   sizeof(enum config_mitigations) == sizeof(u32),
 	       "choice keys store a u32");
 static int parse_choice(struct parser *ps, const struct config_key *key, struct slice val)
@@ -275,37 +282,52 @@ static int parse_name_list(struct parser *ps, const struct config_key *key, stru
 	return 0;
 }
 
-/* "all", or CPU indices as the run header numbers them (0 is the BSP). */
+/* A CPU index 0..CPUSET_BITS-1 from all of s: true, or false when s is not one. */
+static bool cpu_number(struct slice s, u32 *n)
+{
+	*n = 0;
+	if (!s.len || s.len > 4)
+		return false;
+	for (size_t i = 0; i < s.len; i++) {
+		if (s.p[i] < '0' || s.p[i] > '9')
+			return false;
+		*n = *n * 10 + (u32)(s.p[i] - '0');
+	}
+	return *n < CPUSET_BITS;
+}
+
+/* "all", or CPU indices as the run header numbers them (0 is the BSP),
+ * and ranges of them: "cpus = 0, 2, 64-127". */
 static int parse_cpus(struct parser *ps, const struct config_key *key, struct slice val)
 {
 	struct slice rest = val;
-	u64 mask = 0;
+	struct cpuset set;
 
+	cpuset_clear(&set);
 	ps->cfg->cpus_all = slice_eq(val, "all");
 	if (ps->cfg->cpus_all) {
-		ps->cfg->cpus = 0;
+		ps->cfg->cpus = set;
 		return 0;
 	}
 	while (rest.p) {
-		struct slice item = next_item(&rest);
-		u32 n = 0;
+		struct slice item = next_item(&rest), lo = item, hi = item;
+		u32 first, last;
 
-		if (!item.len || item.len > 2)
-			goto bad;
-		for (size_t i = 0; i < item.len; i++) {
-			if (item.p[i] < '0' || item.p[i] > '9')
-				goto bad;
-			n = n * 10 + (item.p[i] - '0');
-		}
-		if (n > 63)
-			goto bad;
-		mask |= 1ull << n;
-		continue;
-	bad:
-		return fail(ps, "bad CPU '%.*s' for '%s': expected CPU numbers 0 to 63 or all",
-			    (int)item.len, item.p, key->name);
+		for (size_t i = 0; i < item.len; i++)
+			if (item.p[i] == '-') {
+				lo.len = i;
+				hi = (struct slice){ item.p + i + 1, item.len - i - 1 };
+				break;
+			}
+		if (!cpu_number(lo, &first) || !cpu_number(hi, &last) || last < first)
+			return fail(ps,
+				    "bad CPU '%.*s' for '%s': expected CPU numbers 0 to %u, ranges "
+				    "of them (0-127) or all",
+				    (int)item.len, item.p, key->name, CPUSET_BITS - 1);
+		for (; first <= last; first++)
+			cpuset_add(&set, first);
 	}
-	ps->cfg->cpus = mask;
+	ps->cfg->cpus = set;
 	return 0;
 }
 
@@ -384,6 +406,7 @@ static const struct config_key config_keys[] = {
 	CHOICE_KEY(exit_action, exit_action_names, "what to do when done"),
 	CHOICE_KEY(console, console_names, "serial, framebuffer or both"),
 	CHOICE_KEY(tsc_calibration, tsc_calibration_names, "where the TSC frequency comes from"),
+	CHOICE_KEY(apic, apic_names, "the host's APIC mode"),
 	{ .name = "debugcon",
 	  .parse = parse_on_off,
 	  .desc = "mirror console to port 0xE9",

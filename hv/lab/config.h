@@ -10,8 +10,10 @@
 #define MHV_CONFIG_H
 
 #include "host/finish.h"
+#include "lib/cpuset.h"
 #include "lib/types.h"
 #include "platform/console.h"
+#include "platform/lapic.h"
 #include "platform/tsc.h"
 #include "platform/aperf.h"
 
@@ -72,9 +74,9 @@ struct mhv_config {
 	enum console_mode console;    /* where the console goes; default both */
 	u32 pmu_modes;		      /* CONFIG_PMU_* columns to run; default all */
 	u32 pmu_account;	      /* CONFIG_ACCOUNT_*; default insn,branch */
-	u64 cpus;      /* CPU indices (bit i: cpu i, 0 = BSP) to run on; 0: default */
-	bool cpus_all; /* "cpus = all" */
-	u32 nr_guests; /* "guest =" lines: kernels run after the suites */
+	struct cpuset cpus;	      /* CPU indices (0 = BSP) to run on; empty: the default */
+	bool cpus_all;		      /* "cpus = all" */
+	u32 nr_guests;		      /* "guest =" lines: kernels run after the suites */
 	struct mhv_guest guests[CONFIG_MAX_GUESTS];
 	/* the chosen CPUs run the one-vCPU VMs together, not in turn; default off */
 	bool cpus_at_once;
@@ -94,6 +96,7 @@ struct mhv_config {
 	/* core boost (platform/aperf.h): off by default, so that every row
 	 * and run measures at the same clock */
 	enum boost_setting boost;
+	enum host_apic_mode apic; /* the host's APIC mode; default auto */
 };
 
 void config_defaults(struct mhv_config *cfg);

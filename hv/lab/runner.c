@@ -7,6 +7,8 @@
 #include "runner_priv.h"
 #include "platform/console.h"
 #include "lib/fmt.h"
+#include "host/finish.h"
+#include "host/page_alloc.h"
 #include "report.h"
 #include "fw_probe.h"
 #include "host/numa.h"
@@ -55,25 +57,23 @@ static enum work_end bring_back(struct vm *vm, struct cpu *c)
 void runner_run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, void *const args[],
 			 struct vm *const vms[], u64 timeout_ms, enum work_end end[])
 {
-	bool started[MAX_CPUS];
 	unsigned i;
 
+	/* end[i] is WORK_DONE meanwhile for the ones started (or the BSP's) */
 	for (i = 0; i < n; i++)
-		started[i] = on[i] != &cpus[0] && smp_start(on[i], fn, args[i]);
+		end[i] = on[i] == &cpus[0] || smp_start(on[i], fn, args[i]) ? WORK_DONE
+									    : WORK_NOT_STARTED;
 	for (i = 0; i < n; i++)
-		if (started[i]) {
+		if (on[i] != &cpus[0] && end[i] == WORK_DONE) {
 			fw_probe_while_busy(on[i], vms[i]);
 			break;
 		}
 	for (i = 0; i < n; i++)
 		if (on[i] == &cpus[0])
 			fn(args[i]);
-	for (i = 0; i < n; i++) {
-		if (on[i] == &cpus[0] || (started[i] && smp_wait(on[i], timeout_ms)))
-			end[i] = WORK_DONE;
-		else
-			end[i] = started[i] ? bring_back(vms[i], on[i]) : WORK_NOT_STARTED;
-	}
+	for (i = 0; i < n; i++)
+		if (on[i] != &cpus[0] && end[i] == WORK_DONE && !smp_wait(on[i], timeout_ms))
+			end[i] = bring_back(vms[i], on[i]);
 }
 
 const char *runner_cpu_node(const struct cpu *c)
@@ -89,11 +89,18 @@ const char *runner_cpu_node(const struct cpu *c)
 void runner_format_cpu_list(char *buf, size_t size, struct cpu *const on[], unsigned n)
 {
 	size_t used = 0;
-	unsigned i;
+	unsigned i, j;
 
 	buf[0] = 0;
-	for (i = 0; i < n && used < size; i++)
+	for (i = 0; i < n && used < size; i = j + 1) {
+		for (j = i; j + 1 < n && on[j + 1]->index == on[j]->index + 1; j++)
+			;
+		if (j < i + 2)
+			j = i;
 		used += fmt_snprintf(buf + used, size - used, "%s%u", i ? "," : "", on[i]->index);
+		if (j > i && used < size)
+			used += fmt_snprintf(buf + used, size - used, "-%u", on[j]->index);
+	}
 }
 
 /* runner_run_together work: the whole life of the VM of @arg (a struct vm_life). */
@@ -238,16 +245,21 @@ void runner_finish_cpu_run(struct cpu_run *cr)
 	cr->results->nr_refused = 0;
 }
 
+static u64 pages_for(u64 bytes)
+{
+	return (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+}
+
 /*
  * Where the suites run: the CPUs "cpus =" names, or all that started, or
  * by default one AP on another core than the BSP (which spin-waits while
  * the AP measures), else the BSP.
  */
-static unsigned choose_cpus(const struct mhv_config *cfg, struct cpu *chosen[MAX_CPUS])
+static unsigned choose_cpus(const struct mhv_config *cfg, struct cpu *chosen[])
 {
 	unsigned i, n = 0;
 
-	if (!cfg->cpus_all && !cfg->cpus) {
+	if (!cfg->cpus_all && cpuset_empty(&cfg->cpus)) {
 		/* Not the BSP's SMT sibling either: its spin-wait would share the core. */
 		for (i = 1; i < nr_cpus && !n; i++)
 			if (cpus[i].state == CPU_IDLE && !smp_same_core(&cpus[i], &cpus[0]))
@@ -259,8 +271,8 @@ static unsigned choose_cpus(const struct mhv_config *cfg, struct cpu *chosen[MAX
 			chosen[n++] = &cpus[0];
 		return n;
 	}
-	for (i = 0; i < MAX_CPUS; i++) {
-		if (!cfg->cpus_all && !(cfg->cpus & BIT(i)))
+	for (i = 0; i < (cfg->cpus_all ? nr_cpus : CPUSET_BITS); i++) {
+		if (!cfg->cpus_all && !cpuset_has(&cfg->cpus, i))
 			continue;
 		if (i < nr_cpus && cpus[i].state == CPU_IDLE)
 			chosen[n++] = &cpus[i];
@@ -293,11 +305,27 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 	static struct runner run;
 	static struct vm first_vm;
 	struct cpu_run one_by_one = { .run = &run, .results = &run.results, .vm = &first_vm };
-	struct cpu *chosen[MAX_CPUS];
-	unsigned n = choose_cpus(cfg, chosen), i;
+	/* for the CPUs present, from hv_pages before any VM's mark */
+	struct cpu **chosen = alloc_pages_zeroed(pages_for(nr_cpus * sizeof(*chosen)));
+	unsigned n, i;
 	char why[64];
-	struct why_not at_once = at_once_why_not(cfg, chosen, n, why, sizeof(why));
+	struct why_not at_once;
 
+	run.lost = alloc_pages_zeroed(pages_for(nr_cpus * sizeof(*run.lost)));
+	run.max_lost = nr_cpus;
+	if (!chosen || !run.lost)
+		hv_fatal(MHV_FATAL, "no memory for the run's lists of %u CPUs", nr_cpus);
+	n = choose_cpus(cfg, chosen);
+	if (smp_census.in_madt)
+		fmt_snprintf(why, sizeof(why), "%u in the MADT (MADT rev %u)", smp_census.in_madt,
+			     smp_census.madt_rev);
+	else
+		fmt_snprintf(why, sizeof(why), "no MADT");
+	console_printf("mhv: cpus: %s, %u started, %u used (%s)\n", why, smp_census.started, n,
+		       cfg->cpus_all		  ? "cpus = all"
+		       : cpuset_empty(&cfg->cpus) ? "the default: one AP on another core"
+						  : "mhv.cfg cpus");
+	at_once = at_once_why_not(cfg, chosen, n, why, sizeof(why));
 	run.cfg = cfg;
 	run.bi = bi;
 	run.vm = &first_vm;

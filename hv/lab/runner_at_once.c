@@ -15,10 +15,24 @@
 #define ARENA_MIN_PAGES (GUEST_RAM_SIZE / PAGE_SIZE + 256)
 #define ARENA_MAX_PAGES ((16ull << 20) / PAGE_SIZE)
 
-/* What each CPU of a run at once keeps until the BSP has printed it. */
+/* What each CPU of a run at once keeps until the BSP has printed it,
+ * and what the BSP keeps for it while its VM runs. */
 struct at_once_state {
 	struct run_results results;
 	struct vm vm;
+	struct cpu_run run;
+	struct vm_life life;
+	bool lost;
+};
+
+/* The CPUs of a run at once, and the lists runner_run_together takes. */
+struct plan_at_once {
+	struct at_once_state *st;
+	unsigned n;
+	struct cpu **on;
+	void **args;
+	struct vm **vms;
+	enum work_end *end;
 };
 
 /* On each CPU: its lines tagged "[cpuN] ", what run_suite_vm does for one. */
@@ -40,45 +54,37 @@ static void at_once_job(void *arg)
  * runs its own if it is one of them, then waits for each, bounded by the
  * VM's time limit, so that a CPU that is lost is left out, not waited for.
  */
-static void run_vm_at_once(struct cpu_run *runs, unsigned n, const struct suite *s,
+static void run_vm_at_once(const struct plan_at_once *p, const struct suite *s,
 			   const struct suite_vm *sv, const struct vm_config *config)
 {
-	/* only the BSP runs this, one VM at a time: too big for its stack */
-	static struct vm_life lives[MAX_CPUS];
-	u64 limit_ms = suite_vm_limit_ms(sv, runs[0].run->cfg);
-	struct cpu *on[MAX_CPUS];
-	void *args[MAX_CPUS];
-	struct vm *vms[MAX_CPUS];
-	enum work_end end[MAX_CPUS];
-	bool lost[MAX_CPUS];
+	u64 limit_ms = suite_vm_limit_ms(sv, p->st[0].run.run->cfg);
 	unsigned i;
 
-	for (i = 0; i < n; i++) {
-		on[i] = runs[i].cpu;
-		args[i] = &lives[i];
-		vms[i] = runs[i].vm;
+	for (i = 0; i < p->n; i++) {
+		struct at_once_state *st = &p->st[i];
+
+		p->on[i] = st->run.cpu;
+		p->args[i] = &st->life;
+		p->vms[i] = st->run.vm;
 		/* a CPU lost at an earlier VM stays out (it cannot start), as in
 		 * runner_run_plan_on, and is not reported again; its life is
 		 * left as it was */
-		lost[i] = on[i]->state == CPU_FAILED;
-		if (!lost[i])
-			runner_suite_vm(&lives[i], &runs[i], s, sv, config);
+		st->lost = p->on[i]->state == CPU_FAILED;
+		if (!st->lost)
+			runner_suite_vm(&st->life, &st->run, s, sv, config);
 	}
-	runner_run_together(on, n, at_once_job, args, vms, limit_ms + CPU_GRACE_MS, end);
-	for (i = 0; i < n; i++) {
-		if (lost[i] || end[i] == WORK_DONE)
+	runner_run_together(p->on, p->n, at_once_job, p->args, p->vms, limit_ms + CPU_GRACE_MS,
+			    p->end);
+	for (i = 0; i < p->n; i++) {
+		struct at_once_state *st = &p->st[i];
+
+		if (st->lost || p->end[i] == WORK_DONE)
 			continue;
-		runner_vm_lost(&lives[i], on[i]);
-		if (end[i] == WORK_LOST)
-			runner_keep_lost_vm(&runs[i], runs[i].vm, on[i]);
+		runner_vm_lost(&st->life, p->on[i]);
+		if (p->end[i] == WORK_LOST)
+			runner_keep_lost_vm(&st->run, st->run.vm, p->on[i]);
 	}
 }
-
-/* The CPUs of a run at once. */
-struct plan_at_once {
-	struct cpu_run *runs;
-	unsigned n;
-};
 
 /* Said once, in every CPU's tables. */
 static void refuse_at_once(void *arg, const struct suite *s, const struct vm_config *c,
@@ -87,9 +93,9 @@ static void refuse_at_once(void *arg, const struct suite *s, const struct vm_con
 	const struct plan_at_once *p = arg;
 	unsigned k;
 
-	results_refuse_column(p->runs[0].results, s->name, c->name, why);
+	results_refuse_column(p->st[0].run.results, s->name, c->name, why);
 	for (k = 1; k < p->n; k++)
-		results_add_refused(p->runs[k].results, c->name, why);
+		results_add_refused(p->st[k].run.results, c->name, why);
 }
 
 static void run_at_once(void *arg, const struct suite *s, const struct vm_config *c)
@@ -99,11 +105,11 @@ static void run_at_once(void *arg, const struct suite *s, const struct vm_config
 
 	for (j = 0; j < s->nr_vms; j++) {
 		const struct suite_vm *sv = &s->vms[j];
-		struct why_not w = suite_vm_why_not(sv, p->runs[0].run->cfg);
+		struct why_not w = suite_vm_why_not(sv, p->st[0].run.run->cfg);
 
 		/* skipped ones are said on each CPU; left-out ones nowhere */
 		if (runner_plan_takes(PLAN_ONE_VCPU, sv) && w.verdict != VERDICT_LEFT_OUT)
-			run_vm_at_once(p->runs, p->n, s, sv, c);
+			run_vm_at_once(p, s, sv, c);
 	}
 }
 
@@ -118,37 +124,49 @@ static void run_at_once(void *arg, const struct suite *s, const struct vm_config
  */
 struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsigned n)
 {
-	static struct cpu_run runs[MAX_CPUS];
-	static u32 nodes[MAX_CPUS];
 	const struct mhv_config *cfg = run->cfg;
-	struct plan_at_once p = { runs, n };
+	struct plan_at_once p = { .n = n };
 	const struct plan_walk w = { refuse_at_once, run_at_once, &p };
 	u64 state_pages = (n * sizeof(struct at_once_state) + PAGE_SIZE - 1) / PAGE_SIZE;
+	u64 list_pages =
+	    (n * (3 * sizeof(void *) + sizeof(enum work_end) + sizeof(u32)) + PAGE_SIZE - 1) /
+	    PAGE_SIZE;
 	u64 arena_pages = (n * sizeof(struct page_alloc) + PAGE_SIZE - 1) / PAGE_SIZE, pages;
 	struct page_alloc_mark before, arenas;
 	u32 nr_lost = run->nr_lost;
 	struct at_once_state *st;
 	struct page_alloc *arena;
-	char list[3 * MAX_CPUS + 1];
+	char list[160];
 	unsigned i;
+	u32 *nodes = NULL;
+	u8 *lists;
 
 	page_alloc_get_mark(&hv_pages, &before);
 	st = alloc_pages_zeroed(state_pages);
 	arena = alloc_pages_zeroed(arena_pages);
+	lists = alloc_pages_zeroed(list_pages);
 	pages = page_alloc_largest(&hv_pages) / n;
 	if (pages > ARENA_MAX_PAGES)
 		pages = ARENA_MAX_PAGES;
 	page_alloc_get_mark(&hv_pages, &arenas);
-	for (i = 0; i < n; i++)
-		nodes[i] = chosen[i]->node; /* each arena on its CPU's node */
-	if (!st || !arena || pages < ARENA_MIN_PAGES ||
+	if (lists) {
+		p.on = (struct cpu **)lists;
+		p.args = (void **)(p.on + n);
+		p.vms = (struct vm **)(p.args + n);
+		p.end = (enum work_end *)(p.vms + n);
+		nodes = (u32 *)(p.end + n);
+		for (i = 0; i < n; i++)
+			nodes[i] = chosen[i]->node; /* each arena on its CPU's node */
+	}
+	if (!st || !arena || !lists || pages < ARENA_MIN_PAGES ||
 	    !page_alloc_carve(&hv_pages, arena, n, pages, nodes)) {
 		page_alloc_release(&hv_pages, &before);
 		return verdict_cannot(
 		    "no memory for an arena per CPU: the CPUs run one after another");
 	}
+	p.st = st;
 	for (i = 0; i < n; i++) {
-		runs[i] = (struct cpu_run){
+		st[i].run = (struct cpu_run){
 			.run = run, .cpu = chosen[i], .results = &st[i].results, .vm = &st[i].vm
 		};
 		st[i].results.cfg = cfg;
@@ -176,8 +194,8 @@ struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsi
 		    chosen[i]->index, chosen[i]->apic_id, runner_cpu_node(chosen[i]),
 		    chosen[i]->index ? "" : ", the BSP", i + 1, n,
 		    runner_plan_has(cfg, PLAN_TWO_VCPUS) ? "its VMs with two vCPUs, then " : "");
-		runner_run_plan_on(&runs[i], PLAN_TWO_VCPUS);
-		runner_finish_cpu_run(&runs[i]);
+		runner_run_plan_on(&st[i].run, PLAN_TWO_VCPUS);
+		runner_finish_cpu_run(&st[i].run);
 		run->results.passed += st[i].results.passed;
 		run->results.failed += st[i].results.failed;
 		run->results.skipped += st[i].results.skipped;

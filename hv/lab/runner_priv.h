@@ -42,9 +42,10 @@ struct runner {
 	struct vm *vm;
 	u32 next_vm_id;	   /* the id the next suite VM gets */
 	u32 next_guest_id; /* the id the next guest gets */
-	/* every VM a CPU never came back from (each retires a CPU) */
-	struct lost_vm lost[MAX_CPUS];
-	u32 nr_lost;
+	/* every VM a CPU never came back from (each retires a CPU): room
+	 * for one per CPU, allocated for the CPUs present */
+	struct lost_vm *lost;
+	u32 nr_lost, max_lost;
 };
 
 /*
@@ -144,6 +145,7 @@ enum work_end {
 void runner_run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, void *const args[],
 			 struct vm *const vms[], u64 timeout_ms, enum work_end end[]);
 /* "1,0,3": the CPUs' numbers, for start lines. */
+/* "0-3,7,9": three or more consecutive indices as a range. */
 void runner_format_cpu_list(char *buf, size_t size, struct cpu *const on[], unsigned n);
 /* ", node N" for a CPU's header line on a machine of NUMA nodes, else "";
  * in a buffer of its own, for the BSP's header lines. */

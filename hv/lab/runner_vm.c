@@ -220,7 +220,7 @@ void runner_keep_lost_vm(struct cpu_run *cr, struct vm *vm, const struct cpu *c)
 	/* the unheard harness has no use for harness_ctx, which may be gone */
 	vm->harness = &unheard_harness;
 	/* each lost VM retired an AP of its own: there is room for all */
-	if (run->nr_lost < ARRAY_SIZE(run->lost)) {
+	if (run->nr_lost < run->max_lost) {
 		lost = &run->lost[run->nr_lost++];
 		fmt_snprintf(lost->name, sizeof(lost->name), "%s", vm->name);
 		lost->cpu = c->index;

@@ -131,52 +131,86 @@ _Static_assert(sizeof(struct acpi_madt) == 44, "ACPI 6.5 §5.2.12, Table 5.19");
 #define MADT_LOCAL_X2APIC 9 /* §5.2.12.12: u16 reserved, u32 x2apic_id, u32 flags, u32 uid */
 #define MADT_ENABLED BIT(0)
 #define MADT_ONLINE_CAPABLE BIT(1)
+/* Online Capable is defined from MADT revision 5 (ACPI 6.3); reserved before */
+#define MADT_REV_ONLINE_CAPABLE 5
 
-static bool add_cpu(u32 *ids, unsigned max, unsigned *n, u32 id, u32 flags)
+/* Calls fn for each Local APIC / x2APIC entry: false when the table is malformed. */
+static bool madt_walk(const struct acpi_madt *madt, void (*fn)(void *ctx, u32 id, u32 flags),
+		      void *ctx)
 {
-	unsigned i;
-
-	/* Online-capable CPUs are off until the OS starts them: mhv may too (§5.2.12.2). */
-	if (!(flags & (MADT_ENABLED | MADT_ONLINE_CAPABLE)))
-		return true;
-	for (i = 0; i < *n; i++)
-		if (ids[i] == id)
-			return true; /* listed as both APIC and x2APIC */
-	if (*n == max)
-		return false;
-	ids[(*n)++] = id;
-	return true;
-}
-
-int acpi_madt_cpus(const void *table, u32 *ids, unsigned max)
-{
-	const struct acpi_madt *madt = table;
 	const u8 *p, *end;
-	unsigned n = 0;
 	u32 id, flags;
 
 	if (!madt || madt->header.length < sizeof(*madt))
-		return -1;
+		return false;
 	p = (const u8 *)(madt + 1);
 	end = (const u8 *)madt + madt->header.length;
 	while (p + 2 <= end) {
 		u8 type = p[0], len = p[1];
 
 		if (len < 2 || p + len > end)
-			return -1; /* a malformed entry: trust none of the rest */
+			return false; /* a malformed entry: trust none of the rest */
 		if (type == MADT_LOCAL_APIC && len >= 8) {
 			__builtin_memcpy(&flags, p + 4, 4);
-			if (!add_cpu(ids, max, &n, p[3], flags))
-				break;
+			fn(ctx, p[3], flags);
 		} else if (type == MADT_LOCAL_X2APIC && len >= 16) {
 			__builtin_memcpy(&id, p + 4, 4);
 			__builtin_memcpy(&flags, p + 8, 4);
-			if (!add_cpu(ids, max, &n, id, flags))
-				break;
+			fn(ctx, id, flags);
 		}
 		p += len;
 	}
-	return (int)n;
+	return true;
+}
+
+struct madt_scan {
+	u32 usable_flags; /* an entry with one of these is a CPU mhv may start */
+	u32 *ids;
+	unsigned n, max, entries;
+};
+
+static void count_entry(void *ctx, u32 id, u32 flags)
+{
+	((struct madt_scan *)ctx)->entries++;
+}
+
+/*
+ * Enabled CPUs are running; online-capable ones are off until the OS
+ * starts them, and mhv may too (§5.2.12.2, Table 5.24).
+ */
+static void add_cpu(void *ctx, u32 id, u32 flags)
+{
+	struct madt_scan *s = ctx;
+	unsigned i;
+
+	if (!(flags & s->usable_flags))
+		return;
+	for (i = 0; i < s->n; i++)
+		if (s->ids[i] == id)
+			return; /* listed as both APIC and x2APIC */
+	if (s->n < s->max)
+		s->ids[s->n++] = id;
+}
+
+u8 acpi_madt_revision(const void *table)
+{
+	return ((const struct acpi_madt *)table)->header.revision;
+}
+
+int acpi_madt_cpu_entries(const void *table)
+{
+	struct madt_scan s = { 0 };
+
+	return madt_walk(table, count_entry, &s) ? (int)s.entries : -1;
+}
+
+int acpi_madt_cpus(const void *table, u32 *ids, unsigned max)
+{
+	struct madt_scan s = { .usable_flags = MADT_ENABLED, .ids = ids, .max = max };
+
+	if (table && acpi_madt_revision(table) >= MADT_REV_ONLINE_CAPABLE)
+		s.usable_flags |= MADT_ONLINE_CAPABLE;
+	return madt_walk(table, add_cpu, &s) ? (int)s.n : -1;
 }
 
 /* HPET description table (IA-PC HPET spec 1.0a §3.2.4, Table 3) */

@@ -16,8 +16,14 @@ struct acpi_spcr_uart {
 /* Pointer to the ACPI table with this signature, NULL when absent or invalid. */
 const void *acpi_find_table(u64 rsdp, const char sig[4]);
 int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out);
-/* APIC IDs of the enabled (or online-capable) CPUs in a MADT, in table
- * order, at most max; the count, or -1 when the table is malformed. */
+/* The MADT's revision: 5 (ACPI 6.3) and later define Online Capable. */
+u8 acpi_madt_revision(const void *madt);
+/* Local APIC and x2APIC entries in a MADT, whatever their flags (a bound
+ * for acpi_madt_cpus' array); -1 when the table is malformed. */
+int acpi_madt_cpu_entries(const void *madt);
+/* APIC IDs of the CPUs in a MADT that mhv may start, once each, in table
+ * order, at most max: the enabled ones, and from revision 5 the online
+ * capable ones; the count, or -1 when the table is malformed. */
 int acpi_madt_cpus(const void *madt, u32 *ids, unsigned max);
 /* The register block an ACPI HPET table names, into *base: 0, or -1 with
  * *why saying what is wrong (too short, not in system memory, address 0). */

@@ -13,6 +13,7 @@
 #include "fbcon.h"
 #include "lib/fmt.h"
 #include "host/percpu.h"
+#include "host/page_alloc.h"
 #include "arch/ports.h"
 #include "arch/uart.h"
 #include "arch/x86.h"
@@ -40,7 +41,9 @@ struct cpu_line {
 	bool tagged; /* "[cpuN] " before each line */
 };
 
-static struct cpu_line cpu_lines[MAX_CPUS];
+/* nr_lines of them, one per CPU (console_lines_alloc) */
+static struct cpu_line *cpu_lines;
+static unsigned nr_lines;
 static volatile bool per_cpu_lines;
 static volatile u32 line_holder = NO_HOLDER;
 
@@ -200,13 +203,20 @@ static void line_sink(void *ctx, char c)
 		put_line(cpu->index, l); /* an overlong line goes out in pieces */
 }
 
+bool console_lines_alloc(unsigned n)
+{
+	cpu_lines = alloc_pages_zeroed((n * sizeof(*cpu_lines) + PAGE_SIZE - 1) / PAGE_SIZE);
+	nr_lines = cpu_lines ? n : 0;
+	return cpu_lines;
+}
+
 bool console_lines_per_cpu(bool on)
 {
 	bool was = per_cpu_lines;
 	unsigned i;
 
 	/* what a CPU left without its newline goes out before the mode ends */
-	for (i = 0; !on && i < MAX_CPUS; i++)
+	for (i = 0; !on && i < nr_lines; i++)
 		if (cpu_lines[i].len)
 			put_line(i, &cpu_lines[i]);
 	per_cpu_lines = on;
@@ -215,12 +225,13 @@ bool console_lines_per_cpu(bool on)
 
 void console_tag_cpu_lines(bool on)
 {
-	cpu_lines[this_cpu()->index].tagged = on;
+	if (this_cpu()->index < nr_lines)
+		cpu_lines[this_cpu()->index].tagged = on;
 }
 
 int console_vprintf(const char *fmt, va_list ap)
 {
-	if (per_cpu_lines)
+	if (per_cpu_lines && this_cpu()->index < nr_lines)
 		return fmt_vformat(line_sink, this_cpu(), fmt, ap);
 	return fmt_vformat(console_sink, NULL, fmt, ap);
 }

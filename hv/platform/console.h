@@ -22,6 +22,11 @@ const char *console_fb_describe(void);
 void console_putc(char c);
 int console_printf(const char *fmt, ...) __printf(1, 2);
 int console_vprintf(const char *fmt, va_list ap);
+/* A line buffer for each of n CPUs, from the page allocator while nothing
+ * is released yet (smp_init, once the CPUs are counted): a VM's mark must
+ * never take it back.  false: no memory, each CPU's output then goes out
+ * as it comes, and lines of several CPUs may mix. */
+bool console_lines_alloc(unsigned n);
 /* While several CPUs print at once: on collects each CPU's output into
  * whole lines, printed one at a time; off prints what is left and goes
  * back to printing each character as it comes.  Returns whether it was on. */

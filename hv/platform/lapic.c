@@ -19,6 +19,28 @@ bool lapic_init(void)
 	return present;
 }
 
+/*
+ * xAPIC -> x2APIC: EXTD set with EN kept, allowed directly (SDM Vol 3
+ * §11.12.5, Figure 11-27); CPUID.01H:ECX[21] says the CPU has it.  The
+ * ID register then holds the 32-bit x2APIC ID.
+ */
+bool lapic_enable_x2apic(void)
+{
+	struct cpuid_regs r;
+
+	if (!present)
+		return false;
+	if (lapic_x2apic)
+		return true;
+	cpuid_raw(1, 0, &r);
+	if (!(r.ecx & BIT(21)))
+		return false;
+	apic_base |= APIC_BASE_EXTD;
+	wrmsr(MSR_IA32_APIC_BASE, apic_base);
+	lapic_x2apic = true;
+	return true;
+}
+
 bool lapic_present(void)
 {
 	return present;
@@ -55,6 +77,8 @@ void lapic_send_ipi(u32 apic_id, u32 icr_low)
 		wrmsr(X2APIC_MSR(APIC_ICR), (u64)apic_id << 32 | icr_low);
 		return;
 	}
+	/* 8 bits of destination (§11.6.1): smp leaves out larger IDs or
+	 * turns x2APIC on (apic_ids_need_x2apic) */
 	lapic_mmio[APIC_ICR_HIGH / 4] = apic_id << 24;
 	lapic_mmio[APIC_ICR / 4] = icr_low;
 	while (lapic_mmio[APIC_ICR / 4] & ICR_BUSY)

@@ -10,10 +10,21 @@
 #include "lib/types.h"
 #include "arch/apic.h"
 
+/* The host's APIC mode (mhv.cfg "apic"): auto, as the firmware left it
+ * unless an APIC ID needs x2APIC (smp_init); x2apic, x2APIC in any case
+ * (the path of IDs above 254 on machines whose IDs are small). */
+enum host_apic_mode {
+	HOST_APIC_AUTO,
+	HOST_APIC_X2APIC,
+};
+
 /* false when the APIC is disabled (no timer, no IPIs) */
 bool lapic_init(void);
 bool lapic_present(void);
 bool lapic_is_x2apic(void);
+/* This CPU's APIC to x2APIC mode (the APs follow in lapic_init_ap); false
+ * when the CPU has no x2APIC or its APIC is off. */
+bool lapic_enable_x2apic(void);
 
 /* Inline: the host timer writes these on the exit path (tscdeadline). */
 extern bool lapic_x2apic;

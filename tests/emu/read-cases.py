@@ -18,7 +18,8 @@ import sys
 
 EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk")
 # the options each emulator takes (the usb-stick boots take none)
-OPTIONS = {"qemu": ("nmi", "fb", "mb", "linux", "smm", "snakeoil", "signed", "refused", "numa"),
+OPTIONS = {"qemu": ("nmi", "fb", "mb", "linux", "many", "smm", "snakeoil", "signed", "refused",
+                    "numa"),
            "bochs": ("mb",),
            "bochs-pmu": ("mb", "linux", "bare", "perf"), "qemu-usb": (),
            "bochs-disk": ()}

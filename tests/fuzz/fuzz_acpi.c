@@ -44,8 +44,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n == 0 ? !base : !why)
 			__builtin_trap();
 	} else {
-		n = acpi_madt_cpus(acpi_find_table(p, "APIC"), ids, 64);
-		if (n > 64)
+		const void *madt = acpi_find_table(p, "APIC");
+		int entries = acpi_madt_cpu_entries(madt);
+
+		/* the entries bound the CPUs; both refuse a malformed table */
+		n = acpi_madt_cpus(madt, ids, 64);
+		if (n > 64 || (n < 0) != (entries < 0) || n > entries)
 			__builtin_trap();
 	}
 	free(table);

@@ -11,20 +11,24 @@
 
 #include "platform/acpi.h"
 #include "platform/hpet.h"
+#include "arch/apic.h"
 #include "tests/common/acpi_build.h"
 
-static uint8_t madt[256], spcr[80], hpet[56], xsdt[64];
+/* room for 1100 x2APIC entries: more CPUs than the 1024 mhv supports */
+static uint8_t madt[44 + 16 * 1100], spcr[80], hpet[56], xsdt[64];
 static uint8_t rsdp[36];
 
 #define fix_checksum acpi_build_checksum
 #define header acpi_build_header
 
 static size_t madt_len;
+static uint8_t madt_rev;
 
 static void madt_begin(void)
 {
 	memset(madt, 0, sizeof(madt));
 	madt_len = 44;
+	madt_rev = 1;
 }
 
 static void madt_add(const uint8_t *e, size_t n)
@@ -56,6 +60,7 @@ static uint64_t build_tables(void)
 	uint8_t *tables[] = { madt, spcr, hpet };
 
 	header(madt, "APIC", (uint32_t)madt_len);
+	madt[8] = madt_rev;
 	fix_checksum(madt, madt_len, 9);
 	return acpi_build_root(rsdp, xsdt, tables, 3);
 }
@@ -66,10 +71,11 @@ static void test_madt_cpus(void **state)
 	uint64_t r;
 
 	madt_begin();
+	madt_rev = 5;
 	madt_lapic(0, 0, 1);
 	madt_lapic(1, 2, 1);
 	madt_lapic(2, 4, 0);	/* disabled: left out */
-	madt_lapic(3, 6, 2);	/* online-capable: counted */
+	madt_lapic(3, 6, 2);	/* online-capable (revision 5): counted */
 	madt_x2apic(2, 1);	/* same CPU as APIC ID 2: once */
 	madt_x2apic(0x1000, 1); /* beyond 8-bit IDs */
 	{
@@ -85,6 +91,92 @@ static void test_madt_cpus(void **state)
 	assert_int_equal(ids[3], 0x1000);
 	/* at most max */
 	assert_int_equal(acpi_madt_cpus(madt, ids, 2), 2);
+}
+
+/*
+ * Online Capable (flags bit 1) exists from MADT revision 5 (ACPI 6.3);
+ * before, the bit is reserved: a CPU with it set and Enabled clear is
+ * not there, and starting it would cost 1.2 s of INIT-SIPI time-outs.
+ */
+static void test_madt_online_capable_by_revision(void **state)
+{
+	u32 ids[8];
+	uint8_t rev;
+
+	for (rev = 1; rev <= 6; rev++) {
+		madt_begin();
+		madt_rev = rev;
+		madt_lapic(0, 0, 1);
+		madt_lapic(1, 1, 2);   /* bit 1 set, Enabled clear */
+		madt_x2apic(0x300, 2); /* the same in an x2APIC entry */
+		madt_lapic(2, 2, 3);   /* both: enabled whatever the revision */
+		build_tables();
+		assert_int_equal(acpi_madt_revision(madt), rev);
+		assert_int_equal(acpi_madt_cpu_entries(madt), 4);
+		if (rev < 5) {
+			assert_int_equal(acpi_madt_cpus(madt, ids, 8), 2);
+			assert_int_equal(ids[1], 2);
+		} else {
+			assert_int_equal(acpi_madt_cpus(madt, ids, 8), 4);
+			assert_int_equal(ids[1], 1);
+			assert_int_equal(ids[2], 0x300);
+		}
+	}
+}
+
+/* A two-socket Turin: 512 x2APIC entries, IDs spread up to 0x11ff,
+ * then each also listed again as a (truncated) APIC entry by a buggy
+ * table: the x2APIC IDs are kept whole, and none is counted twice. */
+static void test_madt_600_cpus_x2apic(void **state)
+{
+	static u32 ids[1100];
+	unsigned i, n = 600;
+
+	madt_begin();
+	madt_rev = 5;
+	for (i = 0; i < n; i++)
+		madt_x2apic(i < 300 ? i : 0x1000 + i, 1);
+	for (i = 0; i < 200; i++)
+		madt_x2apic(i, 1); /* duplicates of the first 200 */
+	build_tables();
+	assert_int_equal(acpi_madt_cpu_entries(madt), 800);
+	assert_int_equal(acpi_madt_cpus(madt, ids, 1100), 600);
+	assert_int_equal(ids[0], 0);
+	assert_int_equal(ids[255], 255);
+	assert_int_equal(ids[256], 256);
+	assert_int_equal(ids[299], 299);
+	assert_int_equal(ids[300], 0x1000 + 300);
+	assert_int_equal(ids[599], 0x1000 + 599);
+	assert_true(apic_ids_need_x2apic(ids, 600));
+	/* a short array keeps the first ones */
+	assert_int_equal(acpi_madt_cpus(madt, ids, 64), 64);
+	assert_int_equal(ids[63], 63);
+}
+
+/* xAPIC addresses IDs 0..0xFE (0xFF is its broadcast): x2APIC from 0xFF. */
+static void test_x2apic_decision(void **state)
+{
+	u32 ids[300];
+	unsigned i;
+
+	madt_begin();
+	for (i = 0; i < 255; i++)
+		madt_lapic((uint8_t)i, (uint8_t)i, 1);
+	build_tables();
+	assert_int_equal(acpi_madt_cpus(madt, ids, 300), 255);
+	assert_false(apic_ids_need_x2apic(ids, 255)); /* IDs 0..254 */
+	madt_x2apic(0xff, 1);
+	build_tables();
+	assert_int_equal(acpi_madt_cpus(madt, ids, 300), 256);
+	assert_true(apic_ids_need_x2apic(ids, 256));
+	/* a disabled CPU's ID does not count */
+	madt_begin();
+	madt_lapic(0, 0, 1);
+	madt_x2apic(0x100, 0);
+	build_tables();
+	assert_int_equal(acpi_madt_cpus(madt, ids, 300), 1);
+	assert_false(apic_ids_need_x2apic(ids, 1));
+	assert_false(apic_ids_need_x2apic(ids, 0));
 }
 
 static void test_madt_malformed(void **state)
@@ -230,9 +322,15 @@ static void test_hpet_math(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_madt_cpus),  cmocka_unit_test(test_madt_malformed),
-		cmocka_unit_test(test_checksums),  cmocka_unit_test(test_spcr),
-		cmocka_unit_test(test_hpet_table), cmocka_unit_test(test_hpet_math),
+		cmocka_unit_test(test_madt_cpus),
+		cmocka_unit_test(test_madt_malformed),
+		cmocka_unit_test(test_madt_online_capable_by_revision),
+		cmocka_unit_test(test_madt_600_cpus_x2apic),
+		cmocka_unit_test(test_x2apic_decision),
+		cmocka_unit_test(test_checksums),
+		cmocka_unit_test(test_spcr),
+		cmocka_unit_test(test_hpet_table),
+		cmocka_unit_test(test_hpet_math),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

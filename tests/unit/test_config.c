@@ -65,6 +65,7 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.pmu_modes, CONFIG_PMU_ALL);
 	assert_int_equal(cfg.console, CONSOLE_BOTH);
 	assert_int_equal(cfg.tsc_calibration, TSC_CAL_AUTO);
+	assert_int_equal(cfg.apic, HOST_APIC_AUTO);
 	assert_int_equal(cfg.pmu_account, CONFIG_ACCOUNT_INSN | CONFIG_ACCOUNT_BRANCH);
 	assert_int_equal(cfg.nr_tests, 0);
 	assert_true(config_test_wanted(&cfg, "anything"));
@@ -140,12 +141,26 @@ static void test_syntax(void **state)
 	assert_int_equal(cfg.pmu_account, CONFIG_ACCOUNT_INSN);
 
 	PARSE_OK("cpus = 1, 3,63\n");
-	assert_int_equal(cfg.cpus, (1ull << 1) | (1ull << 3) | (1ull << 63));
+	assert_int_equal(cpuset_count(&cfg.cpus), 3);
+	assert_true(cpuset_has(&cfg.cpus, 1) && cpuset_has(&cfg.cpus, 3) &&
+		    cpuset_has(&cfg.cpus, 63));
 	assert_false(cfg.cpus_all);
+	/* beyond the 64 of a u64: up to 1023, and ranges */
+	PARSE_OK("cpus = 0, 64, 300-599, 1023\n");
+	assert_int_equal(cpuset_count(&cfg.cpus), 303);
+	assert_true(cpuset_has(&cfg.cpus, 0) && cpuset_has(&cfg.cpus, 64));
+	assert_false(cpuset_has(&cfg.cpus, 63) || cpuset_has(&cfg.cpus, 65));
+	assert_true(cpuset_has(&cfg.cpus, 300) && cpuset_has(&cfg.cpus, 599));
+	assert_false(cpuset_has(&cfg.cpus, 299) || cpuset_has(&cfg.cpus, 600));
+	assert_true(cpuset_has(&cfg.cpus, 1023));
+	PARSE_OK("cpus = 0-1023\n");
+	assert_int_equal(cpuset_count(&cfg.cpus), 1024);
 	PARSE_OK("console = fb\n");
 	assert_int_equal(cfg.console, CONSOLE_FB);
 	PARSE_OK("cpus = all\n");
 	assert_true(cfg.cpus_all);
+	PARSE_OK("apic = x2apic\n");
+	assert_int_equal(cfg.apic, HOST_APIC_X2APIC);
 	PARSE_OK("tsc_calibration = hpet\n");
 	assert_int_equal(cfg.tsc_calibration, TSC_CAL_HPET);
 	PARSE_OK("tsc_calibration = pm-timer\n");
@@ -249,12 +264,16 @@ static void test_errors(void **state)
 	PARSE_ERR("pmu_account = cycles\n", "mhv.cfg:1: unknown accounting event 'cycles' "
 					    "(known: insn, branch, none)");
 	PARSE_ERR("pmu = sw,\n", "mhv.cfg:1: empty name in list for 'pmu'");
-	PARSE_ERR("cpus = 64\n",
-		  "mhv.cfg:1: bad CPU '64' for 'cpus': expected CPU numbers 0 to 63 or all");
-	PARSE_ERR("cpus = 1,,2\n",
-		  "mhv.cfg:1: bad CPU '' for 'cpus': expected CPU numbers 0 to 63 or all");
-	PARSE_ERR("cpus = bsp\n",
-		  "mhv.cfg:1: bad CPU 'bsp' for 'cpus': expected CPU numbers 0 to 63 or all");
+	PARSE_ERR("cpus = 1024\n", "mhv.cfg:1: bad CPU '1024' for 'cpus': expected CPU numbers 0 "
+				   "to 1023, ranges of them (0-127) or all");
+	PARSE_ERR("cpus = 10-2\n", "mhv.cfg:1: bad CPU '10-2' for 'cpus': expected CPU numbers 0 "
+				   "to 1023, ranges of them (0-127) or all");
+	PARSE_ERR("cpus = 1-\n", "mhv.cfg:1: bad CPU '1-' for 'cpus': expected CPU numbers 0 to "
+				 "1023, ranges of them (0-127) or all");
+	PARSE_ERR("cpus = 1,,2\n", "mhv.cfg:1: bad CPU '' for 'cpus': expected CPU numbers 0 to "
+				   "1023, ranges of them (0-127) or all");
+	PARSE_ERR("cpus = bsp\n", "mhv.cfg:1: bad CPU 'bsp' for 'cpus': expected CPU numbers 0 to "
+				  "1023, ranges of them (0-127) or all");
 	PARSE_ERR("suites = smoke,,vmexit\n", "mhv.cfg:1: empty name in list for 'suites'");
 	PARSE_ERR("suites = smoke,\n", "mhv.cfg:1: empty name in list for 'suites'");
 	PARSE_ERR("\n\n\n\n\n\nexit_action = maybe\n",
@@ -354,7 +373,8 @@ static void test_cpus_at_once(void **state)
 	assert_true(cfg.cpus_all);
 	PARSE_OK("cpus_at_once = on # comment\ncpus = 1,2\ncpus_at_once = off\n");
 	assert_false(cfg.cpus_at_once);
-	assert_int_equal(cfg.cpus, (1ull << 1) | (1ull << 2));
+	assert_int_equal(cpuset_count(&cfg.cpus), 2);
+	assert_true(cpuset_has(&cfg.cpus, 1) && cpuset_has(&cfg.cpus, 2));
 	PARSE_ERR("cpus_at_once = yes\n",
 		  "mhv.cfg:1: bad value 'yes' for 'cpus_at_once': expected on or off");
 	PARSE_ERR("cpus_at_once =\n", "mhv.cfg:1: empty value for 'cpus_at_once'");
