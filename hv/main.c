@@ -101,7 +101,7 @@ void hv_main(const struct boot_info *bi)
 		       bi->exit_boot_services_tries);
 	console_printf("mhv: version: %s\n", platform_version());
 	cpu_tables_init();
-	platform_quiesce_interrupts();
+	platform_take_over(bi);
 	load_config(bi);
 	page_alloc_init(&hv_pages, bi->pool_base, bi->pool_pages, bi->mem, bi->nr_mem_ranges);
 	cpu_probe();

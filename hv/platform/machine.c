@@ -7,6 +7,7 @@
 #include "host/cpu_features.h"
 #include "lib/fmt.h"
 #include "tsc.h"
+#include "reset.h"
 #include "arch/apic.h"
 #include "arch/msr.h"
 #include "arch/ports.h"
@@ -16,7 +17,7 @@ static char env_name[16] = "hardware";
 static char env_detail[96] = "no hypervisor signature: bare metal";
 static bool emulated; /* TSC ticks are not hardware cycles */
 
-void platform_quiesce_interrupts(void)
+static void quiesce_interrupts(void)
 {
 	u64 apic = rdmsr(MSR_IA32_APIC_BASE);
 
@@ -33,6 +34,12 @@ void platform_quiesce_interrupts(void)
 		regs[APIC_LVT_TIMER / 4] = LVT_MASKED;
 		regs[APIC_TIMER_INITIAL / 4] = 0;
 	}
+}
+
+void platform_take_over(const struct boot_info *bi)
+{
+	quiesce_interrupts();
+	platform_reset_init(bi->rsdp);
 }
 
 static void detect_environment(void)
