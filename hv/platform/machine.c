@@ -7,6 +7,7 @@
 #include "host/cpu_features.h"
 #include "lib/fmt.h"
 #include "tsc.h"
+#include "host_ioapic.h"
 #include "reset.h"
 #include "arch/apic.h"
 #include "arch/msr.h"
@@ -39,6 +40,7 @@ static void quiesce_interrupts(void)
 void platform_take_over(const struct boot_info *bi)
 {
 	quiesce_interrupts();
+	host_ioapic_mask(bi->rsdp);
 	platform_reset_init(bi->rsdp);
 }
 

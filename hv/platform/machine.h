@@ -6,8 +6,8 @@
 
 struct boot_info;
 
-/* At take-over: mask the legacy PICs and the local APIC's timer (the host
- * polls); read the reset register. */
+/* At take-over: mask the legacy PICs, the local APIC's timer and the I/O
+ * APICs' redirection entries (the host polls); read the reset register. */
 void platform_take_over(const struct boot_info *bi);
 /* The environment header: CPU, features, emulator or hardware, TSC. */
 void platform_describe(const struct boot_info *bi);
