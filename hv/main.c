@@ -24,6 +24,7 @@
 #include "core/exit_dispatch.h"
 #include "core/mitigations.h"
 #include "host/selfcheck.h"
+#include "host/nmi_mce.h"
 #include "host/smp.h"
 #include "lib/fmt.h"
 #include "svm/svm.h"
@@ -82,6 +83,7 @@ static bool ap_enable(char *why, size_t size)
 {
 	const char *err = NULL;
 
+	mce_cpu_enable();
 	if (!xstate_matches_this_cpu(why, size))
 		return false;
 	if (backend->cpu_enable(&err)) {
@@ -105,6 +107,7 @@ void hv_main(const struct boot_info *bi)
 	load_config(bi);
 	page_alloc_init(&hv_pages, bi->pool_base, bi->pool_pages, bi->mem, bi->nr_mem_ranges);
 	cpu_probe();
+	mce_init();
 	host_paging_init();
 	tsc_init(bi, config.tsc_calibration);
 	vm_set_wall_clock(&bi->wall_clock);
