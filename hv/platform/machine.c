@@ -166,6 +166,12 @@ void platform_describe(const struct boot_info *bi)
 			       "and guest clocks: %llu.%03llu MHz of ticks (%s)\n",
 			       host_tsc.source, host_tsc.clock_hz / 1000000,
 			       host_tsc.clock_hz / 1000 % 1000, host_tsc.clock_source);
+	/* Invariant TSC: a constant rate in every P-, C- and T-state (SDM Vol 3
+	 * §18.17.1; APM Vol 3, CPUID Fn8000_0007 EDX[8]) */
+	if (!host_cpu.has.invariant_tsc)
+		console_printf("mhv: tsc: not invariant (CPUID 8000_0007 EDX[8]=0): its rate may "
+			       "follow P-states and it may stop in deep C-states: tick counts may "
+			       "not compare across runs\n");
 	console_printf("mhv: environment: %s (%s)\n", env_name, env_detail);
 	if (emulated)
 		console_printf("mhv: note: emulator timings are not hardware cycle counts\n");
