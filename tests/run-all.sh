@@ -129,11 +129,12 @@ run_case() {
 	start=$(date +%s)
 	rm -f "$LOGS/$name.perf.txt"
 	if [ "$emu" = qemu ]; then
-		# options nmi mce fb mb linux: an NMI or a machine check from the
-		# monitor once a suite runs; a screendump of the framebuffer console when the run is
-		# done; the multiboot test kernels on the boot volume; the Debian
-		# Linux guest of make linux-guest (a skip without it), in a
-		# machine with room for its 512 MiB
+		# options nmi mce fb mb linux gpu2: an NMI or a machine check from
+		# the monitor once a suite runs; a screendump of the framebuffer
+		# console when the run is done; the multiboot test kernels on the
+		# boot volume; the Debian Linux guest of make linux-guest (a skip
+		# without it), in a machine with room for its 512 MiB; a second
+		# display device
 		mon="" moncmd=nmi fb="" files="" extra="" timeout=120
 		for opt in $options; do
 			case "$opt" in
@@ -144,6 +145,7 @@ run_case() {
 			fb) mon="$LOGS/$name.mon" fb="$LOGS/$name.e9" ;;
 			mb) files=$MB_FILES ;;
 			linux) files=$LINUX_FILES extra="-m 1G" timeout=400 ;;
+			gpu2) extra="-device secondary-vga $extra" ;;
 			esac
 		done
 		case " $options " in *" linux "*)
