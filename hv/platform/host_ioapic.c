@@ -90,14 +90,17 @@ static const struct ioapic_regs ioapic_mmio = { mmio_read, mmio_write };
 
 void host_ioapic_mask(u64 rsdp)
 {
+	const void *madt = acpi_find_table(rsdp, "APIC");
 	struct madt_ioapic io[MAX_IOAPICS];
 	struct ioapic_mask_result r;
-	int n = madt_ioapics(acpi_find_table(rsdp, "APIC"), io, MAX_IOAPICS);
+	int n = madt_ioapics(madt, io, MAX_IOAPICS);
 	int i;
 
 	if (n <= 0) {
 		console_printf("mhv: ioapic: %s: I/O APICs left as the firmware set them\n",
-			       n ? "no valid MADT" : "none in the MADT");
+			       !madt ? "no ACPI MADT"
+			       : n   ? "malformed MADT"
+				     : "none in the MADT");
 		return;
 	}
 	if (n > MAX_IOAPICS)
