@@ -159,15 +159,28 @@ void mce_init(void)
 			       nr_banks);
 }
 
+static u32 mce_reporter = ~0u; /* the CPU that reports: the first one in */
+
 static __noreturn void machine_check(const char *where, u64 rip)
 {
 	struct cpu *c = this_cpu();
+	u32 me = c ? c->index : 0, first = ~0u;
 	u64 status = 0;
+
+	/* Without local machine checks (LMCE) one may reach every CPU (SDM
+	 * Vol 3 §16.3.1.1, MCG_LMCE_P): one CPU reports and ends the run,
+	 * the others stop. */
+	if (!__atomic_compare_exchange_n(&mce_reporter, &first, me, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE) &&
+	    first != me) {
+		console_printf("mhv: %s on cpu %u too (cpu %u reports)\n", where, me, first);
+		halt_forever();
+	}
 
 	if (has_mca)
 		rdmsr_safe(MSR_IA32_MCG_STATUS, &status);
 	console_printf("\nmhv: %s on cpu %u at rip 0x%llx: MCG_STATUS 0x%llx (%s), %u banks\n",
-		       where, c ? c->index : 0, rip, status,
+		       where, me, rip, status,
 		       status & MCG_STATUS_RIPV ? "RIP valid" : "RIP not valid", nr_banks);
 	if (!print_banks("  "))
 		console_printf("mhv:   no bank holds an error\n");
