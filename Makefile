@@ -32,7 +32,7 @@ GCFLAGS := -target x86_64-pc-linux-gnu -std=gnu11 -ffreestanding -fno-pic -mcmod
 HV_C := $(wildcard hv/*.c hv/*/*.c)
 HV_ASM := $(wildcard hv/*/*.asm)
 HV_OBJ := $(HV_C:%.c=$(B)/%.o) $(HV_ASM:%.asm=$(B)/%.o)
-BOOT_OBJ := $(B)/boot/efi_main.o
+BOOT_OBJ := $(B)/boot/efi_main.o $(B)/boot/kept_log_file.o $(B)/boot/secure_boot.o
 
 GUEST_SUITES := smoke vmexit xstate pmu hostile
 GUEST_RT_C := $(wildcard guest-tests/rt/*.c)
@@ -232,9 +232,22 @@ run: deps all
 test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) $(LINUXLOAD) kut bochs linux-guest
 	@KUT_OBJ=$(KUT_OUT)/obj sh tests/run-all.sh
 
-# A USB-stick image: GPT + FAT32 EFI System Partition (README: writing it).
+# A USB-stick image: GPT + FAT32 EFI System Partition (README: writing it),
+# its BOOTX64.EFI signed for Secure Boot when SB_KEY and SB_CERT name a PEM
+# key and certificate (README: Secure Boot), else unsigned.
+SB_KEY ?=
+SB_CERT ?=
 usb: deps all
-	@sh scripts/mkusb.sh $(B)/mhv-usb.img $(EFI) scripts/usb.cfg
+	@if [ -n "$(SB_KEY)$(SB_CERT)" ]; then \
+		[ -n "$(SB_KEY)" ] && [ -n "$(SB_CERT)" ] || \
+			{ echo "make usb: signing needs both SB_KEY and SB_CERT" >&2; exit 2; }; \
+		sh scripts/sign-efi.sh "$(SB_KEY)" "$(SB_CERT)" $(EFI) $(B)/signed/BOOTX64.EFI && \
+		sh scripts/mkusb.sh $(B)/mhv-usb.img $(B)/signed/BOOTX64.EFI scripts/usb.cfg; \
+	else \
+		echo "make usb: BOOTX64.EFI unsigned: it boots only with Secure Boot off" \
+			"(make usb SB_KEY=KEY.pem SB_CERT=CERT.pem signs it; README: Secure Boot)"; \
+		sh scripts/mkusb.sh $(B)/mhv-usb.img $(EFI) scripts/usb.cfg; \
+	fi
 
 # Rewrite the exit-path baseline from fresh Bochs runs (both vendors, and the
 # pinned Bochs' zen5_pmu and skylake_pmu where make bochs built it).

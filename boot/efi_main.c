@@ -9,6 +9,8 @@
 
 #include "lib/boot_info.h"
 #include "lab/config.h"
+#include "kept_log_file.h"
+#include "secure_boot.h"
 
 #define CONFIG_MAX_BYTES (64 * 1024)
 #define POOL_PAGES_WANTED (48ull * 1024 * 1024 / 4096)
@@ -151,6 +153,7 @@ static void read_config(EFI_HANDLE image)
 	st = fs->OpenVolume(fs, &root);
 	if (EFI_ERROR(st))
 		return;
+	kept_log_to_file(root, boot_info.previous_log, sizeof(boot_info.previous_log));
 	buf = read_file(root, L"\\mhv.cfg", CONFIG_MAX_BYTES, &size, &why);
 	if (why && !buf) {
 		root->Close(root);
@@ -329,6 +332,8 @@ static void read_wall_clock(void)
 	struct boot_wall_clock *w = &boot_info.wall_clock;
 	EFI_TIME t;
 
+	/* runtime services outlive ExitBootServices (hv/platform/efi_rt.h) */
+	boot_info.efi_runtime = (u64)(UINTN)RT;
 	if (EFI_ERROR(RT->GetTime(&t, NULL)))
 		return;
 	w->tsc = __builtin_ia32_rdtsc();
@@ -388,6 +393,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	find_rsdp();
 	find_framebuffer();
 	reserve_trampoline();
+	read_secure_boot(&boot_info.secure_boot);
 	reserve_pool();
 	if (!boot_info.pool_pages) {
 		boot_say(L"mhv: cannot reserve the hypervisor memory pool (need 8 MiB)\r\n");

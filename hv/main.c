@@ -19,6 +19,8 @@
 #include "lab/runner.h"
 #include "host/finish.h"
 #include "platform/tsc.h"
+#include "platform/efi_rt.h"
+#include "platform/log_keep.h"
 #include "xstate/xstate_guest.h"
 #include "core/backend.h"
 #include "core/exit_dispatch.h"
@@ -31,6 +33,21 @@
 #include "vmx/vmx.h"
 
 static struct mhv_config config;
+
+/* The log kept across the reboot (keep_log = on), named by the run's start. */
+static void keep_log_init(const struct boot_info *bi)
+{
+	const struct boot_wall_clock *w = &bi->wall_clock;
+	struct kept_log_time t = { w->year,   w->month,	 w->day,  w->hour,
+				   w->minute, w->second, w->valid };
+
+	if (bi->previous_log[0])
+		console_printf("mhv: %s\n", bi->previous_log);
+	if (!config.keep_log)
+		return;
+	log_keep_set_start(&t);
+	finish_set_log_keeper(log_keep_store);
+}
 
 static void load_config(const struct boot_info *bi)
 {
@@ -78,13 +95,13 @@ static void backend_select(void)
 	guest_cpuid_init();
 }
 
-/* An AP runs VMs only with the BSP's XSTATE layout and its backend enabled. */
+/* An AP runs VMs only with the BSP's XSTATE layout and PMU, and its backend enabled. */
 static bool ap_enable(char *why, size_t size)
 {
 	const char *err = NULL;
 
 	mce_cpu_enable();
-	if (!xstate_matches_this_cpu(why, size))
+	if (!xstate_matches_this_cpu(why, size) || !pmu_matches_this_cpu(why, size))
 		return false;
 	if (backend->cpu_enable(&err)) {
 		fmt_snprintf(why, size, "%s", err);
@@ -105,6 +122,8 @@ void hv_main(const struct boot_info *bi)
 	cpu_tables_init();
 	platform_take_over(bi);
 	load_config(bi);
+	efi_rt_init(bi->efi_runtime);
+	keep_log_init(bi);
 	page_alloc_init(&hv_pages, bi->pool_base, bi->pool_pages, bi->mem, bi->nr_mem_ranges);
 	cpu_probe();
 	mce_init();

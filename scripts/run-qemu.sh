@@ -2,14 +2,29 @@
 # Boot BOOTX64.EFI under QEMU + OVMF from a throw-away ESP directory.
 #   run-qemu.sh [--accel tcg|kvm] [--cpu MODEL] [--config FILE] [--timeout S]
 #               [--serial-log FILE] [--smp N] [--extra "QEMU ARGS"]
-#               [--explain-status] [--usb-image IMG] [--esp-file FILE]... BOOTX64.EFI
+#               [--explain-status] [--usb-image IMG] [--esp-file FILE]...
+#               [--firmware plain|secboot|ms|snakeoil] [--vars FILE]
+#               [--disk-image IMG] BOOTX64.EFI
+# --firmware picks Debian's OVMF build and its variable store (a writable
+# copy): plain (default) OVMF_CODE_4M.fd + OVMF_VARS_4M.fd, no SMM;
+# secboot: OVMF_CODE_4M.secboot.fd (SMM, variable services in SMM) with
+# empty OVMF_VARS_4M.fd (Secure Boot off); ms: the same code with
+# OVMF_VARS_4M.ms.fd (Microsoft keys, Secure Boot on); snakeoil: the same
+# code with OVMF_VARS_4M.snakeoil.fd (Secure Boot on, the test key
+# /usr/share/ovmf/PkKek-1-snakeoil.pem enrolled).  The three SMM builds get
+# -machine q35,smm=on and the pflash "secure" property.
+# --vars FILE: the variable store is FILE, created from the firmware's
+# template when missing and kept after the run (the log mhv keeps across a
+# reboot lives there).  --disk-image IMG boots IMG (a whole-disk image,
+# e.g. make usb's) as a SATA disk and writes to it in place.
 # With --usb-image the machine boots that disk image as a USB stick
 # (qemu-xhci + usb-storage) instead of a directory holding BOOTX64.EFI.
 # Exits with QEMU's status: (code << 1) | 1 from mhv's qemu-exit action,
 # 0 for a triple fault or reset, 124 on timeout.  With --explain-status it
 # prints what the status means and exits 0 only for mhv's "pass".
 set -u
-accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra="" translate=0 usb="" files=""
+accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra="" translate=0 usb="" files="" firmware=plain
+vars="" disk=""
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--accel) accel=$2; shift 2 ;;
@@ -22,14 +37,32 @@ while [ $# -gt 1 ]; do
 	--explain-status) translate=1; shift ;;
 	--usb-image) usb=$2; shift 2 ;;
 	--esp-file) files="$files $2"; shift 2 ;;	# also on the boot volume (a guest kernel)
+	--vars) vars=$2; shift 2 ;;		# this variable store, kept across runs
+	--disk-image) disk=$2; shift 2 ;;	# boot this disk image, written in place
+	--firmware) firmware=$2; shift 2 ;;
 	*) echo "run-qemu: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 efi=$1
 [ -f "$efi" ] || { echo "run-qemu: $efi not found (run make first)" >&2; exit 2; }
-ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
-ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
-[ -f "$ovmf_code" ] || { echo "run-qemu: $ovmf_code missing: apt-get install ovmf" >&2; exit 2; }
+ovmf=/usr/share/OVMF
+machine=q35 secure=""
+case "$firmware" in
+plain) ovmf_code=$ovmf/OVMF_CODE_4M.fd ovmf_vars=$ovmf/OVMF_VARS_4M.fd ;;
+secboot) ovmf_code=$ovmf/OVMF_CODE_4M.secboot.fd ovmf_vars=$ovmf/OVMF_VARS_4M.fd ;;
+ms) ovmf_code=$ovmf/OVMF_CODE_4M.ms.fd ovmf_vars=$ovmf/OVMF_VARS_4M.ms.fd ;;
+snakeoil) ovmf_code=$ovmf/OVMF_CODE_4M.snakeoil.fd ovmf_vars=$ovmf/OVMF_VARS_4M.snakeoil.fd ;;
+*) echo "run-qemu: --firmware $firmware: expected plain, secboot, ms or snakeoil" >&2; exit 2 ;;
+esac
+if [ "$firmware" != plain ]; then
+	# The SMM builds need SMM and a flash that only SMM may write
+	# (OVMF README, "SMM support").
+	machine=q35,smm=on
+	secure="-global driver=cfi.pflash01,property=secure,value=on"
+fi
+for f in "$ovmf_code" "$ovmf_vars"; do
+	[ -f "$f" ] || { echo "run-qemu: $f missing: apt-get install ovmf" >&2; exit 2; }
+done
 
 if [ "$accel" = kvm ]; then
 	if [ ! -w /dev/kvm ]; then
@@ -51,20 +84,26 @@ mkdir -p "$work/esp/EFI/BOOT"
 cp "$efi" "$work/esp/EFI/BOOT/BOOTX64.EFI"
 [ -n "$config" ] && cp "$config" "$work/esp/mhv.cfg"
 for f in $files; do cp "$f" "$work/esp/"; done
-cp "$ovmf_vars" "$work/vars.fd"
+if [ -n "$vars" ]; then
+	[ -f "$vars" ] || cp "$ovmf_vars" "$vars"
+else
+	vars=$work/vars.fd
+	cp "$ovmf_vars" "$vars"
+fi
 boot_disk="-drive format=raw,file=fat:rw:$work/esp"
 if [ -n "$usb" ]; then
 	cp "$usb" "$work/usb.img"
 	boot_disk="-device qemu-xhci -drive if=none,id=stick,format=raw,file=$work/usb.img -device usb-storage,drive=stick"
 fi
+[ -n "$disk" ] && boot_disk="-drive format=raw,file=$disk"
 serial="-serial stdio"
 [ -n "$log" ] && serial="-serial file:$log"
 
 # shellcheck disable=SC2086
-timeout "$timeout" qemu-system-x86_64 -machine q35 -accel "$accel" -cpu "$cpu" -m 256M \
-	-smp "$smp" \
+timeout "$timeout" qemu-system-x86_64 -machine "$machine" -accel "$accel" -cpu "$cpu" -m 256M \
+	-smp "$smp" $secure \
 	-drive if=pflash,format=raw,readonly=on,file="$ovmf_code" \
-	-drive if=pflash,format=raw,file="$work/vars.fd" \
+	-drive if=pflash,format=raw,file="$vars" \
 	$boot_disk \
 	-nic none -display none $serial -no-reboot -monitor none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 $extra </dev/null

@@ -135,8 +135,15 @@ run_case() {
 		# console when the run is done; the multiboot test kernels on the
 		# boot volume; the Debian Linux guest of make linux-guest (a skip
 		# without it), in a machine with room for its 512 MiB; a second
-		# display device
+		# display device; smm: Debian's OVMF with SMM
+		# (variables in SMM, Secure Boot available, no keys enrolled)
+		# snakeoil signed refused: Debian's Secure Boot OVMF with its
+		# snakeoil keys enrolled (SMM); the image signed with that key
+		# (scripts/sign-efi.sh, as make usb signs); the firmware must
+		# refuse the image: QEMU is ended once OVMF has tried every boot
+		# option, and any line of mhv's fails the case
 		mon="" monwait='mhv: suite vmexit' moncmd=nmi fb="" files="" extra="" timeout=120
+		firmware=plain efi=$EFI refused=""
 		for opt in $options; do
 			case "$opt" in
 			nmi) mon="$LOGS/$name.mon" ;;
@@ -151,8 +158,22 @@ run_case() {
 			mb) files=$MB_FILES ;;
 			linux) files=$LINUX_FILES extra="-m 1G" timeout=400 ;;
 			gpu2) extra="-device secondary-vga $extra" ;;
+			smm) firmware=secboot ;;
+			snakeoil) firmware=snakeoil ;;
+			signed) efi=$LOGS/$name.efi ;;
+			refused) mon="$LOGS/$name.mon" refused=1 ;;
 			esac
 		done
+		if [ "$efi" != "$EFI" ]; then
+			# the test key's passphrase (snakeoil) off, in build/ only
+			if ! out=$(openssl rsa -passin pass:snakeoil -in /usr/share/ovmf/PkKek-1-snakeoil.key \
+				-out "$LOGS/$name.key" 2>&1) ||
+				! out=$(sh scripts/sign-efi.sh "$LOGS/$name.key" \
+					/usr/share/ovmf/PkKek-1-snakeoil.pem "$EFI" "$efi" 2>&1); then
+				result FAIL "$name" "signing with the snakeoil key failed: $out"
+				return
+			fi
+		fi
 		case " $options " in *" linux "*)
 			if [ ! -f build/linux-guest/vmlinuz ] || [ ! -f build/linux-guest/initrd.cpio ]; then
 				result SKIP "$name: no Linux guest (make linux-guest: apt-get download failed or not run)"
@@ -163,11 +184,16 @@ run_case() {
 		rm -f "$log" "$LOGS/$name.mon" "$LOGS/$name.e9" "$LOGS/$name.ppm"
 		# shellcheck disable=SC2086
 		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout "$timeout" \
-			--smp "$cpus" $files \
+			--smp "$cpus" $files --firmware "$firmware" \
 			${extra:+--extra "$extra"} \
-			--serial-log "$log" "$EFI" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null &
+			--serial-log "$log" "$efi" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null &
 		qpid=$!
-		if [ -n "$fb" ]; then
+		if [ -n "$refused" ]; then
+			# OVMF's boot manager (BdsDxe) logs each option it tries on
+			# the serial port and ends with this line
+			python3 tests/emu/qemu-monitor.py "$mon" "$log" \
+				'BdsDxe: No bootable option|mhv: ' quit >"$LOGS/$name.monitor.txt" 2>&1
+		elif [ -n "$fb" ]; then
 			python3 tests/emu/qemu-monitor.py "$mon" "$fb" 'mhv: summary' \
 				"screendump $LOGS/$name.ppm" quit >"$LOGS/$name.monitor.txt" 2>&1
 		elif [ -n "$mon" ]; then
@@ -176,6 +202,10 @@ run_case() {
 		fi
 		wait $qpid
 		st=$?
+		if [ -n "$refused" ] && grep -aq 'mhv: ' "$log"; then
+			result FAIL "$name" "the firmware started mhv: $(grep -a -m 1 'mhv: ' "$log"); log $log"
+			return
+		fi
 		if [ -n "$fb" ]; then
 			# the text the screen must show came through port 0xE9
 			if ! out=$(python3 tests/emu/fb-check.py "$LOGS/$name.ppm" "$fb" "$log" \
@@ -324,6 +354,21 @@ wait
 while IFS='|' read -r c_name rest; do
 	replay "$LOGS/$c_name.result"
 done <"$LOGS/cases.bochs"
+
+echo "== the log kept across a reboot: two QEMU boots of one stick and variable store =="
+# tests/emu/keep-log.sh: plain OVMF (variables in flash) and the SMM build
+# (variables in SMM); chosen by CASES like the boots above
+for fw in plain secboot; do
+	name=keep-log-$fw
+	printf '%s\n' "$name" | grep -Eq "^(${CASES:-.*})\$" || continue
+	start=$(date +%s)
+	out=$(sh tests/emu/keep-log.sh "$fw" "$LOGS/$name" "$EFI" 2>&1 | tail -n 1)
+	secs=$(($(date +%s) - start))
+	case "$out" in
+	"PASS "*) ok "${out#PASS } (${secs}s)" ;;
+	*) bad "$name" "${out#FAIL $name: }" ;;
+	esac
+done
 
 echo "== the pinned Bochs' PMU model, bare: tests/pmu-bare, no mhv =="
 # bochs-pmu-bare: the patched Bochs (tests/emu/bochs/*.patch) on its zen5_pmu

@@ -95,8 +95,11 @@
 #define MSR_FS_BASE 0xc0000100
 #define MSR_GS_BASE 0xc0000101
 #define MSR_KERNEL_GS_BASE 0xc0000102
-#define MSR_TSC_AUX 0xc0000103	  /* RDTSCP's ECX, RDPID's result */
-#define MSR_AMD_SYSCFG 0xc0010010 /* APM Vol 2 §3.2.1 */
+#define MSR_TSC_AUX 0xc0000103	     /* RDTSCP's ECX, RDPID's result */
+#define MSR_AMD_SYSCFG 0xc0010010    /* APM Vol 2 §3.2.1 */
+#define SYSCFG_MTRR_TOM2_EN BIT(21)  /* TOM2 is valid (APM Vol 2 §7.9.1) */
+#define SYSCFG_TOM2_FORCE_WB BIT(22) /* 4 GiB..TOM2 defaults to WB */
+#define MSR_AMD_TOM2 0xc001001d	     /* top of memory above 4 GiB */
 /* Interrupt Pending Message (AMD BKDG for family 0Fh/10h): C1E status */
 #define MSR_AMD_INT_PENDING_MSG 0xc0010055
 #define MSR_SMM_BASE 0xc0010111

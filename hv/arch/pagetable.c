@@ -140,21 +140,77 @@ int pt_translate(struct pt_ctx *ctx, u64 root_phys, u64 va, u64 *pa, u64 *leaf_f
 	return 0;
 }
 
+/* The identity map's end: va == pa must stay canonical, only the lower
+ * half (see the header); 0 for a bad width. */
+static u64 identity_end(unsigned phys_bits, unsigned shift)
+{
+	/* CPUID 0x80000008 EAX[7:0]; SDM Vol 3 §4.1.4: MAXPHYADDR <= 52. */
+	if (!phys_bits || phys_bits > 52)
+		return 0;
+	if (phys_bits > PT_VA_BITS - 1)
+		phys_bits = PT_VA_BITS - 1;
+	return ALIGN_UP(BIT(phys_bits), BIT(shift));
+}
+
 long pt_build_identity(struct pt_ctx *ctx, u64 root_phys, unsigned phys_bits, bool gb_pages,
 		       u64 leaf_flags)
 {
 	unsigned shift = gb_pages ? 30 : 21;
-	unsigned bits = phys_bits;
+	u64 end = identity_end(phys_bits, shift);
 	long allocated = 0;
 	int ret;
 
-	/* CPUID 0x80000008 EAX[7:0]; SDM Vol 3 §4.1.4: MAXPHYADDR <= 52. */
-	if (!phys_bits || phys_bits > 52)
+	if (!end)
 		return PT_ERR_INVAL;
-	/* va == pa must stay canonical: only the lower half, see the header. */
-	if (bits > PT_VA_BITS - 1)
-		bits = PT_VA_BITS - 1;
-	ret = map_range(ctx, root_phys, 0, 0, ALIGN_UP(BIT(bits), BIT(shift)), leaf_flags, shift,
-			&allocated);
+	ret = map_range(ctx, root_phys, 0, 0, end, leaf_flags, shift, &allocated);
 	return ret ? ret : allocated;
+}
+
+struct split_map {
+	struct pt_ctx *ctx;
+	u64 root_phys, leaf_flags;
+	bool (*uniform)(const void *arg, u64 base, u64 size);
+	const void *arg;
+	u64 *leaves;
+	long allocated;
+};
+
+/* One leaf of 1 << shift at base, or its 512 smaller pieces. */
+static int map_split(struct split_map *m, u64 base, unsigned shift)
+{
+	u64 i;
+	int ret;
+
+	if (shift == PAGE_SHIFT || m->uniform(m->arg, base, BIT(shift))) {
+		ret = map_range(m->ctx, m->root_phys, base, base, BIT(shift), m->leaf_flags, shift,
+				&m->allocated);
+		if (!ret && m->leaves)
+			m->leaves[(shift - PAGE_SHIFT) / PT_LEVEL_BITS]++;
+		return ret;
+	}
+	for (i = 0; i < PT_ENTRIES; i++) {
+		ret = map_split(m, base + (i << (shift - PT_LEVEL_BITS)), shift - PT_LEVEL_BITS);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+long pt_build_identity_split(struct pt_ctx *ctx, u64 root_phys, unsigned phys_bits, bool gb_pages,
+			     u64 leaf_flags, bool (*uniform)(const void *arg, u64 base, u64 size),
+			     const void *arg, u64 leaves[3])
+{
+	struct split_map m = { ctx, root_phys, leaf_flags, uniform, arg, leaves, 0 };
+	unsigned shift = gb_pages ? 30 : 21;
+	u64 end = identity_end(phys_bits, shift), base;
+	int ret;
+
+	if (!end)
+		return PT_ERR_INVAL;
+	for (base = 0; base < end; base += BIT(shift)) {
+		ret = map_split(&m, base, shift);
+		if (ret)
+			return ret;
+	}
+	return m.allocated;
 }

@@ -88,4 +88,15 @@ int pt_translate(struct pt_ctx *ctx, u64 root_phys, u64 va, u64 *pa, u64 *leaf_f
 long pt_build_identity(struct pt_ctx *ctx, u64 root_phys, unsigned phys_bits, bool gb_pages,
 		       u64 leaf_flags);
 
+/*
+ * The same identity map, with a leaf only where uniform(arg, base, size)
+ * says the range is one piece (for the host: one MTRR memory type); a
+ * range that is not is mapped with the next smaller leaves, down to 4 KiB
+ * pages, which are always taken.  leaves[0..2], when non-NULL, count the
+ * 4 KiB, 2 MiB and 1 GiB leaves made.  Returns as pt_build_identity.
+ */
+long pt_build_identity_split(struct pt_ctx *ctx, u64 root_phys, unsigned phys_bits, bool gb_pages,
+			     u64 leaf_flags, bool (*uniform)(const void *arg, u64 base, u64 size),
+			     const void *arg, u64 leaves[3]);
+
 #endif

@@ -22,6 +22,7 @@ enum exit_kind {
 	EXIT_EXCEPTION, /* an intercepted guest exception */
 	EXIT_INTR,	/* physical interrupt */
 	EXIT_NMI,
+	EXIT_SMI,	       /* taken by the firmware's SMM in the host's context (svm.h) */
 	EXIT_INTERRUPT_WINDOW, /* the guest can take the interrupt mhv holds for it */
 	EXIT_VIRT_INSN,	       /* SVM/VMX instruction in the guest: no nested virtualization */
 	EXIT_SHUTDOWN,	       /* triple fault */

@@ -8,6 +8,7 @@
 #include "arch/x86.h"
 
 static enum exit_action exit_action = EXIT_ACTION_HALT;
+static void (*log_keeper)(u32 status);
 
 static const char *const status_names[] = {
 	[MHV_PASS - MHV_PASS] = "pass",
@@ -20,6 +21,11 @@ static const char *const status_names[] = {
 void finish_set_action(enum exit_action action)
 {
 	exit_action = action;
+}
+
+void finish_set_log_keeper(void (*keep)(u32 status))
+{
+	log_keeper = keep;
 }
 
 const char *mhv_status_name(enum mhv_status st)
@@ -40,6 +46,8 @@ void hv_finish(enum mhv_status st)
 			       host_stray_db_count());
 	console_printf("mhv: finished: status %s (0x%x), exit action %s\n", mhv_status_name(st), st,
 		       exit_action_name(exit_action));
+	if (log_keeper)
+		log_keeper(st);
 	switch (exit_action) {
 	case EXIT_ACTION_QEMU_EXIT:
 		outl(QEMU_DEBUG_EXIT_PORT, st);

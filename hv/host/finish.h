@@ -40,6 +40,9 @@ static inline const char *exit_action_name(enum exit_action a)
 }
 
 void finish_set_action(enum exit_action action);
+/* Called by hv_finish after the final status line, before the exit
+ * action: keeps the run's log (platform/log_keep.c), or NULL. */
+void finish_set_log_keeper(void (*keep)(u32 status));
 const char *mhv_status_name(enum mhv_status st);
 /* Print the final status line, then halt, reboot or exit QEMU. */
 void hv_finish(enum mhv_status st) __noreturn;

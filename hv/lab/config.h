@@ -84,6 +84,12 @@ struct mhv_config {
 	/* the exit path's duties (core/mitigations.h): auto, what the CPU
 	 * needs; off, none (the floor); default auto */
 	enum config_mitigations mitigations;
+	/* a UEFI variable round trip from the BSP and an AP while each VM runs
+	 * (lab/fw_probe.c); default off */
+	bool firmware_probe;
+	/* the run's log stored in UEFI variables at its end, written to the
+	 * boot volume by the next boot (platform/log_keep.c); default on */
+	bool keep_log;
 };
 
 void config_defaults(struct mhv_config *cfg);

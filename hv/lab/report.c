@@ -243,6 +243,7 @@ void report_bench_tables(const struct run_results *r)
 	const char *cols[MAX_COLUMNS];
 	char line[320], ns[24];
 	unsigned n, c;
+	bool held;
 	u32 i;
 
 	if (!r->nr_bench)
@@ -277,9 +278,12 @@ void report_bench_tables(const struct run_results *r)
 			       r->refused[i].why);
 	if (n > 1)
 		print_comparison(r, cols, n);
+	/* for programs: serial, port 0xE9 and the kept log, not the screen */
+	held = console_screen_hold(true);
 	for (i = 0; i < r->nr_bench; i++) {
 		report_format_json(json, sizeof(json), &r->bench[i], platform_env(), backend->name);
 		console_printf("%s\n", json);
 	}
+	console_screen_hold(held);
 }
 #endif

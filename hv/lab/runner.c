@@ -8,6 +8,7 @@
 #include "platform/console.h"
 #include "lib/fmt.h"
 #include "report.h"
+#include "fw_probe.h"
 
 /* CPUs for @n vCPUs: @first, then idle APs, then the BSP (which then runs
  * one itself); how many were found. */
@@ -58,6 +59,11 @@ void runner_run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, vo
 
 	for (i = 0; i < n; i++)
 		started[i] = on[i] != &cpus[0] && smp_start(on[i], fn, args[i]);
+	for (i = 0; i < n; i++)
+		if (started[i]) {
+			fw_probe_while_busy(on[i], vms[i]);
+			break;
+		}
 	for (i = 0; i < n; i++)
 		if (on[i] == &cpus[0])
 			fn(args[i]);
@@ -120,6 +126,7 @@ static void run_suite_vm(struct cpu_run *cr, const struct suite *s, const struct
 		return;
 	}
 	/* The VM's own time limit ends it first; this catches a lost CPU. */
+	fw_probe_expect(life.id);
 	runner_run_together(&cr->cpu, 1, vm_life_work, &arg, &vm,
 			    suite_vm_limit_ms(sv, cfg) + CPU_GRACE_MS, &end);
 	if (end == WORK_DONE)
@@ -285,6 +292,8 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 	run.vm = &first_vm;
 	run.results.cfg = cfg;
 	run.next_guest_id = 1000;
+	if (cfg->firmware_probe)
+		fw_probe_arm(&run.results);
 	if (at_once.verdict == VERDICT_RUN)
 		at_once = runner_run_at_once(&run, chosen, n);
 	if (at_once.verdict == VERDICT_CANNOT)

@@ -52,6 +52,13 @@ struct boot_wall_clock {
 	u64 tsc;
 };
 
+/* The SecureBoot and SetupMode UEFI global variables before
+ * ExitBootServices (UEFI 2.10 §3.3): 1 or 0, -1 when the firmware has none. */
+struct boot_secure_boot {
+	s8 secure_boot;
+	s8 setup_mode;
+};
+
 struct boot_info {
 	u64 image_base;
 	u64 image_size;
@@ -67,6 +74,10 @@ struct boot_info {
 	struct boot_fb fb;
 	u32 exit_boot_services_tries;
 	struct boot_wall_clock wall_clock;
+	u64 efi_runtime; /* the UEFI runtime services table, 0 if none */
+	/* what became of the log the previous run kept (boot/kept_log_file.c), "" if none */
+	char previous_log[160];
+	struct boot_secure_boot secure_boot;
 	u32 nr_mem_ranges;
 	struct mem_range mem[BOOT_MAX_MEM_RANGES];
 };

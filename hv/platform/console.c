@@ -7,6 +7,7 @@
  * runs can read output that the emulated UART may lose at shutdown.
  */
 #include "console.h"
+#include "console_log.h"
 #include "acpi.h"
 #include "lib/boot_info.h"
 #include "fbcon.h"
@@ -18,6 +19,7 @@
 
 static struct acpi_spcr_uart uart = { .io_port = COM1_PORT, .reg_width = 1, .baud = 115200 };
 static bool debugcon, to_serial = true, to_fb, have_fb;
+static bool screen_held; /* console_screen_hold */
 static char where[96] = "COM1 0x3f8 115200 8N1 (default)";
 
 /*
@@ -111,6 +113,14 @@ const char *console_fb_describe(void)
 	return fbcon_describe();
 }
 
+bool console_screen_hold(bool hold)
+{
+	bool was = screen_held;
+
+	screen_held = hold;
+	return was;
+}
+
 void console_set_debugcon(bool on)
 {
 	debugcon = on;
@@ -135,9 +145,10 @@ void console_putc(char c)
 {
 	if (c == '\n')
 		console_putc('\r');
+	console_log_putc(c);
 	if (to_serial)
 		uart_putc(c);
-	if (to_fb)
+	if (to_fb && !screen_held)
 		fbcon_putc(c);
 	if (debugcon && c != '\r')
 		outb(DEBUGCON_PORT, (u8)c);

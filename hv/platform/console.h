@@ -26,6 +26,10 @@ int console_vprintf(const char *fmt, va_list ap);
  * whole lines, printed one at a time; off prints what is left and goes
  * back to printing each character as it comes.  Returns whether it was on. */
 bool console_lines_per_cpu(bool on);
+/* While held, output goes everywhere but the screen (lines for programs,
+ * like the JSON records, which would only push the tables off it); the
+ * kept log has them.  Returns whether it was held. */
+bool console_screen_hold(bool hold);
 /* This CPU's lines start with "[cpuN] " (while lines are per CPU). */
 void console_tag_cpu_lines(bool on);
 /* Where the console is, for the environment header ("COM1 0x3f8 (default)") */

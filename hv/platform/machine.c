@@ -140,6 +140,18 @@ static void describe_mitigations(void)
 	console_printf("mhv: mitigation MSRs:%s\n", n ? line : " none enumerated by CPUID");
 }
 
+/* What the firmware enforced before mhv ran (boot/secure_boot.c read it). */
+static void describe_secure_boot(const struct boot_secure_boot *sb)
+{
+	if (sb->secure_boot < 0)
+		console_printf("mhv: secure boot: unknown (the firmware has no SecureBoot "
+			       "variable)\n");
+	else
+		console_printf("mhv: secure boot: %s (SecureBoot=%d, SetupMode=%d)\n",
+			       sb->secure_boot == 1 ? "on" : "off", sb->secure_boot,
+			       sb->setup_mode);
+}
+
 void platform_describe(const struct boot_info *bi)
 {
 	char features[256];
@@ -173,6 +185,7 @@ void platform_describe(const struct boot_info *bi)
 			       "follow P-states and it may stop in deep C-states: tick counts may "
 			       "not compare across runs\n");
 	console_printf("mhv: environment: %s (%s)\n", env_name, env_detail);
+	describe_secure_boot(&bi->secure_boot);
 	if (emulated)
 		console_printf("mhv: note: emulator timings are not hardware cycle counts\n");
 	console_printf("mhv: console: %s; framebuffer: %s\n", console_describe(),

@@ -4,9 +4,12 @@
 #include "host/cpu_features.h"
 #include "lib/fmt.h"
 #include "pmu.h"
+#include "pmu_geometry.h"
 #include "arch/x86.h"
 
 struct pmu_caps pmu_caps;
+/* The BSP's, which every CPU that runs guests must have. */
+static struct pmu_geometry bsp_geometry;
 
 #define CPUID_AMD_PERFMON 0x80000022u
 
@@ -17,6 +20,13 @@ static u32 bits(u32 v, unsigned lo, unsigned n)
 
 static const char *sw_unsupported(void);
 static const char *probe_counting(void);
+
+/* CPUID of the CPU this runs on: not the BSP's cache */
+static bool this_cpu_cpuid(u32 leaf, u32 subleaf, struct cpuid_regs *r, const void *arg)
+{
+	cpuid_raw(leaf, subleaf, r);
+	return true;
+}
 
 void pmu_caps_probe(void)
 {
@@ -56,6 +66,22 @@ void pmu_caps_probe(void)
 	c->not_counting = NULL;
 	if (!sw_unsupported())
 		c->not_counting = probe_counting();
+	pmu_geometry_read(&bsp_geometry, c->intel, c->amd, this_cpu_cpuid, NULL);
+}
+
+/* On an AP, before it takes guests: guests and their PMU modes were set
+ * up from the BSP's PMU, so a CPU with another (a hybrid part's E-core)
+ * is left out, as one with another XSTATE layout is. */
+bool pmu_matches_this_cpu(char *why, size_t size)
+{
+	struct pmu_geometry mine;
+	char diff[80];
+
+	pmu_geometry_read(&mine, pmu_caps.intel, pmu_caps.amd, this_cpu_cpuid, NULL);
+	if (pmu_geometry_same(&mine, &bsp_geometry, diff, sizeof(diff)))
+		return true;
+	fmt_snprintf(why, size, "PMU differs from the BSP's: %s", diff);
+	return false;
 }
 
 /* Why a software world switch cannot run on this host, or NULL. */

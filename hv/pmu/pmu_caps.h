@@ -31,5 +31,7 @@ void pmu_caps_probe(void);
 /* NULL when the host can run a VM in this mode ("off", "sw", ...), else why not. */
 const char *pmu_mode_unsupported(const char *mode);
 void pmu_caps_describe(void);
+/* On an AP: false, and why, when its PMU geometry (CPUID) is not the BSP's. */
+bool pmu_matches_this_cpu(char *why, size_t size);
 
 #endif

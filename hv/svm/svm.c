@@ -39,22 +39,19 @@ int svm_cpu_enable(const char **why)
 	}
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SVME);
 	wrmsr(MSR_VM_HSAVE_PA, (u64)(uintptr_t)hsave);
-	/* The host keeps GIF clear, opening it only in short interrupt windows
-	 * (APM Vol 2 §15.17); with IF set, a physical interrupt that arrives
-	 * while a guest runs makes it exit (INTR intercept, V_INTR_MASKING). */
-	asm volatile("clgi; sti");
+	/* GIF set, IF clear: the host's state outside the VM-run loop (svm.h) */
+	svm_gif_release();
 	return 0;
 }
 
 /*
- * An idle CPU sleeps until an interrupt; GIF must be open for it to wake.
- * IF goes off first: with IF set, STGI would let a pending wake-up IPI in
- * before the HLT, which would then sleep through it.  STI's one-instruction
- * shadow covers the HLT instead.
+ * An idle CPU sleeps until an interrupt (GIF is set on the host: svm.h).
+ * STI's one-instruction shadow covers the HLT, so a wake-up IPI that is
+ * already pending ends the HLT instead of being taken before it.
  */
 void svm_idle_wait(void)
 {
-	asm volatile("cli; stgi; sti; hlt; cli; clgi; sti" ::: "memory");
+	asm volatile("sti; hlt; cli" ::: "memory");
 }
 
 const struct backend_ops *svm_probe(const char **why, int *status)

@@ -40,6 +40,33 @@ int svm_cpu_enable(const char **why);
 /* The IRET and #DB exits' decoders for NMI blocking, into svm_exit_table. */
 void svm_nmi_exits_init(void);
 void svm_idle_wait(void);
+
+/*
+ * GIF (APM Vol 2 §15.17).  The host keeps it set, as KVM does: with GIF
+ * clear the CPU holds SMIs, and real firmware's SMM (USB legacy emulation,
+ * ACPI, UEFI variable services) then waits in its rendezvous for a CPU
+ * that does not come.  Maskable interrupts still wait for IF, which the
+ * host keeps clear outside its interrupt windows, as on VMX.
+ *
+ * GIF is clear only from just before the VM-run loop's first VMRUN to the
+ * start of the general exit path: the loop itself and the fast handlers
+ * (svm_fast.c), a bounded few hundred instructions per exit that touch
+ * no device and never wait.  Clear there so that nothing is taken
+ * between the check of what to inject and VMRUN; IF is set there so that
+ * a physical interrupt that arrives in the guest makes it exit
+ * (V_INTR_MASKING: the host's IF masks physical interrupts while the
+ * guest runs, APM Vol 2 §15.21.1), and it is then taken in the general
+ * path's interrupt window.
+ */
+static inline void svm_gif_hold(void)
+{
+	asm volatile("clgi; sti" ::: "memory");
+}
+
+static inline void svm_gif_release(void)
+{
+	asm volatile("cli; stgi" ::: "memory");
+}
 /* The VM-run loops (svm_entry.asm): no PMU, PMU switch at every exit (sw,
  * sw-noelide), fast path while the PMU needs no hook (sw-lazy, hw); timed or
  * not; RSB fill after every exit or not. */

@@ -99,6 +99,7 @@ static const struct {
 	{ SVM_EXIT_INVD, { EXIT_CACHE_FLUSH, INSN_INVD, NULL } },
 	{ SVM_EXIT_INTR, { EXIT_INTR, INSN_OP_COUNT, NULL } },
 	{ SVM_EXIT_NMI, { EXIT_NMI, INSN_OP_COUNT, NULL } },
+	{ SVM_EXIT_SMI, { EXIT_SMI, INSN_OP_COUNT, NULL } },
 	{ SVM_EXIT_VINTR, { EXIT_INTERRUPT_WINDOW, INSN_OP_COUNT, NULL } },
 	/* intercepted only while an NMI handler runs: NMIs are re-evaluated */
 	{ SVM_EXIT_IRET, { EXIT_INTERRUPT_WINDOW, INSN_OP_COUNT, NULL } },
@@ -132,6 +133,7 @@ static const struct {
 } exit_names[] = {
 	{ SVM_EXIT_INTR, "INTR" },
 	{ SVM_EXIT_NMI, "NMI" },
+	{ SVM_EXIT_SMI, "SMI" }, /* firmware SMM, taken in the host */
 	{ SVM_EXIT_VINTR, "VINTR" },
 	{ SVM_EXIT_CPUID, "CPUID" },
 	{ SVM_EXIT_IRET, "IRET" },

@@ -155,8 +155,11 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 	    (const u64 *)(const void *)((u8 *)vmcb + __builtin_offsetof(struct vmcb, save.rflags));
 
 	c = &vmcb->control;
-	c->intercept_misc1 = INTERCEPT_INTR | INTERCEPT_NMI | INTERCEPT_RDPMC | INTERCEPT_CPUID |
-			     INTERCEPT_INVD | INTERCEPT_HLT | INTERCEPT_INVLPGA |
+	/* SMIs too, as KVM does: the firmware's SMM handler then runs from
+	 * the host's context, at the general exit path's STGI, never from the
+	 * guest's (APM Vol 2 §15.22.2, Response to SMI). */
+	c->intercept_misc1 = INTERCEPT_INTR | INTERCEPT_NMI | INTERCEPT_SMI | INTERCEPT_RDPMC |
+			     INTERCEPT_CPUID | INTERCEPT_INVD | INTERCEPT_HLT | INTERCEPT_INVLPGA |
 			     INTERCEPT_IOIO_PROT | INTERCEPT_MSR_PROT | INTERCEPT_SHUTDOWN;
 	/*
 	 * CR4: the CPU refuses the bits it does not implement (APM Vol 2
@@ -308,6 +311,7 @@ static inline __attribute__((always_inline)) int handle_exit(struct vcpu *vcpu, 
 {
 	struct vm_exit exit;
 
+	svm_gif_release();
 	vcpu->regs.rip = vmcb->save.rip;
 	vcpu->regs.gpr[GPR_RAX] = vmcb->save.rax;
 	vcpu->regs.gpr[GPR_RSP] = vmcb->save.rsp;
@@ -320,11 +324,14 @@ static inline __attribute__((always_inline)) int handle_exit(struct vcpu *vcpu, 
 	if (!vcpu_dispatch_exit(vcpu, &exit))
 		return 0;
 	sync_regs_to_vmcb(vcpu, vmcb);
+	svm_gif_hold();
 	return 1;
 }
 
 /* The general path of every #VMEXIT, called by the VM-run loops and the
- * fast handlers (svm_fast.c); non-zero to enter again. */
+ * fast handlers (svm_fast.c); non-zero to enter again.  It runs with GIF
+ * set (svm.h): a device model, a guest's console line or a HLT may take
+ * milliseconds, and SMIs must not wait for them. */
 int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	return handle_exit(vcpu, vmcb, svm_has_nrips);
@@ -379,7 +386,10 @@ static void svm_vcpu_run(struct vcpu *vcpu)
 	sync_regs_to_vmcb(vcpu, s->vmcb);
 	if (pmu)
 		svm_pmu_first_entry(vcpu, s->vmcb);
+	svm_gif_hold();
 	run_loops[vcpu->pmu_mode][vcpu->timed][!!(vcpu->duties & DUTY_RSB_FILL)](vcpu, s->vmcb_pa);
+	/* a fast handler may have ended the VM with GIF still clear */
+	svm_gif_release();
 	if (pmu)
 		pmu_vcpu_stopped(vcpu);
 	svm_vmsave(s->vmcb_pa);
@@ -626,12 +636,13 @@ static bool svm_set_guest_cr(struct vcpu *vcpu, unsigned cr, u64 value)
 }
 
 /*
- * The host runs with GIF clear; a physical interrupt or NMI that made the
- * guest exit is taken here, through the host IDT (APM Vol 2 §15.17).
+ * A physical interrupt that made the guest exit is taken here, through the
+ * host IDT; an NMI or SMI was taken already, when the general exit path
+ * set GIF (svm.h).
  */
 static void svm_host_interrupt_window(void)
 {
-	asm volatile("stgi; nop; clgi" ::: "memory");
+	asm volatile("sti; nop; cli" ::: "memory");
 }
 
 static unsigned svm_guest_cpl(struct vcpu *vcpu)

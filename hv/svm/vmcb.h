@@ -180,6 +180,7 @@ _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
 #define SVM_EXIT_EXCP_BASE 0x040
 #define SVM_EXIT_INTR 0x060
 #define SVM_EXIT_NMI 0x061
+#define SVM_EXIT_SMI 0x062
 #define SVM_EXIT_VINTR 0x064
 #define SVM_EXIT_RDPMC 0x06f
 #define SVM_EXIT_CPUID 0x072

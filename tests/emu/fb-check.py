@@ -9,8 +9,10 @@ The cell geometry comes from the "framebuffer: WxH, CxR cells of AxB
 pixels" header line in TEXT_LOG (the port 0xE9 mirror of everything).
 Every cell is matched against mhv's own font (hv/platform/fbcon_font.c) at that
 scale; a cell that is no glyph fails the check.  Every non-blank screen
-line must be part of a line of TEXT_LOG, the last "mhv: summary" line must
-be on screen, and with console = fb the serial log must not have it."""
+line must be part of a line of TEXT_LOG, none may be a part of an MHV-JSON
+record (those are for programs: serial and the kept log only), the last
+"mhv: summary" line must be on screen, and with console = fb the serial
+log must not have it."""
 import re
 import sys
 
@@ -87,6 +89,11 @@ def main():
     for l in shown:
         if not any(l in t for t in log_lines):
             fail(f"screen line not in the log: {l!r}")
+    if not any(t.startswith("MHV-JSON ") for t in log_lines):
+        fail("the log has no MHV-JSON line: the run shows nothing of the screen's JSON rule")
+    for l in shown:
+        if "MHV-JSON" in l or '"suite":' in l:
+            fail(f"a JSON record on the screen (they belong on serial only): {l!r}")
     summary = [t for t in log_lines if t.startswith("mhv: summary")]
     if not summary or summary[-1] not in shown:
         fail("the summary line is not on the screen")

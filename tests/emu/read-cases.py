@@ -18,7 +18,9 @@ import sys
 
 EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk")
 # the options each emulator takes (the usb-stick boots take none)
-OPTIONS = {"qemu": ("nmi", "mce", "mce-logged", "fb", "mb", "linux", "gpu2"), "bochs": ("mb",),
+OPTIONS = {"qemu": ("nmi", "mce", "mce-logged", "fb", "mb", "linux", "gpu2", "smm", "snakeoil",
+                    "signed", "refused"),
+           "bochs": ("mb",),
            "bochs-pmu": ("mb", "linux", "bare", "perf"), "qemu-usb": (),
            "bochs-disk": ()}
 KEYS = ("emulator", "cpu", "cpus", "config", "status", "options", "expect")
@@ -124,7 +126,7 @@ def check(case, seen, folder, error):
             if option not in OPTIONS[emulator]:
                 takes = " ".join(OPTIONS[emulator]) or "none"
                 error(at["options"], f"{emulator} has no option '{option}' (it takes: {takes})")
-        monitor = [o for o in ("nmi", "mce", "mce-logged", "fb") if o in options]
+        monitor = [o for o in ("nmi", "mce", "mce-logged", "fb", "refused") if o in options]
         if len(monitor) > 1:
             error(at["options"], " and ".join(monitor)
                   + (" both" if len(monitor) == 2 else " all") + " drive the QEMU monitor: one of them")
