@@ -83,17 +83,32 @@ u64 host_stray_db_count(void)
  * as 0).  With CR4.MCE clear a machine check shuts the CPU down without a
  * word, so every CPU sets it.
  */
-static bool has_mce, has_mca;
+static bool has_mce, has_mca, smca;
 static unsigned nr_banks;
+
+/* Bank i's register reg: the legacy MSRs (32 banks at most), or AMD's
+ * Scalable MCA ones, which reach past 32 banks. */
+enum {
+	MC_CTL,
+	MC_STATUS,
+	MC_ADDR,
+	MC_MISC
+};
+static u32 bank_msr(unsigned i, unsigned reg)
+{
+	if (smca)
+		return MSR_AMD64_SMCA_MC0_CTL + MSR_AMD64_SMCA_BANK_STRIDE * i + reg;
+	return MSR_IA32_MC_CTL(i) + reg;
+}
 
 static void print_bank(const char *indent, unsigned i, u64 st)
 {
 	u64 addr = 0, misc = 0;
 
 	if (st & MCI_STATUS_ADDRV)
-		rdmsr_safe(MSR_IA32_MC_ADDR(i), &addr);
+		rdmsr_safe(bank_msr(i, MC_ADDR), &addr);
 	if (st & MCI_STATUS_MISCV)
-		rdmsr_safe(MSR_IA32_MC_MISC(i), &misc);
+		rdmsr_safe(bank_msr(i, MC_MISC), &misc);
 	console_printf("mhv: %sbank %u: MCi_STATUS 0x%llx (%s%s%s%s), MCi_ADDR 0x%llx, "
 		       "MCi_MISC 0x%llx\n",
 		       indent, i, st, st & MCI_STATUS_UC ? "uncorrected" : "corrected",
@@ -109,7 +124,7 @@ static unsigned print_banks(const char *indent)
 	u64 st;
 
 	for (i = 0; i < nr_banks; i++) {
-		if (rdmsr_safe(MSR_IA32_MC_STATUS(i), &st) || !(st & MCI_STATUS_VAL))
+		if (rdmsr_safe(bank_msr(i, MC_STATUS), &st) || !(st & MCI_STATUS_VAL))
 			continue;
 		print_bank(indent, i, st);
 		n++;
@@ -146,6 +161,9 @@ void mce_init(void)
 		return;
 	}
 	nr_banks = cap & MCG_CAP_COUNT;
+	smca = cpuid_cached(0x80000007, 0, &r) && (r.ebx & BIT(3));
+	if (!smca && nr_banks > MCA_LEGACY_BANKS)
+		nr_banks = MCA_LEGACY_BANKS;
 	rdmsr_safe(MSR_IA32_MCG_STATUS, &status);
 	/* Banks keep their contents across a warm reset (SDM Vol 3 §16.3.2.2):
 	 * what they hold now may explain how the last boot ended. */
@@ -155,8 +173,8 @@ void mce_init(void)
 			       "(MCG_STATUS 0x%llx)\n",
 			       cr4_mce, logged, nr_banks, status);
 	else
-		console_printf("mhv: mce: %s; no logged machine checks (%u banks)\n", cr4_mce,
-			       nr_banks);
+		console_printf("mhv: mce: %s; no logged machine checks (%u banks%s)\n", cr4_mce,
+			       nr_banks, smca ? ", scalable MCA" : "");
 }
 
 static u32 mce_reporter = ~0u; /* the CPU that reports: the first one in */
