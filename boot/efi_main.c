@@ -8,6 +8,7 @@
 #include <efilib.h>
 
 #include "lib/boot_info.h"
+#include "lib/mem_map.h"
 #include "lab/config.h"
 #include "kept_log_file.h"
 #include "secure_boot.h"
@@ -290,39 +291,16 @@ static void find_framebuffer(void)
 	boot_info.fb.source = source;
 }
 
-static u32 mem_kind_of(UINT32 efi_type)
-{
-	switch (efi_type) {
-	case EfiConventionalMemory:
-	case EfiBootServicesCode:
-	case EfiBootServicesData:
-		return MEM_USABLE;
-	case EfiLoaderCode:
-	case EfiLoaderData:
-		return MEM_IN_USE;
-	case EfiACPIReclaimMemory:
-	case EfiACPIMemoryNVS:
-		return MEM_ACPI;
-	default:
-		return MEM_RESERVED;
-	}
-}
-
 static void record_memory_map(const UINT8 *map, UINTN map_size, UINTN desc_size)
 {
 	UINTN off;
-	u32 n = 0;
 
-	for (off = 0; off + desc_size <= map_size && n < BOOT_MAX_MEM_RANGES; off += desc_size) {
+	mem_map_reset(&boot_info);
+	for (off = 0; off + desc_size <= map_size; off += desc_size) {
 		const EFI_MEMORY_DESCRIPTOR *d = (const void *)(map + off);
 
-		boot_info.mem[n].base = d->PhysicalStart;
-		boot_info.mem[n].pages = d->NumberOfPages;
-		boot_info.mem[n].efi_type = d->Type;
-		boot_info.mem[n].kind = mem_kind_of(d->Type);
-		n++;
+		mem_map_add(&boot_info, d->PhysicalStart, d->NumberOfPages, d->Type);
 	}
-	boot_info.nr_mem_ranges = n;
 }
 
 /* The time for the guests' CMOS clocks: read last, so that the TSC taken

@@ -21,6 +21,7 @@
 #include "platform/tsc.h"
 #include "platform/efi_rt.h"
 #include "platform/log_keep.h"
+#include "platform/aperf.h"
 #include "xstate/xstate_guest.h"
 #include "core/backend.h"
 #include "core/exit_dispatch.h"
@@ -28,6 +29,7 @@
 #include "host/selfcheck.h"
 #include "host/nmi_mce.h"
 #include "host/smp.h"
+#include "host/numa.h"
 #include "lib/fmt.h"
 #include "svm/svm.h"
 #include "vmx/vmx.h"
@@ -107,11 +109,14 @@ static bool ap_enable(char *why, size_t size)
 		fmt_snprintf(why, size, "%s", err);
 		return false;
 	}
+	/* like the BSP's; a refusal there was said in the header */
+	boost_apply(config.boost, &err);
 	return true;
 }
 
 void hv_main(const struct boot_info *bi)
 {
+	enum mhv_status status;
 	const char *why;
 
 	cli();
@@ -125,16 +130,17 @@ void hv_main(const struct boot_info *bi)
 	efi_rt_init(bi->efi_runtime);
 	keep_log_init(bi);
 	page_alloc_init(&hv_pages, bi->pool_base, bi->pool_pages, bi->mem, bi->nr_mem_ranges);
+	numa_init(bi);
 	cpu_probe();
 	mce_init();
 	host_paging_init();
 	tsc_init(bi, config.tsc_calibration);
 	vm_set_wall_clock(&bi->wall_clock);
 	xstate_init();
-	console_printf("mhv: memory: pool %llu MiB at 0x%llx, %llu MiB allocatable in all\n",
-		       bi->pool_pages >> 8, bi->pool_base, hv_pages.total_pages >> 8);
+	page_alloc_describe(bi);
 	boot_stack_describe();
 	platform_describe(bi);
+	boost_setup(config.boost);
 	host_timer_init();
 	if (host_timer_available(&why))
 		console_printf("mhv: host timer: %s\n", host_timer_describe());
@@ -148,6 +154,9 @@ void hv_main(const struct boot_info *bi)
 	pmu_caps_probe();
 	pmu_caps_describe();
 	smp_init(bi, &(struct smp_ap_ops){ .enable = ap_enable, .idle_wait = backend->idle_wait });
+	numa_describe();
 	selfcheck_init();
-	hv_finish(runner_run_plan(&config, bi));
+	status = runner_run_plan(&config, bi);
+	numa_report_misses();
+	hv_finish(status);
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Boot BOOTX64.EFI under QEMU + OVMF from a throw-away ESP directory.
 #   run-qemu.sh [--accel tcg|kvm] [--cpu MODEL] [--config FILE] [--timeout S]
-#               [--serial-log FILE] [--smp N] [--extra "QEMU ARGS"]
+#               [--serial-log FILE] [--smp N] [--mem MIB] [--numa N]
+#               [--extra "QEMU ARGS"]
 #               [--explain-status] [--usb-image IMG] [--esp-file FILE]...
 #               [--firmware plain|secboot|ms|snakeoil] [--vars FILE]
 #               [--disk-image IMG] BOOTX64.EFI
@@ -22,9 +23,11 @@
 # Exits with QEMU's status: (code << 1) | 1 from mhv's qemu-exit action,
 # 0 for a triple fault or reset, 124 on timeout.  With --explain-status it
 # prints what the status means and exits 0 only for mhv's "pass".
+# --numa N splits the memory (--mem, 256 MiB by default) and the CPUs evenly
+# into N NUMA nodes (QEMU -numa, which gives the guest an ACPI SRAT).
 set -u
 accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra="" translate=0 usb="" files="" firmware=plain
-vars="" disk=""
+vars="" disk="" mem=256 numa=1
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--accel) accel=$2; shift 2 ;;
@@ -33,6 +36,8 @@ while [ $# -gt 1 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--serial-log) log=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--numa) numa=$2; shift 2 ;;
 	--extra) extra=$2; shift 2 ;;
 	--explain-status) translate=1; shift ;;
 	--usb-image) usb=$2; shift 2 ;;
@@ -78,6 +83,21 @@ if [ "$accel" = kvm ]; then
 	cpu=host
 fi
 
+numa_args=""
+if [ "$numa" -gt 1 ]; then
+	if [ $((smp % numa)) -ne 0 ] || [ $((mem % numa)) -ne 0 ]; then
+		echo "run-qemu: --numa $numa needs the CPUs ($smp) and MiB ($mem) to divide evenly" >&2
+		exit 2
+	fi
+	i=0
+	while [ "$i" -lt "$numa" ]; do
+		first=$((i * smp / numa)) last=$(((i + 1) * smp / numa - 1))
+		numa_args="$numa_args -object memory-backend-ram,id=m$i,size=$((mem / numa))M"
+		numa_args="$numa_args -numa node,nodeid=$i,cpus=$first-$last,memdev=m$i"
+		i=$((i + 1))
+	done
+fi
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 mkdir -p "$work/esp/EFI/BOOT"
@@ -100,8 +120,8 @@ serial="-serial stdio"
 [ -n "$log" ] && serial="-serial file:$log"
 
 # shellcheck disable=SC2086
-timeout "$timeout" qemu-system-x86_64 -machine "$machine" -accel "$accel" -cpu "$cpu" -m 256M \
-	-smp "$smp" $secure \
+timeout "$timeout" qemu-system-x86_64 -machine "$machine" -accel "$accel" -cpu "$cpu" -m "${mem}M" \
+	-smp "$smp" $secure $numa_args \
 	-drive if=pflash,format=raw,readonly=on,file="$ovmf_code" \
 	-drive if=pflash,format=raw,file="$vars" \
 	$boot_disk \

@@ -83,7 +83,7 @@ else
 fi
 
 echo "== fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS_TEST:=5} s per harness; make fuzz runs longer) =="
-sh tests/fuzz/run.sh "$FUZZ_SECONDS_TEST" config acpi insn hypercall multiboot >"$LOGS/fuzz.txt" 2>&1
+sh tests/fuzz/run.sh "$FUZZ_SECONDS_TEST" config acpi insn hypercall multiboot srat >"$LOGS/fuzz.txt" 2>&1
 while read -r verdict rest; do
 	case "$verdict" in
 	PASS) ok "${rest%%:*} (${rest#*: })" ;;
@@ -141,9 +141,10 @@ run_case() {
 		# snakeoil keys enrolled (SMM); the image signed with that key
 		# (scripts/sign-efi.sh, as make usb signs); the firmware must
 		# refuse the image: QEMU is ended once OVMF has tried every boot
-		# option, and any line of mhv's fails the case
+		# option, and any line of mhv's fails the case.  numa: two NUMA
+		# nodes (run-qemu.sh --numa 2), the CPUs and memory split evenly
 		mon="" monwait='mhv: suite vmexit' moncmd=nmi fb="" files="" extra="" timeout=120
-		firmware=plain efi=$EFI refused=""
+		firmware=plain efi=$EFI refused="" numa=1
 		for opt in $options; do
 			case "$opt" in
 			nmi) mon="$LOGS/$name.mon" ;;
@@ -162,6 +163,7 @@ run_case() {
 			snakeoil) firmware=snakeoil ;;
 			signed) efi=$LOGS/$name.efi ;;
 			refused) mon="$LOGS/$name.mon" refused=1 ;;
+			numa) numa=2 ;;
 			esac
 		done
 		if [ "$efi" != "$EFI" ]; then
@@ -184,7 +186,7 @@ run_case() {
 		rm -f "$log" "$LOGS/$name.mon" "$LOGS/$name.e9" "$LOGS/$name.ppm"
 		# shellcheck disable=SC2086
 		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout "$timeout" \
-			--smp "$cpus" $files --firmware "$firmware" \
+			--smp "$cpus" --numa "$numa" $files --firmware "$firmware" \
 			${extra:+--extra "$extra"} \
 			--serial-log "$log" "$efi" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null &
 		qpid=$!

@@ -81,6 +81,17 @@
 #define MISC_ENABLE_LIMIT_CPUID BIT(22)	 /* CPUID.0:EAX reports at most 2 */
 #define MISC_ENABLE_XTPR_DISABLE BIT(23)
 #define MISC_ENABLE_XD_DISABLE BIT(34)
+#define MISC_ENABLE_TURBO_DISABLE BIT(38) /* IDA/Turbo disable (SDM Vol 4 Table 2-3) */
+
+/* The core's actual and maximum-rate clock counts, CPUID 6 ECX[0] (SDM Vol 3
+ * §15.2, "Hardware-Controlled Performance States"; AMD APM Vol 2 §17.3.1
+ * names the same MSR numbers MPERF and APERF) */
+#define MSR_IA32_MPERF 0xe7
+#define MSR_IA32_APERF 0xe8
+#define CPUID6_ECX_APERFMPERF BIT(0)
+/* SMIs since reset, read-only, Intel from Nehalem (SDM Vol 4 Table 2-3,
+ * MSR_SMI_COUNT); AMD documents no such MSR */
+#define MSR_SMI_COUNT 0x34
 
 /* PAT: WB, WT, UC-, UC, WB, WT, UC-, UC after power-up (SDM Vol 3 §13.12.4) */
 #define MSR_IA32_PAT 0x00000277
@@ -120,6 +131,7 @@
  * speculation" (2018) */
 #define MSR_AMD_HWCR 0xc0010015
 #define HWCR_TSC_FREQ_SEL BIT(24) /* read-only 1: the TSC counts at P0's rate */
+#define HWCR_CPB_DIS BIT(25) /* core performance boost off (PPR for Family 19h/1Ah, MSRC001_0015) */
 #define MSR_AMD_NB_CFG 0xc001001f
 #define MSR_AMD_OSVW_ID_LENGTH 0xc0010140
 #define MSR_AMD_OSVW_STATUS 0xc0010141

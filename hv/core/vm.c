@@ -202,6 +202,11 @@ void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 	}
 }
 
+u32 vm_ram_node(const struct vm_spec *spec)
+{
+	return (spec->home ? spec->home : this_cpu())->node;
+}
+
 enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id)
 {
 	void *ram;
@@ -222,7 +227,7 @@ enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id
 		v->regs.gpr[GPR_RDI] = spec->variant | (u64)i << GUEST_VCPU_SHIFT;
 		v->regs.gpr[GPR_RSI] = GUEST_RAM_SIZE;
 	}
-	ram = alloc_pages_zeroed(vm->ram_size / PAGE_SIZE);
+	ram = alloc_pages_zeroed_node(vm->ram_size / PAGE_SIZE, vm_ram_node(spec));
 	if (!ram)
 		return VM_NO_MEMORY;
 	vm->ram_hpa = (u64)(uintptr_t)ram;

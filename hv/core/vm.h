@@ -224,7 +224,12 @@ struct vm_spec {
 	bool timed;  /* the entry code stamps the TSC around each entry and exit */
 	/* none of the exit path's duties (core/mitigations.h): the floor */
 	bool mitigations_off;
+	/* The CPU its vCPU 0 runs on: the RAM comes from its NUMA node first;
+	 * NULL: the CPU that creates the VM (host/numa.h). */
+	const struct cpu *home;
 };
+/* The NUMA node a VM of @spec takes its RAM from first. */
+u32 vm_ram_node(const struct vm_spec *spec);
 
 /* Why vm_create could not make a VM. */
 enum vm_create_error {

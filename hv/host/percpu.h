@@ -31,6 +31,7 @@ typedef void cpu_work_fn(void *arg);
 struct cpu {
 	u32 index;   /* 0 is the BSP */
 	u32 apic_id; /* from the MADT */
+	u32 node;    /* NUMA node, from the SRAT (host/numa.h); 0 without one */
 	volatile u32 state;
 	char why[112];
 	struct cpu_tables *tables;

@@ -9,6 +9,7 @@
 #include "platform/host_timer.h"
 #include "platform/lapic.h"
 #include "page_alloc.h"
+#include "numa.h"
 #include "selfcheck.h"
 #include "stack_canary.h"
 #include "finish.h"
@@ -177,7 +178,7 @@ static bool provision(unsigned n)
 	put64(smp_tramp_off_stacks, (u64)(uintptr_t)stacks);
 	put32(smp_tramp_off_max_slots, n);
 	for (i = 1; i <= n; i++) {
-		cpus[i].tables = alloc_page_zeroed();
+		cpus[i].tables = alloc_pages_zeroed_node(1, cpus[i].node);
 		if (!cpus[i].tables)
 			return false;
 	}
@@ -218,6 +219,7 @@ void smp_ap_entry(u32 slot)
 	id = lapic_id();
 	if (broadcast) {
 		c->apic_id = id;
+		c->node = numa_cpu_node(id);
 	} else {
 		/* a late AP may have taken another's slot: find ours by APIC ID */
 		for (i = 1; i < nr_cpus; i++)
@@ -336,13 +338,17 @@ void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 	/* Leaf 0xB sub-leaf 0 is the SMT level when ECX[15:8] says type 1. */
 	if (cpuid_cached(0xb, 0, &topo) && ((topo.ecx >> 8) & 0xff) == 1)
 		smt_shift = topo.eax & 0x1f;
-	cpus[0] = (struct cpu){ .index = 0, .apic_id = bsp_id, .state = CPU_IDLE };
+	cpus[0] = (struct cpu){
+		.index = 0, .apic_id = bsp_id, .node = numa_cpu_node(bsp_id), .state = CPU_IDLE
+	};
 	cpus[0].tables = cpu_tables_bsp();
 	nr_cpus = 1;
 	for (i = 0; n > 0 && i < (unsigned)n; i++) {
 		if (ids[i] == bsp_id || nr_cpus == MAX_CPUS)
 			continue;
-		cpus[nr_cpus] = (struct cpu){ .index = nr_cpus, .apic_id = ids[i] };
+		cpus[nr_cpus] = (struct cpu){ .index = nr_cpus,
+					      .apic_id = ids[i],
+					      .node = numa_cpu_node(ids[i]) };
 		nr_cpus++;
 	}
 	if (n > 0 && nr_cpus == 1) {

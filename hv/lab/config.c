@@ -73,6 +73,12 @@ static const struct name_value tsc_calibration_names[] = {
 	{ "pm-timer", TSC_CAL_PM_TIMER },
 };
 
+static const struct name_value boost_names[] = {
+	{ "off", BOOST_OFF },
+	{ "on", BOOST_ON },
+	{ "firmware", BOOST_FIRMWARE },
+};
+
 static const struct name_value mitigations_names[] = {
 	{ "auto", MITIGATIONS_AUTO },
 	{ "off", MITIGATIONS_OFF },
@@ -94,6 +100,7 @@ void config_defaults(struct mhv_config *cfg)
 	cfg->debugcon = false;
 	cfg->xstate_cache = true;
 	cfg->keep_log = true;
+	cfg->boost = BOOST_OFF;
 	cfg->pmu_modes = CONFIG_PMU_ALL;
 	cfg->pmu_account = CONFIG_ACCOUNT_INSN | CONFIG_ACCOUNT_BRANCH;
 	cfg->time_limit = 60;
@@ -385,6 +392,7 @@ static const struct config_key config_keys[] = {
 	  .parse = parse_on_off,
 	  .desc = "answer guest CPUID.0xD from the init-time cache",
 	  .field = offsetof(struct mhv_config, xstate_cache) },
+	CHOICE_KEY(boost, boost_names, "core boost: off, on, or as the firmware left it"),
 	CHOICE_KEY(mitigations, mitigations_names,
 		   "the exit path's duties: what the CPU needs, or none"),
 	{ .name = "tests", .parse = parse_tests, .desc = "comma-separated test filter" },

@@ -13,6 +13,7 @@
 #include "lib/types.h"
 #include "platform/console.h"
 #include "platform/tsc.h"
+#include "platform/aperf.h"
 
 enum suite_bits {
 	SUITE_SMOKE = 1u << 0,
@@ -90,6 +91,9 @@ struct mhv_config {
 	/* the run's log stored in UEFI variables at its end, written to the
 	 * boot volume by the next boot (platform/log_keep.c); default on */
 	bool keep_log;
+	/* core boost (platform/aperf.h): off by default, so that every row
+	 * and run measures at the same clock */
+	enum boost_setting boost;
 };
 
 void config_defaults(struct mhv_config *cfg);

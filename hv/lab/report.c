@@ -5,6 +5,7 @@
  */
 #include "report.h"
 #include "lib/fmt.h"
+#include "platform/aperf.h"
 
 #ifndef HOST_TEST
 #include "core/backend.h"
@@ -16,7 +17,7 @@
 #define TABLE_HEADER                                                                           \
 	"test                              min     median        p99       mean     stddev   " \
 	"median "                                                                              \
-	"ns"
+	"ns      MHz  cycles"
 #define MAX_COLUMNS 8
 
 int report_format_gain(char *buf, size_t size, u64 base, u64 new_value)
@@ -41,6 +42,24 @@ int report_format_ns(char *buf, size_t size, u64 ticks, u64 hz)
 		return fmt_snprintf(buf, size, "-");
 	tenths = stats_muldiv(ticks, 10000000000ull, hz);
 	return fmt_snprintf(buf, size, "%llu.%llu", tenths / 10, tenths % 10);
+}
+
+int report_format_clock(char *buf, size_t size, const struct bench_row *row, u64 tsc_hz)
+{
+	const struct bench_clock *c = &row->clock;
+	u64 khz = aperf_effective_khz(tsc_hz, c->d_aperf, c->d_mperf);
+
+	int n;
+
+	if (!khz)
+		n = fmt_snprintf(buf, size, "  %7s %7s", "-", "-");
+	else
+		n = fmt_snprintf(buf, size, "  %7llu %7llu", khz / 1000,
+				 aperf_cycles(row->st.median, c->d_aperf, c->d_mperf));
+	/* a row an SMI fell into: its samples may hold the SMM handler's time */
+	if (c->smis && (size_t)n < size)
+		n += fmt_snprintf(buf + n, size - n, "  SMIs: %llu", c->smis);
+	return n;
 }
 
 int report_format_row(char *buf, size_t size, const struct bench_row *row)
@@ -96,9 +115,11 @@ static const char *json_escape(char *dst, size_t size, const char *s)
 #define JSON_ESCAPED(n) (6 * (n) + 1)
 
 int report_format_json(char *buf, size_t size, const struct bench_row *row, const char *env,
-		       const char *backend_name)
+		       const char *backend_name, u64 tsc_hz)
 {
 	const struct sample_stats *s = &row->st;
+	u64 khz = aperf_effective_khz(tsc_hz, row->clock.d_aperf, row->clock.d_mperf);
+	size_t used;
 	char suite[JSON_ESCAPED(sizeof(row->suite))], name[JSON_ESCAPED(sizeof(row->name))];
 	char column[JSON_ESCAPED(sizeof(row->column))], tag[JSON_ESCAPED(sizeof(row->cpu_tag))];
 	char env_e[JSON_ESCAPED(16)], backend_e[JSON_ESCAPED(16)];
@@ -117,16 +138,26 @@ int report_format_json(char *buf, size_t size, const struct bench_row *row, cons
 						       "\"backend\":\"%s\",\"skipped\":\"%s\"}",
 				    suite, name, column, tag, env_e, backend_e,
 				    json_escape(skipped, sizeof(skipped), row->skip_reason));
-	return fmt_snprintf(
+	used = fmt_snprintf(
 	    buf, size,
 	    REPORT_JSON_PREFIX "{\"suite\":\"%s\",\"test\":\"%s\",\"config\":\"%s%s\","
 			       "\"env\":\"%s\",\"backend\":\"%s\",\"unit\":\"tsc\","
 			       "\"iterations\":%u,\"batches\":%u,\"min\":%llu,"
 			       "\"median\":%llu,\"p99\":%llu,\"mean\":%llu,"
-			       "\"stddev\":%llu,\"max\":%llu}",
+			       "\"stddev\":%llu,\"max\":%llu",
 	    suite, name, column, tag, env_e, backend_e, row->iterations, row->batches,
 	    (unsigned long long)s->min, (unsigned long long)s->median, (unsigned long long)s->p99,
 	    (unsigned long long)s->mean, (unsigned long long)s->stddev, (unsigned long long)s->max);
+	/* the core's clock, where APERF/MPERF measured it */
+	if (khz && used < size)
+		used += fmt_snprintf(
+		    buf + used, size - used, ",\"mhz\":%llu,\"cycles_median\":%llu", khz / 1000,
+		    aperf_cycles(s->median, row->clock.d_aperf, row->clock.d_mperf));
+	if (row->clock.smis_known && used < size)
+		used += fmt_snprintf(buf + used, size - used, ",\"smis\":%llu", row->clock.smis);
+	if (used < size)
+		used += fmt_snprintf(buf + used, size - used, "}");
+	return used;
 }
 
 #ifndef HOST_TEST
@@ -265,7 +296,10 @@ void report_bench_tables(const struct run_results *r)
 			used = report_format_row(line, sizeof(line), row);
 			if (!row->skip_reason[0]) {
 				report_format_ns(ns, sizeof(ns), row->st.median, host_tsc.hz);
-				fmt_snprintf(line + used, sizeof(line) - used, "  %10s", ns);
+				used +=
+				    fmt_snprintf(line + used, sizeof(line) - used, "  %10s", ns);
+				report_format_clock(line + used, sizeof(line) - used, row,
+						    host_tsc.hz);
 			}
 			console_printf("mhv: %s\n", line);
 		}
@@ -273,6 +307,13 @@ void report_bench_tables(const struct run_results *r)
 	console_printf("mhv: (loop_overhead is the empty timed loop: included in, not subtracted "
 		       "from, every other row; ns from the TSC at %llu Hz, %s)\n",
 		       host_tsc.hz, host_tsc.source);
+	console_printf("mhv: (MHz: the core's clock over each benchmark, the TSC's rate x "
+		       "dAPERF/dMPERF; cycles: the median in core cycles%s%s; \"SMIs: N\" marks a "
+		       "row SMIs fell into%s%s)\n",
+		       aperf_missing() ? "; here none: " : "",
+		       aperf_missing() ? aperf_missing() : "",
+		       smi_count_missing() ? ", here uncounted: " : "",
+		       smi_count_missing() ? smi_count_missing() : "");
 	for (i = 0; i < r->nr_refused; i++)
 		console_printf("mhv: column %s could not run here: %s\n", r->refused[i].column,
 			       r->refused[i].why);
@@ -281,7 +322,8 @@ void report_bench_tables(const struct run_results *r)
 	/* for programs: serial, port 0xE9 and the kept log, not the screen */
 	held = console_screen_hold(true);
 	for (i = 0; i < r->nr_bench; i++) {
-		report_format_json(json, sizeof(json), &r->bench[i], platform_env(), backend->name);
+		report_format_json(json, sizeof(json), &r->bench[i], platform_env(), backend->name,
+				   host_tsc.hz);
 		console_printf("%s\n", json);
 	}
 	console_screen_hold(held);

@@ -16,9 +16,13 @@
 
 /* One human-readable row of the benchmark table into buf. */
 int report_format_row(char *buf, size_t size, const struct bench_row *row);
-/* One machine-readable line: REPORT_JSON_PREFIX then a JSON object. */
+/* One machine-readable line: REPORT_JSON_PREFIX then a JSON object; with
+ * "mhz" and "cycles_median" where the row's clock is known (@tsc_hz
+ * and APERF/MPERF). */
 int report_format_json(char *buf, size_t size, const struct bench_row *row, const char *env,
-		       const char *backend_name);
+		       const char *backend_name, u64 tsc_hz);
+/* The MHz and cycles columns of a row ("-" where unknown). */
+int report_format_clock(char *buf, size_t size, const struct bench_row *row, u64 tsc_hz);
 /* "+44.6%": how much lower new is than base (the seed tables' gain column). */
 int report_format_gain(char *buf, size_t size, u64 base, u64 new_value);
 /* Nanoseconds with one decimal for TSC ticks at hz ("123.4"), "-" when hz is 0. */

@@ -48,7 +48,8 @@ void results_refuse_column(struct run_results *r, const char *suite, const char 
 }
 
 bool results_bench(struct run_results *r, const char *suite, const char *column,
-		   const struct hc_bench_result *b, const struct sample_stats *st)
+		   const struct hc_bench_result *b, const struct sample_stats *st,
+		   const struct bench_clock *clock)
 {
 	struct bench_row *row;
 
@@ -66,6 +67,7 @@ bool results_bench(struct run_results *r, const char *suite, const char *column,
 	row->iterations = b->iterations;
 	row->batches = b->nr_samples;
 	row->st = *st;
+	row->clock = *clock;
 	spin_unlock(&r->lock);
 	return true;
 }

@@ -13,6 +13,14 @@
 
 #define MAX_BENCH_ROWS 256 /* tests x columns on a host that runs every PMU mode */
 
+/* APERF and MPERF over a benchmark (platform/aperf.h), 0 and 0 when
+ * unknown; the SMIs that arrived meanwhile, where the CPU counts them. */
+struct bench_clock {
+	u64 d_aperf, d_mperf;
+	u64 smis;
+	bool smis_known;
+};
+
 struct bench_row {
 	char suite[16];
 	char name[HC_NAME_LEN];
@@ -20,6 +28,7 @@ struct bench_row {
 	char cpu_tag[8]; /* "@cpuN" when the run measures several CPUs, else "" */
 	u32 iterations, batches;
 	struct sample_stats st;
+	struct bench_clock clock;
 	char skip_reason[HC_REASON_LEN];
 };
 
@@ -49,7 +58,8 @@ void results_test(struct run_results *r, const char *suite, const char *name, en
 /* A benchmark's row: the guest's report @b summed up in @st, measured in
  * @column; false when r has no room for it. */
 bool results_bench(struct run_results *r, const char *suite, const char *column,
-		   const struct hc_bench_result *b, const struct sample_stats *st);
+		   const struct hc_bench_result *b, const struct sample_stats *st,
+		   const struct bench_clock *clock);
 /* A matrix column the host cannot run: said now and in the tables. */
 void results_refuse_column(struct run_results *r, const char *suite, const char *column,
 			   const char *why);

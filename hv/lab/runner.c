@@ -9,6 +9,7 @@
 #include "lib/fmt.h"
 #include "report.h"
 #include "fw_probe.h"
+#include "host/numa.h"
 
 /* CPUs for @n vCPUs: @first, then idle APs, then the BSP (which then runs
  * one itself); how many were found. */
@@ -73,6 +74,16 @@ void runner_run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, vo
 		else
 			end[i] = started[i] ? bring_back(vms[i], on[i]) : WORK_NOT_STARTED;
 	}
+}
+
+const char *runner_cpu_node(const struct cpu *c)
+{
+	static char buf[24];
+
+	if (numa_nr_nodes() <= 1)
+		return "";
+	fmt_snprintf(buf, sizeof(buf), ", node %u", c->node);
+	return buf;
 }
 
 void runner_format_cpu_list(char *buf, size_t size, struct cpu *const on[], unsigned n)
@@ -299,9 +310,10 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 	if (at_once.verdict == VERDICT_CANNOT)
 		console_printf("mhv: cpus_at_once: %s\n", at_once.reason);
 	for (i = 0; i < n && at_once.verdict != VERDICT_RUN; i++) {
-		console_printf("mhv: ==== suites on cpu %u (APIC ID %u%s), %u of %u chosen ====\n",
-			       chosen[i]->index, chosen[i]->apic_id,
-			       chosen[i]->index ? "" : ", the BSP", i + 1, n);
+		console_printf(
+		    "mhv: ==== suites on cpu %u (APIC ID %u%s%s), %u of %u chosen ====\n",
+		    chosen[i]->index, chosen[i]->apic_id, runner_cpu_node(chosen[i]),
+		    chosen[i]->index ? "" : ", the BSP", i + 1, n);
 		if (chosen[i]->state == CPU_FAILED) {
 			console_printf("mhv: cpu %u %s: the suites do not run on it\n",
 				       chosen[i]->index, chosen[i]->why);

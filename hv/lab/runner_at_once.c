@@ -119,6 +119,7 @@ static void run_at_once(void *arg, const struct suite *s, const struct vm_config
 struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsigned n)
 {
 	static struct cpu_run runs[MAX_CPUS];
+	static u32 nodes[MAX_CPUS];
 	const struct mhv_config *cfg = run->cfg;
 	struct plan_at_once p = { runs, n };
 	const struct plan_walk w = { refuse_at_once, run_at_once, &p };
@@ -138,8 +139,10 @@ struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsi
 	if (pages > ARENA_MAX_PAGES)
 		pages = ARENA_MAX_PAGES;
 	page_alloc_get_mark(&hv_pages, &arenas);
+	for (i = 0; i < n; i++)
+		nodes[i] = chosen[i]->node; /* each arena on its CPU's node */
 	if (!st || !arena || pages < ARENA_MIN_PAGES ||
-	    !page_alloc_carve(&hv_pages, arena, n, pages)) {
+	    !page_alloc_carve(&hv_pages, arena, n, pages, nodes)) {
 		page_alloc_release(&hv_pages, &before);
 		return verdict_cannot(
 		    "no memory for an arena per CPU: the CPUs run one after another");
@@ -168,10 +171,10 @@ struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsi
 
 	for (i = 0; i < n; i++) {
 		console_printf(
-		    "mhv: ==== cpu %u (APIC ID %u%s), %u of %u run at once: %sits tables "
+		    "mhv: ==== cpu %u (APIC ID %u%s%s), %u of %u run at once: %sits tables "
 		    "====\n",
-		    chosen[i]->index, chosen[i]->apic_id, chosen[i]->index ? "" : ", the BSP",
-		    i + 1, n,
+		    chosen[i]->index, chosen[i]->apic_id, runner_cpu_node(chosen[i]),
+		    chosen[i]->index ? "" : ", the BSP", i + 1, n,
 		    runner_plan_has(cfg, PLAN_TWO_VCPUS) ? "its VMs with two vCPUs, then " : "");
 		runner_run_plan_on(&runs[i], PLAN_TWO_VCPUS);
 		runner_finish_cpu_run(&runs[i]);

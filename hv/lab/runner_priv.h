@@ -12,6 +12,7 @@
 #include "host/smp.h"
 #include "suites.h"
 #include "core/vm.h"
+#include "platform/aperf.h"
 
 /* How long past a VM's own time limit the BSP waits for the CPU running it. */
 #define CPU_GRACE_MS 30000
@@ -91,6 +92,8 @@ struct vm_life {
 	/* guest strings that reached the results with a byte that is not
 	 * printable ASCII: they could start a line of their own in the log */
 	volatile u32 unfiltered;
+	/* the clock counters when the guest asked for its current benchmark */
+	struct aperf_sample bench_start;
 };
 
 /* Which VMs of the plan a pass over it runs. */
@@ -142,6 +145,9 @@ void runner_run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, vo
 			 struct vm *const vms[], u64 timeout_ms, enum work_end end[]);
 /* "1,0,3": the CPUs' numbers, for start lines. */
 void runner_format_cpu_list(char *buf, size_t size, struct cpu *const on[], unsigned n);
+/* ", node N" for a CPU's header line on a machine of NUMA nodes, else "";
+ * in a buffer of its own, for the BSP's header lines. */
+const char *runner_cpu_node(const struct cpu *c);
 
 /* Whether a pass over the plan of kind @which runs @sv. */
 bool runner_plan_takes(enum plan_vms which, const struct suite_vm *sv);

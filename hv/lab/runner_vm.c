@@ -12,6 +12,7 @@
 #include "vdev/guest_console.h"
 #include "host/selfcheck.h"
 #include "host/finish.h"
+#include "host/numa.h"
 #include "platform/lapic.h"
 #include "arch/apic.h"
 #include "arch/x86.h"
@@ -39,21 +40,40 @@ static void harness_test_result(void *ctx, const char *name, enum test_status st
 	results_test(l->cr->results, l->suite, name, st, reason);
 }
 
+/* The benchmark ran from its test_wanted to here, on this CPU if the
+ * samples say so: its clock counters' deltas, else none (0, 0). */
 static bool harness_bench_result(void *ctx, const struct hc_bench_result *r,
 				 const struct sample_stats *st)
 {
 	struct vm_life *l = ctx;
+	struct aperf_sample now;
+	struct aperf_sample *start = &l->bench_start;
+	struct bench_clock clock = { 0 };
 
+	aperf_sample(&now);
+	if (now.cpu == start->cpu) {
+		if (now.valid && start->valid) {
+			clock.d_aperf = now.aperf - start->aperf;
+			clock.d_mperf = now.mperf - start->mperf;
+		}
+		clock.smis_known = now.has_smis && start->has_smis;
+		clock.smis = clock.smis_known ? now.smis - start->smis : 0;
+	}
+	start->valid = start->has_smis = false;
 	count_unfiltered(l, r->name);
 	count_unfiltered(l, r->skip_reason);
-	return results_bench(l->cr->results, l->suite, l->config->name, r, st);
+	return results_bench(l->cr->results, l->suite, l->config->name, r, st, &clock);
 }
 
+/* A benchmark's guest asks this just before it runs: its clock starts. */
 static bool harness_test_wanted(void *ctx, const char *name)
 {
-	const struct vm_life *l = ctx;
+	struct vm_life *l = ctx;
+	bool wanted = config_test_wanted(l->cr->run->cfg, name) && vm_config_wants(l->config, name);
 
-	return config_test_wanted(l->cr->run->cfg, name) && vm_config_wants(l->config, name);
+	if (wanted)
+		aperf_sample(&l->bench_start);
+	return wanted;
 }
 
 static void harness_params(void *ctx, struct hc_params *p)
@@ -119,6 +139,7 @@ struct vm_spec runner_vm_spec(struct vm_life *l, const char *name, u64 time_limi
 		    (cfg->mitigations == MITIGATIONS_OFF && !l->config->mitigations_auto),
 		.harness = &lab_harness,
 		.harness_ctx = l,
+		.home = l->on[0], /* NULL: made on its own CPU */
 	};
 }
 
@@ -364,20 +385,24 @@ static bool suite_vm_create(struct vm_life *l)
 static void suite_vm_say_start(const struct vm_life *l)
 {
 	const struct vm *vm = l->cr->vm;
-	char where[32 * VM_MAX_VCPUS];
+	char where[32 * VM_MAX_VCPUS], node[48] = "";
 	size_t used = 0;
 	u32 i;
 
+	/* where its RAM is, from its address: not where it was asked for */
+	if (numa_nr_nodes() > 1)
+		fmt_snprintf(node, sizeof(node), " on node %d, made on cpu %u (node %u)",
+			     numa_addr_node(vm->ram_hpa), this_cpu()->index, this_cpu()->node);
 	if (!l->on[0]) {
-		console_printf("mhv: vm %s: start (%s, configuration %s, %llu KiB RAM)\n", vm->name,
-			       backend->name, l->config->name, vm->ram_size >> 10);
+		console_printf("mhv: vm %s: start (%s, configuration %s, %llu KiB RAM%s)\n",
+			       vm->name, backend->name, l->config->name, vm->ram_size >> 10, node);
 		return;
 	}
 	for (i = 0; i < vm->nr_vcpus && used < sizeof(where); i++)
 		used += fmt_snprintf(where + used, sizeof(where) - used, "%svcpu %u on cpu %u",
 				     i ? ", " : "", i, l->on[i]->index);
-	console_printf("mhv: vm %s: start (%s, configuration %s, %s)\n", vm->name, backend->name,
-		       l->config->name, where);
+	console_printf("mhv: vm %s: start (%s, configuration %s, %s%s%s)\n", vm->name,
+		       backend->name, l->config->name, where, node[0] ? ", RAM" : "", node);
 }
 
 /* Judge how the VM ended against how it had to end. */

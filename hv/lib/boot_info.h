@@ -22,7 +22,9 @@ struct mem_range {
 	u32 efi_type;
 };
 
-#define BOOT_MAX_MEM_RANGES 512
+/* Descriptors of the firmware's map (neighbours of a kind merged, lib/mem_map.h):
+ * a two-socket server's map has a few hundred. */
+#define BOOT_MAX_MEM_RANGES 2048
 #define TRAMPOLINE_PAGES 8 /* code + temporary page tables (hv/smp_trampoline.asm) */
 
 /* The GOP framebuffer as the firmware set it up, base 0 when there is none. */
@@ -79,6 +81,8 @@ struct boot_info {
 	char previous_log[160];
 	struct boot_secure_boot secure_boot;
 	u32 nr_mem_ranges;
+	u32 mem_dropped;	      /* descriptors that did not fit in mem[] */
+	u64 mem_dropped_usable_pages; /* usable pages among them */
 	struct mem_range mem[BOOT_MAX_MEM_RANGES];
 };
 

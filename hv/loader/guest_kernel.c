@@ -106,7 +106,7 @@ int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct 
 	is_linux = linux_is_bzimage(kernel->data, kernel->size);
 	if (load(gk, is_linux, NULL, vm->ram_size, &k, &lk, why, why_size))
 		return -1;
-	ram = alloc_pages_zeroed(vm->ram_size / PAGE_SIZE);
+	ram = alloc_pages_zeroed_node(vm->ram_size / PAGE_SIZE, vm_ram_node(spec));
 	if (!ram) {
 		fmt_snprintf(why, why_size,
 			     "no %u MiB of contiguous host memory for its RAM (try a smaller mem)",

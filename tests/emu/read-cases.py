@@ -19,7 +19,7 @@ import sys
 EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk")
 # the options each emulator takes (the usb-stick boots take none)
 OPTIONS = {"qemu": ("nmi", "mce", "mce-logged", "fb", "mb", "linux", "gpu2", "smm", "snakeoil",
-                    "signed", "refused"),
+                    "signed", "refused", "numa"),
            "bochs": ("mb",),
            "bochs-pmu": ("mb", "linux", "bare", "perf"), "qemu-usb": (),
            "bochs-disk": ()}

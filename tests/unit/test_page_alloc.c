@@ -64,7 +64,7 @@ static void test_carve(void **state)
 	init_pool(&pa);
 	page_alloc_contig(&pa, 8); /* something allocated for good first */
 	page_alloc_get_mark(&pa, &before);
-	assert_true(page_alloc_carve(&pa, arenas, 4, 500));
+	assert_true(page_alloc_carve(&pa, arenas, 4, 500, NULL));
 	/* one contiguous cut from the range that holds all four */
 	for (i = 0; i < 4; i++) {
 		assert_int_equal(arenas[i].nr_ranges, 1);
@@ -87,7 +87,7 @@ static void test_arenas_independent(void **state)
 
 	(void)state;
 	init_pool(&pa);
-	assert_true(page_alloc_carve(&pa, arenas, 2, 300));
+	assert_true(page_alloc_carve(&pa, arenas, 2, 300, NULL));
 	page_alloc_get_mark(&arenas[0], &m0);
 	page_alloc_get_mark(&arenas[1], &m1);
 	a0 = page_alloc_contig(&arenas[0], 256);
@@ -116,14 +116,14 @@ static void test_carve_refused(void **state)
 	init_pool(&pa);
 	before = page_alloc_free_pages(&pa);
 	/* no single range holds 3 x 700 pages: nothing taken */
-	assert_false(page_alloc_carve(&pa, arenas, 3, 700));
-	assert_false(page_alloc_carve(&pa, arenas, 0, 10));
-	assert_false(page_alloc_carve(&pa, arenas, 3, 0));
+	assert_false(page_alloc_carve(&pa, arenas, 3, 700, NULL));
+	assert_false(page_alloc_carve(&pa, arenas, 0, 10, NULL));
+	assert_false(page_alloc_carve(&pa, arenas, 3, 0, NULL));
 	/* n * pages would overflow */
-	assert_false(page_alloc_carve(&pa, arenas, 3, ~0ull / 2));
+	assert_false(page_alloc_carve(&pa, arenas, 3, ~0ull / 2, NULL));
 	assert_int_equal(page_alloc_free_pages(&pa), before);
 	/* exactly the largest range still works */
-	assert_true(page_alloc_carve(&pa, arenas, 2, 1024));
+	assert_true(page_alloc_carve(&pa, arenas, 2, 1024, NULL));
 	assert_int_equal(page_alloc_largest(&pa), 256);
 }
 
@@ -179,12 +179,91 @@ static void test_taken_and_overlap(void **state)
 	assert_false(page_spans_overlap(next, 0, lost, nl, &where));
 }
 
+/*
+ * Two nodes split the 32..40 MiB range at 36 MiB; 64 MiB lies outside
+ * both.  Each allocation comes from the node asked for while it has room,
+ * else from any node, counted as a miss.
+ */
+static void test_nodes(void **state)
+{
+	static const struct page_node_span spans[] = {
+		{ 0, 36 * MIB, 0 },
+		{ 36 * MIB, 48 * MIB, 1 },
+	};
+	struct page_alloc pa, arenas[3];
+	struct page_alloc_mark m;
+	const u32 nodes[] = { 1, 0, 1 };
+
+	(void)state;
+	init_pool(&pa);
+	page_alloc_set_nodes(&pa, spans, 2);
+	assert_int_equal(pa.nr_ranges, 4);
+	assert_int_equal(pa.total_pages, 64 + 2048 + 256);
+	assert_int_equal(pa.ranges[0].node, 0); /* the pool */
+	assert_int_equal(pa.ranges[1].base, 32 * MIB);
+	assert_int_equal(pa.ranges[1].pages, 1024);
+	assert_int_equal(pa.ranges[2].base, 36 * MIB);
+	assert_int_equal(pa.ranges[2].node, 1);
+	assert_int_equal(pa.ranges[3].node, PAGE_NODE_ANY);
+	assert_int_equal(page_alloc_node_pages(&pa, 0), 64 + 1024);
+	assert_int_equal(page_alloc_node_pages(&pa, 1), 1024);
+	page_alloc_get_mark(&pa, &m);
+	/* node 1 first, although the pool and node 0 come first */
+	assert_int_equal(page_alloc_contig_node(&pa, 16, 1), 36 * MIB);
+	assert_int_equal(page_alloc_contig_node(&pa, 100, 0), 32 * MIB);
+	assert_int_equal(page_alloc_contig_node(&pa, 8, 0), 16 * MIB);
+	assert_int_equal(pa.node_misses, 0);
+	/* node 0 has no 1000 pages left in one piece: node 1's range */
+	assert_int_equal(page_alloc_contig_node(&pa, 1000, 0), 36 * MIB + 16 * PAGE_SIZE);
+	assert_int_equal(pa.node_misses, 1);
+	/* nowhere: 0, and no miss */
+	assert_int_equal(page_alloc_contig_node(&pa, 2000, 0), 0);
+	assert_int_equal(pa.node_misses, 1);
+	/* any node: first fit, as page_alloc_contig */
+	assert_int_equal(page_alloc_contig_node(&pa, 1, PAGE_NODE_ANY), 16 * MIB + 8 * PAGE_SIZE);
+	page_alloc_release(&pa, &m);
+	assert_int_equal(page_alloc_free_pages(&pa), 64 + 2048 + 256);
+	/* arenas on the nodes of their CPUs */
+	assert_true(page_alloc_carve(&pa, arenas, 2, 512, nodes));
+	assert_int_equal(arenas[0].ranges[0].base, 36 * MIB);
+	assert_int_equal(arenas[0].ranges[0].node, 1);
+	assert_int_equal(arenas[1].ranges[0].base, 32 * MIB);
+	assert_int_equal(arenas[1].ranges[0].node, 0);
+	assert_int_equal(page_alloc_contig_node(&arenas[0], 1, 1), 36 * MIB);
+	/* refused: nothing taken, no miss left behind */
+	page_alloc_release(&pa, &m);
+	assert_false(page_alloc_carve(&pa, arenas, 3, 1024, nodes));
+	assert_int_equal(page_alloc_free_pages(&pa), 64 + 2048 + 256);
+	assert_int_equal(pa.node_misses, 1); /* the one above */
+}
+
+/* A full table cannot split at a node boundary: counted, nothing lost. */
+static void test_nodes_table_full(void **state)
+{
+	static struct page_alloc pa;
+	static struct mem_range mem[PAGE_ALLOC_MAX_RANGES];
+	const struct page_node_span span = { 0, 32 * MIB + PAGE_SIZE, 3 };
+	u32 i;
+
+	(void)state;
+	for (i = 0; i < PAGE_ALLOC_MAX_RANGES; i++)
+		mem[i] = (struct mem_range){ 32 * MIB + 4 * i * PAGE_SIZE, 2, MEM_USABLE, 7 };
+	page_alloc_init(&pa, 0, 0, mem, PAGE_ALLOC_MAX_RANGES);
+	assert_int_equal(pa.nr_ranges, PAGE_ALLOC_MAX_RANGES);
+	page_alloc_set_nodes(&pa, &span, 1);
+	assert_int_equal(pa.unsplit, 1);
+	assert_int_equal(pa.ranges[0].node, 3);
+	assert_int_equal(pa.ranges[1].node, PAGE_NODE_ANY);
+	assert_int_equal(page_alloc_free_pages(&pa), 2 * PAGE_ALLOC_MAX_RANGES);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bump_and_marks),	   cmocka_unit_test(test_carve),
 		cmocka_unit_test(test_arenas_independent), cmocka_unit_test(test_carve_refused),
-		cmocka_unit_test(test_taken_and_overlap),
+		cmocka_unit_test(test_taken_and_overlap),  cmocka_unit_test(test_nodes),
+		cmocka_unit_test(test_nodes_table_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,12 +42,49 @@ static void json_line(void **state)
 	char buf[400];
 
 	(void)state;
-	report_format_json(buf, sizeof(buf), &row, "bochs", "svm");
+	report_format_json(buf, sizeof(buf), &row, "bochs", "svm", 0);
 	assert_string_equal(
 	    buf, "MHV-JSON {\"suite\":\"vmexit\",\"test\":\"null\",\"config\":\"default\","
 		 "\"env\":\"bochs\",\"backend\":\"svm\",\"unit\":\"tsc\","
 		 "\"iterations\":1000,\"batches\":5,\"min\":123,\"median\":125,"
 		 "\"p99\":200,\"mean\":140,\"stddev\":30,\"max\":200}");
+}
+
+/* APERF/MPERF over the benchmark: a core at 1.5 times the TSC's 2 GHz
+ * (boost) runs 3000 MHz, and the 125-tick median is 187 core cycles
+ * (rounded down); without the counters both columns say "-". */
+static void clock_columns(void **state)
+{
+	struct bench_row row = make_row();
+	char buf[400];
+
+	(void)state;
+	report_format_clock(buf, sizeof(buf), &row, 2000000000ull);
+	assert_string_equal(buf, "        -       -");
+	report_format_json(buf, sizeof(buf), &row, "bochs", "svm", 2000000000ull);
+	assert_null(strstr(buf, "mhz"));
+	row.clock.d_aperf = 3000000;
+	row.clock.d_mperf = 2000000;
+	report_format_clock(buf, sizeof(buf), &row, 2000000000ull);
+	assert_string_equal(buf, "     3000     187");
+	report_format_json(buf, sizeof(buf), &row, "bochs", "svm", 2000000000ull);
+	assert_non_null(strstr(buf, ",\"max\":200,\"mhz\":3000,\"cycles_median\":187}"));
+	/* no TSC frequency: no clock either */
+	report_format_clock(buf, sizeof(buf), &row, 0);
+	assert_string_equal(buf, "        -       -");
+	/* SMIs counted (Intel): the row says how many fell into it */
+	row.clock.smis_known = true;
+	row.clock.smis = 2;
+	report_format_clock(buf, sizeof(buf), &row, 2000000000ull);
+	assert_string_equal(buf, "     3000     187  SMIs: 2");
+	report_format_json(buf, sizeof(buf), &row, "bochs", "svm", 2000000000ull);
+	assert_non_null(strstr(buf, ",\"cycles_median\":187,\"smis\":2}"));
+	row.clock.smis = 0;
+	/* a core slowed below the TSC's rate (a power limit, an idle P-state) */
+	row.clock.d_aperf = 1;
+	row.clock.d_mperf = 4;
+	report_format_clock(buf, sizeof(buf), &row, 3600000000ull);
+	assert_string_equal(buf, "      900      31");
 }
 
 static void skipped_row(void **state)
@@ -59,7 +96,7 @@ static void skipped_row(void **state)
 	strcpy(row.skip_reason, "no IBPB");
 	report_format_row(buf, sizeof(buf), &row);
 	assert_string_equal(buf, "null                         (skipped: no IBPB)");
-	report_format_json(buf, sizeof(buf), &row, "qemu-tcg", "svm");
+	report_format_json(buf, sizeof(buf), &row, "qemu-tcg", "svm", 0);
 	assert_string_equal(buf, "MHV-JSON {\"suite\":\"vmexit\",\"test\":\"null\",\"config\":"
 				 "\"default\",\"env\":\"qemu-tcg\",\"backend\":\"svm\","
 				 "\"skipped\":\"no IBPB\"}");
@@ -75,7 +112,7 @@ static void json_strings_escaped(void **state)
 	(void)state;
 	strcpy(row.name, "q\"\\\nMHV-JSON {}\x1b\xff");
 	strcpy(row.skip_reason, "\t\"}\r\nMHV-JSON {\"median\":1}");
-	report_format_json(buf, sizeof(buf), &row, "qemu-tcg", "svm");
+	report_format_json(buf, sizeof(buf), &row, "qemu-tcg", "svm", 0);
 	assert_string_equal(buf,
 			    "MHV-JSON {\"suite\":\"vmexit\",\"test\":\"q\\\"\\\\\\u000aMHV-JSON "
 			    "{}\\u001b\\u00ff\",\"config\":\"default\",\"env\":\"qemu-tcg\","
@@ -85,7 +122,7 @@ static void json_strings_escaped(void **state)
 	memset(row.name, '\n', sizeof(row.name) - 1);
 	memset(row.skip_reason, '\x01', sizeof(row.skip_reason) - 1);
 	memset(row.column, '"', sizeof(row.column) - 1);
-	assert_true(report_format_json(buf, sizeof(buf), &row, "qemu-tcg", "svm") <
+	assert_true(report_format_json(buf, sizeof(buf), &row, "qemu-tcg", "svm", 0) <
 		    (int)sizeof(buf));
 	assert_non_null(strstr(buf, "\\u0001\"}"));
 }
@@ -97,7 +134,7 @@ static void truncation_is_safe(void **state)
 	int n;
 
 	(void)state;
-	n = report_format_json(buf, sizeof(buf), &row, "bochs", "svm");
+	n = report_format_json(buf, sizeof(buf), &row, "bochs", "svm", 0);
 	assert_true(n > (int)sizeof(buf));
 	assert_int_equal(strlen(buf), sizeof(buf) - 1);
 }
@@ -138,13 +175,10 @@ static void nanoseconds(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(human_row),
-		cmocka_unit_test(json_line),
-		cmocka_unit_test(skipped_row),
-		cmocka_unit_test(truncation_is_safe),
-		cmocka_unit_test(gain_column),
-		cmocka_unit_test(nanoseconds),
-		cmocka_unit_test(json_strings_escaped),
+		cmocka_unit_test(human_row),	      cmocka_unit_test(json_line),
+		cmocka_unit_test(clock_columns),      cmocka_unit_test(skipped_row),
+		cmocka_unit_test(truncation_is_safe), cmocka_unit_test(gain_column),
+		cmocka_unit_test(nanoseconds),	      cmocka_unit_test(json_strings_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
