@@ -212,24 +212,83 @@ static void reserve_trampoline(void)
 		boot_info.trampoline_base = addr;
 }
 
+/* A GOP mhv can draw in: a linear framebuffer of 32-bit pixels. */
+static bool gop_usable(EFI_GRAPHICS_OUTPUT_PROTOCOL *gop)
+{
+	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info;
+
+	if (!gop || !gop->Mode || !gop->Mode->Info || !gop->Mode->FrameBufferBase)
+		return false;
+	info = gop->Mode->Info;
+	/* a blt-only or bitmask mode: no linear framebuffer mhv can draw in */
+	return info->PixelFormat == PixelBlueGreenRedReserved8BitPerColor ||
+	       info->PixelFormat == PixelRedGreenBlueReserved8BitPerColor;
+}
+
+/*
+ * The GOP of the screen the user watches.  A desktop with an iGPU and a
+ * discrete GPU has a GOP on each; the first one found need not be lit.
+ * In order: the GOP on the system table's ConsoleOutHandle (EDK2's console
+ * splitter copies the physical GOP's framebuffer there when one GPU is the
+ * console, and offers a blt-only mode when several are); a GOP whose handle
+ * is marked as an active console output (the Console Out Device GUID, put
+ * there by the firmware's console platform driver: what Linux's EFI stub
+ * prefers); the first usable GOP.
+ */
+static EFI_GRAPHICS_OUTPUT_PROTOCOL *choose_gop(const char **source)
+{
+	EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
+	EFI_GUID conout_guid = {
+		0xd3b36f2c, 0xd551, 0x11d4, { 0x9a, 0x46, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d }
+	};
+	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop = NULL, *first = NULL;
+	EFI_HANDLE *handles = NULL;
+	UINTN n = 0, i;
+	void *marker;
+
+	if (!EFI_ERROR(BS->HandleProtocol(ST->ConsoleOutHandle, &gop_guid, (void **)&gop)) &&
+	    gop_usable(gop)) {
+		*source = "the GOP on ConsoleOutHandle";
+		return gop;
+	}
+	if (EFI_ERROR(BS->LocateHandleBuffer(ByProtocol, &gop_guid, NULL, &n, &handles)))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (EFI_ERROR(BS->HandleProtocol(handles[i], &gop_guid, (void **)&gop)) ||
+		    !gop_usable(gop))
+			continue;
+		if (!EFI_ERROR(BS->HandleProtocol(handles[i], &conout_guid, &marker))) {
+			*source = "a GOP marked as console output";
+			break;
+		}
+		if (!first)
+			first = gop;
+		gop = NULL;
+	}
+	BS->FreePool(handles);
+	if (!gop && first) {
+		gop = first;
+		*source = "the first usable GOP (none is the console's)";
+	}
+	return gop;
+}
+
 /* The framebuffer survives ExitBootServices; only its description is needed. */
 static void find_framebuffer(void)
 {
-	EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
-	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
+	const char *source = "";
+	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop = choose_gop(&source);
 	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info;
 
-	if (EFI_ERROR(BS->LocateProtocol(&gop_guid, NULL, (void **)&gop)) || !gop->Mode)
+	if (!gop)
 		return;
 	info = gop->Mode->Info;
-	if (info->PixelFormat != PixelBlueGreenRedReserved8BitPerColor &&
-	    info->PixelFormat != PixelRedGreenBlueReserved8BitPerColor)
-		return; /* a blt-only or bitmask mode: no linear framebuffer mhv can draw in */
 	boot_info.fb.base = gop->Mode->FrameBufferBase;
 	boot_info.fb.width = info->HorizontalResolution;
 	boot_info.fb.height = info->VerticalResolution;
 	boot_info.fb.pitch = info->PixelsPerScanLine;
 	boot_info.fb.bgr = info->PixelFormat == PixelBlueGreenRedReserved8BitPerColor;
+	boot_info.fb.source = source;
 }
 
 static void record_memory_map(const UINT8 *map, UINTN map_size, UINTN desc_size)

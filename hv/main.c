@@ -28,6 +28,7 @@
 #include "core/exit_dispatch.h"
 #include "core/mitigations.h"
 #include "host/selfcheck.h"
+#include "host/nmi_mce.h"
 #include "host/smp.h"
 #include "host/numa.h"
 #include "lib/fmt.h"
@@ -102,6 +103,7 @@ static bool ap_enable(char *why, size_t size)
 {
 	const char *err = NULL;
 
+	mce_cpu_enable();
 	if (!xstate_matches_this_cpu(why, size) || !pmu_matches_this_cpu(why, size))
 		return false;
 	if (backend->cpu_enable(&err)) {
@@ -124,13 +126,14 @@ void hv_main(const struct boot_info *bi)
 		       bi->exit_boot_services_tries);
 	console_printf("mhv: version: %s\n", platform_version());
 	cpu_tables_init();
-	platform_quiesce_interrupts();
+	platform_take_over(bi);
 	load_config(bi);
 	efi_rt_init(bi->efi_runtime);
 	keep_log_init(bi);
 	page_alloc_init(&hv_pages, bi->pool_base, bi->pool_pages, bi->mem, bi->nr_mem_ranges);
 	numa_init(bi);
 	cpu_probe();
+	mce_init();
 	host_paging_init();
 	tsc_init(bi, config.tsc_calibration);
 	vm_set_wall_clock(&bi->wall_clock);

@@ -129,12 +129,14 @@ run_case() {
 	start=$(date +%s)
 	rm -f "$LOGS/$name.perf.txt"
 	if [ "$emu" = qemu ]; then
-		# options nmi fb mb linux: an NMI from the monitor once a suite
-		# runs; a screendump of the framebuffer console when the run is
-		# done; the multiboot test kernels on the boot volume; the Debian
-		# Linux guest of make linux-guest (a skip without it), in a
-		# machine with room for its 512 MiB; many: a machine with many
-		# CPUs (1 GiB for their firmware and mhv's per-CPU data, 300 s); smm: Debian's OVMF with SMM
+		# options nmi mce mce-logged fb mb linux gpu2: an NMI or a machine
+		# check from the monitor once a suite runs; a corrected machine
+		# check logged at power-on; a screendump of the framebuffer
+		# console when the run is done; the multiboot test kernels on the
+		# boot volume; the Debian Linux guest of make linux-guest (a skip
+		# without it), in a machine with room for its 512 MiB; a second
+		# display device; many: a machine with many CPUs (1 GiB for their
+		# firmware and mhv's per-CPU data, 300 s); smm: Debian's OVMF with SMM
 		# (variables in SMM, Secure Boot available, no keys enrolled)
 		# snakeoil signed refused: Debian's Secure Boot OVMF with its
 		# snakeoil keys enrolled (SMM); the image signed with that key
@@ -142,13 +144,22 @@ run_case() {
 		# refuse the image: QEMU is ended once OVMF has tried every boot
 		# option, and any line of mhv's fails the case.  numa: two NUMA
 		# nodes (run-qemu.sh --numa 2), the CPUs and memory split evenly
-		mon="" fb="" files="" extra="" timeout=120 firmware=plain efi=$EFI refused="" numa=1
+		mon="" monwait='mhv: suite vmexit' moncmd=nmi fb="" files="" extra="" timeout=120
+		firmware=plain efi=$EFI refused="" numa=1
 		for opt in $options; do
 			case "$opt" in
 			nmi) mon="$LOGS/$name.mon" ;;
+			# an uncorrected error (VAL UC EN MISCV ADDRV) in bank 1
+			# of CPU 1, MCG_STATUS RIPV|MCIP, MCi_ADDR, MCi_MISC
+			mce) mon="$LOGS/$name.mon" moncmd="mce 1 1 0xbc00000000000134 0x5 0x1234000 0x86" ;;
+			# a corrected error (VAL EN MISCV ADDRV) logged in bank 2 of
+			# CPU 0 at power-on, for mhv to find at boot
+			mce-logged) mon="$LOGS/$name.mon" monwait=''
+				moncmd="mce 0 2 0x9c0000000000010a 0 0xabc000 0x8c" ;;
 			fb) mon="$LOGS/$name.mon" fb="$LOGS/$name.e9" ;;
 			mb) files=$MB_FILES ;;
 			linux) files=$LINUX_FILES extra="-m 1G" timeout=400 ;;
+			gpu2) extra="-device secondary-vga $extra" ;;
 			smm) firmware=secboot ;;
 			snakeoil) firmware=snakeoil ;;
 			signed) efi=$LOGS/$name.efi ;;
@@ -190,7 +201,7 @@ run_case() {
 			python3 tests/emu/qemu-monitor.py "$mon" "$fb" 'mhv: summary' \
 				"screendump $LOGS/$name.ppm" quit >"$LOGS/$name.monitor.txt" 2>&1
 		elif [ -n "$mon" ]; then
-			python3 tests/emu/qemu-monitor.py "$mon" "$log" 'mhv: suite vmexit' nmi \
+			python3 tests/emu/qemu-monitor.py "$mon" "$log" "$monwait" "$moncmd" \
 				>"$LOGS/$name.monitor.txt" 2>&1
 		fi
 		wait $qpid

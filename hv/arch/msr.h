@@ -38,11 +38,22 @@
 #define MSR_IA32_MC_CTL(i) (0x400 + 4 * (i))
 #define MSR_IA32_MC_STATUS(i) (0x401 + 4 * (i))
 #define MSR_IA32_MC_ADDR(i) (0x402 + 4 * (i))
+#define MSR_IA32_MC_MISC(i) (0x403 + 4 * (i))
+#define MCA_LEGACY_BANKS 32 /* 0x400-0x47f; 0x480 is IA32_VMX_BASIC */
+/* AMD Scalable MCA (CPUID 8000_0007 EBX[3]): bank i's registers at
+ * 0xC0002000 + 0x10 * i, CTL STATUS ADDR MISC0 in that order; the legacy
+ * MSRs alias the first 32 banks (AMD PPR for family 19h/1Ah, "MCA") */
+#define MSR_AMD64_SMCA_MC0_CTL 0xc0002000
+#define MSR_AMD64_SMCA_BANK_STRIDE 0x10
 #define MCG_CAP_COUNT 0xff /* number of banks */
 #define MCG_STATUS_RIPV BIT(0)
 #define MCG_STATUS_EIPV BIT(1)
 #define MCG_STATUS_MCIP BIT(2)
+#define MCI_STATUS_PCC BIT(57)
 #define MCI_STATUS_ADDRV BIT(58)
+#define MCI_STATUS_MISCV BIT(59)
+#define MCI_STATUS_UC BIT(61)
+#define MCI_STATUS_OVER BIT(62)
 #define MCI_STATUS_VAL BIT(63)
 
 /* MTRRs (SDM Vol 3 §12.11) */

@@ -3,6 +3,7 @@
 #include "finish.h"
 #include "nmi_mce.h"
 #include "platform/console.h"
+#include "platform/reset.h"
 #include "arch/ports.h"
 #include "arch/x86.h"
 
@@ -55,7 +56,7 @@ void hv_finish(enum mhv_status st)
 			outb(BOCHS_SHUTDOWN_PORT, (u8)*s++);
 		break;
 	case EXIT_ACTION_REBOOT:
-		outb(RESET_CONTROL_PORT, 0x06); /* full reset: SYS_RST | RST_CPU */
+		platform_reset();
 		break;
 	case EXIT_ACTION_HALT:
 		break;

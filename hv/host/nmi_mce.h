@@ -11,6 +11,11 @@ u64 host_nmi_count(void);
  * reported once, survived (true); false for one mhv armed. */
 bool host_stray_db(const struct isr_frame *f);
 u64 host_stray_db_count(void);
+/* From CPUID: CR4.MCE set on the BSP, and the banks that hold a logged
+ * error printed, or one line saying there are none. */
+void mce_init(void);
+/* CR4.MCE set on this CPU (an AP) where the CPU has it. */
+void mce_cpu_enable(void);
 /* Vector 18: the error banks are printed, then the fatal status. */
 void host_machine_check(const struct isr_frame *f) __noreturn;
 /* The same for a machine check that made a guest exit (the #MC intercept,

@@ -31,7 +31,8 @@ struct mem_range {
 struct boot_fb {
 	u64 base;
 	u32 width, height, pitch; /* pitch in pixels */
-	u32 bgr; /* 1: blue in the low byte (PixelBlueGreenRedReserved8BitPerColor) */
+	u32 bgr;	    /* 1: blue in the low byte (PixelBlueGreenRedReserved8BitPerColor) */
+	const char *source; /* which GOP: the console's, a console output, the first */
 };
 
 /* A file from the boot volume, read before ExitBootServices. */

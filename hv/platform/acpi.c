@@ -45,8 +45,6 @@ struct acpi_spcr {
 _Static_assert(__builtin_offsetof(struct acpi_spcr, gas_address) == 44, "SPCR base address");
 _Static_assert(__builtin_offsetof(struct acpi_spcr, baud_rate) == 58, "SPCR baud rate");
 
-#define GAS_SYSTEM_MEMORY 0
-
 static bool checksum_ok(const void *p, u32 len)
 {
 	const u8 *b = p;

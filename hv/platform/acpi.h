@@ -4,7 +4,10 @@
 
 #include "lib/types.h"
 
-#define GAS_SYSTEM_IO 1 /* Generic Address Structure: system I/O space (ACPI 6.5 §5.2.3.2) */
+/* Generic Address Structure address spaces (ACPI 6.5 §5.2.3.2, Table 5.1) */
+#define GAS_SYSTEM_MEMORY 0
+#define GAS_SYSTEM_IO 1
+#define GAS_PCI_CONFIG 2
 
 struct acpi_spcr_uart {
 	u16 io_port;   /* non-zero for an I/O-port UART */

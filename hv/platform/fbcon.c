@@ -14,7 +14,7 @@
 static volatile u32 *fb;
 static u32 pitch, scale, cols, rows, col, row;
 static char text[MAX_ROWS][MAX_COLS];
-static char describe[64] = "none";
+static char describe[128] = "none";
 
 bool fbcon_init(const struct boot_fb *info)
 {
@@ -31,8 +31,9 @@ bool fbcon_init(const struct boot_fb *info)
 	rows = info->height / (CELL_H * scale);
 	cols = cols > MAX_COLS ? MAX_COLS : cols;
 	rows = rows > MAX_ROWS ? MAX_ROWS : rows;
-	fmt_snprintf(describe, sizeof(describe), "%ux%u, %ux%u cells of %ux%u pixels", info->width,
-		     info->height, cols, rows, CELL_W * scale, CELL_H * scale);
+	fmt_snprintf(describe, sizeof(describe), "%ux%u, %ux%u cells of %ux%u pixels, %s",
+		     info->width, info->height, cols, rows, CELL_W * scale, CELL_H * scale,
+		     info->source ? info->source : "the GOP");
 	__builtin_memset(text, ' ', sizeof(text));
 	for (u32 y = 0; y < rows * CELL_H * scale; y++)
 		for (u32 x = 0; x < cols * CELL_W * scale; x++)

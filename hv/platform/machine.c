@@ -7,6 +7,8 @@
 #include "host/cpu_features.h"
 #include "lib/fmt.h"
 #include "tsc.h"
+#include "host_ioapic.h"
+#include "reset.h"
 #include "arch/apic.h"
 #include "arch/msr.h"
 #include "arch/ports.h"
@@ -16,7 +18,7 @@ static char env_name[16] = "hardware";
 static char env_detail[96] = "no hypervisor signature: bare metal";
 static bool emulated; /* TSC ticks are not hardware cycles */
 
-void platform_quiesce_interrupts(void)
+static void quiesce_interrupts(void)
 {
 	u64 apic = rdmsr(MSR_IA32_APIC_BASE);
 
@@ -33,6 +35,13 @@ void platform_quiesce_interrupts(void)
 		regs[APIC_LVT_TIMER / 4] = LVT_MASKED;
 		regs[APIC_TIMER_INITIAL / 4] = 0;
 	}
+}
+
+void platform_take_over(const struct boot_info *bi)
+{
+	quiesce_interrupts();
+	host_ioapic_mask(bi->rsdp);
+	platform_reset_init(bi->rsdp);
 }
 
 static void detect_environment(void)
@@ -169,6 +178,12 @@ void platform_describe(const struct boot_info *bi)
 			       "and guest clocks: %llu.%03llu MHz of ticks (%s)\n",
 			       host_tsc.source, host_tsc.clock_hz / 1000000,
 			       host_tsc.clock_hz / 1000 % 1000, host_tsc.clock_source);
+	/* Invariant TSC: a constant rate in every P-, C- and T-state (SDM Vol 3
+	 * §18.17.1; APM Vol 3, CPUID Fn8000_0007 EDX[8]) */
+	if (!host_cpu.has.invariant_tsc)
+		console_printf("mhv: tsc: not invariant (CPUID 8000_0007 EDX[8]=0): its rate may "
+			       "follow P-states and it may stop in deep C-states: tick counts may "
+			       "not compare across runs\n");
 	console_printf("mhv: environment: %s (%s)\n", env_name, env_detail);
 	describe_secure_boot(&bi->secure_boot);
 	if (emulated)

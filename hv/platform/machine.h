@@ -6,8 +6,9 @@
 
 struct boot_info;
 
-/* Mask the legacy PICs and the local APIC's timer: the host polls. */
-void platform_quiesce_interrupts(void);
+/* At take-over: mask the legacy PICs, the local APIC's timer and the I/O
+ * APICs' redirection entries (the host polls); read the reset register. */
+void platform_take_over(const struct boot_info *bi);
 /* The environment header: CPU, features, emulator or hardware, TSC. */
 void platform_describe(const struct boot_info *bi);
 /* Short name of the environment for machine-readable lines: "qemu-tcg", ... */

@@ -7,6 +7,7 @@
  */
 #include "tsc.h"
 #include "acpi.h"
+#include "acpi_fadt.h"
 #include "lib/boot_info.h"
 #include "console.h"
 #include "host/cpu_features.h"
@@ -23,11 +24,6 @@ struct tsc_info host_tsc;
 static char source[160];
 static u64 init_rsdp; /* for tsc_counts_instructions */
 static enum tsc_calibration init_how;
-
-/* FADT fields (ACPI 6.5 §5.2.9, Table 5.9) */
-#define FADT_PM_TMR_BLK 76
-#define FADT_FLAGS 112
-#define FADT_TMR_VAL_EXT BIT(8)
 
 static u32 inl_port(u16 port)
 {
@@ -69,34 +65,48 @@ static u32 piix4_pm_timer_port(void)
 	return 0;
 }
 
-/* TSC Hz, or 0 with *why set. */
-static u64 calibrate_with_pm_timer(u64 rsdp, const char **why)
+/* The PM timer the FADT names, else the one the firmware enabled on a
+ * PIIX4 (no FADT); false with *why. */
+static bool find_pm_timer(u64 rsdp, struct acpi_pm_timer *t, const char **why)
 {
-	const u8 *fadt = acpi_find_table(rsdp, "FACP");
-	u32 port, mask = 0xffffffu, start, now, elapsed = 0;
+	const void *fadt = acpi_find_table(rsdp, "FACP");
+	u32 port;
+
+	if (fadt)
+		return !acpi_fadt_pm_timer(fadt, t, why);
+	port = piix4_pm_timer_port();
+	if (port <= PIIX4_PM_TMR) {
+		*why = "no ACPI FADT, no enabled PIIX4 PM function";
+		return false;
+	}
+	t->space = GAS_SYSTEM_IO;
+	t->address = port;
+	t->mask = 0xffffffu;
+	t->field = "the PIIX4's PMBA";
+	return true;
+}
+
+static u32 pm_timer_read(const struct acpi_pm_timer *t)
+{
+	if (t->space == GAS_SYSTEM_MEMORY)
+		return *(volatile u32 *)(uintptr_t)t->address & t->mask;
+	return inl_port((u16)t->address) & t->mask;
+}
+
+/* TSC Hz, or 0 with *why set; *t says which timer counted. */
+static u64 calibrate_with_pm_timer(u64 rsdp, struct acpi_pm_timer *t, const char **why)
+{
+	u32 start, now, elapsed = 0;
 	u64 tsc0, tsc1;
 	unsigned long spins = 0;
 
-	if (fadt) {
-		__builtin_memcpy(&port, fadt + FADT_PM_TMR_BLK, 4);
-		if (fadt[FADT_FLAGS + 1] & (FADT_TMR_VAL_EXT >> 8))
-			mask = 0xffffffffu;
-	} else {
-		port = piix4_pm_timer_port();
-		if (port <= PIIX4_PM_TMR) {
-			*why = "no ACPI FADT, no enabled PIIX4 PM function";
-			return 0;
-		}
-	}
-	if (!port || port > 0xffff) {
-		*why = "the FADT names no PM timer port";
+	if (!find_pm_timer(rsdp, t, why))
 		return 0;
-	}
-	start = inl_port(port) & mask;
+	start = pm_timer_read(t);
 	tsc0 = rdtsc();
 	while (elapsed < CALIBRATION_PM_TICKS) {
-		now = inl_port(port) & mask;
-		elapsed = (now - start) & mask;
+		now = pm_timer_read(t);
+		elapsed = (now - start) & t->mask;
 		if (++spins > 100000000ul) {
 			*why = "the ACPI PM timer does not count";
 			return 0;
@@ -108,13 +118,16 @@ static u64 calibrate_with_pm_timer(u64 rsdp, const char **why)
 
 static bool try_pm_timer(u64 rsdp, const char **why)
 {
-	u64 hz = calibrate_with_pm_timer(rsdp, why);
+	struct acpi_pm_timer t;
+	u64 hz = calibrate_with_pm_timer(rsdp, &t, why);
 
 	if (!hz)
 		return false;
 	host_tsc.hz = hz;
-	fmt_snprintf(source, sizeof(source), "calibrated against the ACPI PM timer (%u ms)",
-		     CALIBRATION_MS);
+	fmt_snprintf(source, sizeof(source),
+		     "calibrated against the ACPI PM timer (%u ms, %s %s 0x%llx, %u-bit)",
+		     CALIBRATION_MS, t.field, t.space == GAS_SYSTEM_MEMORY ? "memory" : "port",
+		     t.address, t.mask == 0xffffffu ? 24 : 32);
 	host_tsc.source = source;
 	return true;
 }

@@ -10,26 +10,11 @@
 #define MHV_IOAPIC_H
 
 #include "lib/types.h"
+#include "arch/ioapic.h"
 
 #define IOAPIC_DEFAULT_BASE 0xfec00000ull
 #define IOAPIC_MMIO_SIZE 0x1000
 #define IOAPIC_PINS 24
-
-/* Registers behind IOREGSEL/IOWIN (82093AA §3.2) */
-#define IOAPIC_REG_ID 0x00
-#define IOAPIC_REG_VERSION 0x01
-#define IOAPIC_REG_ARB 0x02
-#define IOAPIC_REG_REDIR 0x10 /* + 2 * pin: bits 31:0, + 1: bits 63:32 */
-#define IOAPIC_IOREGSEL 0x00  /* MMIO offsets */
-#define IOAPIC_IOWIN 0x10
-
-/* Redirection entry (82093AA §3.2.4) */
-#define IOAPIC_RTE_DEST_LOGICAL BIT(11)
-#define IOAPIC_RTE_POLARITY_LOW BIT(13)
-#define IOAPIC_RTE_REMOTE_IRR BIT(14)
-#define IOAPIC_RTE_LEVEL BIT(15)
-#define IOAPIC_RTE_MASKED BIT(16)
-#define IOAPIC_RTE_DEST_SHIFT 56
 
 struct vcpu;
 struct vm;

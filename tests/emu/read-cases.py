@@ -18,8 +18,8 @@ import sys
 
 EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk")
 # the options each emulator takes (the usb-stick boots take none)
-OPTIONS = {"qemu": ("nmi", "fb", "mb", "linux", "many", "smm", "snakeoil", "signed", "refused",
-                    "numa"),
+OPTIONS = {"qemu": ("nmi", "mce", "mce-logged", "fb", "mb", "linux", "gpu2", "many", "smm",
+                    "snakeoil", "signed", "refused", "numa"),
            "bochs": ("mb",),
            "bochs-pmu": ("mb", "linux", "bare", "perf"), "qemu-usb": (),
            "bochs-disk": ()}
@@ -126,8 +126,10 @@ def check(case, seen, folder, error):
             if option not in OPTIONS[emulator]:
                 takes = " ".join(OPTIONS[emulator]) or "none"
                 error(at["options"], f"{emulator} has no option '{option}' (it takes: {takes})")
-        if sum(o in options for o in ("nmi", "fb", "refused")) > 1:
-            error(at["options"], "nmi, fb and refused each drive the QEMU monitor: one of them")
+        monitor = [o for o in ("nmi", "mce", "mce-logged", "fb", "refused") if o in options]
+        if len(monitor) > 1:
+            error(at["options"], " and ".join(monitor)
+                  + (" both" if len(monitor) == 2 else " all") + " drive the QEMU monitor: one of them")
     case.options = " ".join(options)
 
 
