@@ -12,6 +12,7 @@
 #include "host/finish.h"
 #include "lib/types.h"
 #include "platform/console.h"
+#include "platform/serial.h"
 #include "platform/tsc.h"
 
 enum suite_bits {
@@ -87,6 +88,8 @@ struct mhv_config {
 	/* a UEFI variable round trip from the BSP and an AP while each VM runs
 	 * (lab/fw_probe.c); default off */
 	bool firmware_probe;
+	/* where the serial console goes ("serial ="); default auto */
+	struct serial_choice serial;
 };
 
 void config_defaults(struct mhv_config *cfg);
