@@ -1,7 +1,7 @@
 #!/bin/sh
 # Boot BOOTX64.EFI under QEMU + OVMF from a throw-away ESP directory.
 #   run-qemu.sh [--accel tcg|kvm] [--cpu MODEL] [--config FILE] [--timeout S]
-#               [--serial-log FILE] [--smp N] [--extra "QEMU ARGS"]
+#               [--serial-log FILE] [--serial-com N] [--smp N] [--extra "QEMU ARGS"]
 #               [--explain-status] [--usb-image IMG] [--esp-file FILE]...
 #               [--firmware plain|secboot|ms|snakeoil] BOOTX64.EFI
 # --firmware picks Debian's OVMF build and its variable store (a writable
@@ -12,13 +12,15 @@
 # code with OVMF_VARS_4M.snakeoil.fd (Secure Boot on, the test key
 # /usr/share/ovmf/PkKek-1-snakeoil.pem enrolled).  The three SMM builds get
 # -machine q35,smm=on and the pflash "secure" property.
+# --serial-com N (1 to 4, default 1): the serial log is COM N's output;
+# the COM ports before it exist unconnected (-serial null).
 # With --usb-image the machine boots that disk image as a USB stick
 # (qemu-xhci + usb-storage) instead of a directory holding BOOTX64.EFI.
 # Exits with QEMU's status: (code << 1) | 1 from mhv's qemu-exit action,
 # 0 for a triple fault or reset, 124 on timeout.  With --explain-status it
 # prints what the status means and exits 0 only for mhv's "pass".
 set -u
-accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra="" translate=0 usb="" files="" firmware=plain
+accel=tcg cpu=max config="" timeout=180 log="" com=1 smp=1 extra="" translate=0 usb="" files="" firmware=plain
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--accel) accel=$2; shift 2 ;;
@@ -26,6 +28,7 @@ while [ $# -gt 1 ]; do
 	--config) config=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--serial-log) log=$2; shift 2 ;;
+	--serial-com) com=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--extra) extra=$2; shift 2 ;;
 	--explain-status) translate=1; shift ;;
@@ -82,8 +85,14 @@ if [ -n "$usb" ]; then
 	cp "$usb" "$work/usb.img"
 	boot_disk="-device qemu-xhci -drive if=none,id=stick,format=raw,file=$work/usb.img -device usb-storage,drive=stick"
 fi
+case "$com" in
+1|2|3|4) ;;
+*) echo "run-qemu: --serial-com $com: expected 1 to 4" >&2; exit 2 ;;
+esac
 serial="-serial stdio"
 [ -n "$log" ] && serial="-serial file:$log"
+# each -serial is the next COM port
+while [ "$com" -gt 1 ]; do serial="-serial null $serial" com=$((com - 1)); done
 
 # shellcheck disable=SC2086
 timeout "$timeout" qemu-system-x86_64 -machine "$machine" -accel "$accel" -cpu "$cpu" -m 256M \

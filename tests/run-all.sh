@@ -134,8 +134,11 @@ run_case() {
 		# done; the multiboot test kernels on the boot volume; the Debian
 		# Linux guest of make linux-guest (a skip without it), in a
 		# machine with room for its 512 MiB; smm: Debian's OVMF with SMM
-		# (variables in SMM, Secure Boot available, no keys enrolled)
-		mon="" fb="" files="" extra="" timeout=120 firmware=plain
+		# (variables in SMM, Secure Boot available, no keys enrolled);
+		# com2: the log is COM2's output, COM1 unconnected; noserial:
+		# the log is what mhv sent to port 0xE9 and the serial port
+		# must have received no line of mhv's
+		mon="" fb="" files="" extra="" timeout=120 firmware=plain com=1 e9=""
 		for opt in $options; do
 			case "$opt" in
 			nmi) mon="$LOGS/$name.mon" ;;
@@ -143,6 +146,8 @@ run_case() {
 			mb) files=$MB_FILES ;;
 			linux) files=$LINUX_FILES extra="-m 1G" timeout=400 ;;
 			smm) firmware=secboot ;;
+			com2) com=2 ;;
+			noserial) e9="$LOGS/$name.e9" extra="-debugcon file:$e9 $extra" ;;
 			esac
 		done
 		case " $options " in *" linux "*)
@@ -155,7 +160,7 @@ run_case() {
 		rm -f "$log" "$LOGS/$name.mon" "$LOGS/$name.e9" "$LOGS/$name.ppm"
 		# shellcheck disable=SC2086
 		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout "$timeout" \
-			--smp "$cpus" --firmware "$firmware" $files \
+			--smp "$cpus" --firmware "$firmware" --serial-com "$com" $files \
 			${extra:+--extra "$extra"} \
 			--serial-log "$log" "$EFI" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null &
 		qpid=$!
@@ -176,6 +181,15 @@ run_case() {
 				return
 			fi
 			log=$fb
+		fi
+		if [ -n "$e9" ]; then
+			# (before it the firmware's console has printed its own
+			# lines and the loader's, boot/efi_main.c)
+			if grep -a 'mhv: ' "$log" | grep -aqv '^mhv: UEFI loader'; then
+				result FAIL "$name" "mhv wrote to the serial port: $log"
+				return
+			fi
+			log=$e9
 		fi
 	elif [ "$emu" = qemu-usb ] || [ "$emu" = bochs-disk ]; then
 		# the stick image make usb writes, with the shipped mhv.cfg plus overrides
