@@ -135,7 +135,9 @@ run_case() {
 		# Linux guest of make linux-guest (a skip without it), in a
 		# machine with room for its 512 MiB; smm: Debian's OVMF with SMM
 		# (variables in SMM, Secure Boot available, no keys enrolled);
-		# com2: the log is COM2's output, COM1 unconnected; noserial:
+		# com2: the log is COM2's output, COM1 unconnected; spcr: an
+		# ACPI SPCR (revision 3) naming COM2 and its 1.8432 MHz clock
+		# (tests/emu/spcr.py); noserial:
 		# the log is what mhv sent to port 0xE9 and the serial port
 		# must have received no line of mhv's
 		mon="" fb="" files="" extra="" timeout=120 firmware=plain com=1 e9=""
@@ -147,6 +149,9 @@ run_case() {
 			linux) files=$LINUX_FILES extra="-m 1G" timeout=400 ;;
 			smm) firmware=secboot ;;
 			com2) com=2 ;;
+			spcr)
+				python3 tests/emu/spcr.py "$LOGS/$name.spcr" 0x2f8 1843200
+				extra="-acpitable sig=SPCR,rev=3,data=$LOGS/$name.spcr $extra" ;;
 			noserial) e9="$LOGS/$name.e9" extra="-debugcon file:$e9 $extra" ;;
 			esac
 		done

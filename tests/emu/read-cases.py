@@ -18,7 +18,7 @@ import sys
 
 EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk")
 # the options each emulator takes (the usb-stick boots take none)
-OPTIONS = {"qemu": ("nmi", "fb", "mb", "linux", "smm", "com2", "noserial"), "bochs": ("mb",),
+OPTIONS = {"qemu": ("nmi", "fb", "mb", "linux", "smm", "com2", "spcr", "noserial"), "bochs": ("mb",),
            "bochs-pmu": ("mb", "linux", "bare", "perf"), "qemu-usb": (),
            "bochs-disk": ()}
 KEYS = ("emulator", "cpu", "cpus", "config", "status", "options", "expect")
