@@ -66,8 +66,8 @@ _Static_assert(__builtin_offsetof(struct acpi_spcr, uart_clock_hz) == 76, "SPCR 
 _Static_assert(sizeof(struct acpi_spcr) == 84, "SPCR through the precise baud rate");
 #define SPCR_REV2_LENGTH 80
 
-/* The DBG2 serial port subtypes that are 16550s (Microsoft's "Debug Port
- * Table 2" specification, Table 3) */
+/* The serial port subtypes that are 16550s (Microsoft's "Debug Port
+ * Table 2" specification, its serial port subtype list) */
 #define DBG2_16550_FULL 0x00
 #define DBG2_16550_SUBSET 0x01 /* 16450 */
 #define DBG2_16550_GAS 0x12    /* parameters in the Generic Address Structure */
