@@ -137,9 +137,9 @@ run_case() {
 		# (variables in SMM, Secure Boot available, no keys enrolled);
 		# com2: the log is COM2's output, COM1 unconnected; spcr: an
 		# ACPI SPCR (revision 3) naming COM2 and its 1.8432 MHz clock
-		# (tests/emu/spcr.py); noserial:
-		# the log is what mhv sent to port 0xE9 and the serial port
-		# must have received no line of mhv's
+		# (tests/emu/spcr.py); noserial: the log is what mhv sent to
+		# port 0xE9 and the serial port must have received no line of
+		# mhv's
 		mon="" fb="" files="" extra="" timeout=120 firmware=plain com=1 e9=""
 		for opt in $options; do
 			case "$opt" in
