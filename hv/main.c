@@ -36,6 +36,20 @@
 #include "vmx/vmx.h"
 
 static struct mhv_config config;
+static char config_err[128];
+static int config_status;
+
+/*
+ * Parsed before the console starts, since its serial key says where the
+ * console goes; what the file says is reported once the console runs.
+ */
+static void read_config(const struct boot_info *bi)
+{
+	config_defaults(&config);
+	if (bi->config_text && !bi->config_error[0])
+		config_status = config_parse(&config, bi->config_text, bi->config_len, config_err,
+					     sizeof(config_err));
+}
 
 /* The log kept across the reboot (keep_log = on), named by the run's start. */
 static void keep_log_init(const struct boot_info *bi)
@@ -54,21 +68,18 @@ static void keep_log_init(const struct boot_info *bi)
 
 static void load_config(const struct boot_info *bi)
 {
-	char err[128];
-
-	config_defaults(&config);
 	if (bi->config_error[0])
 		hv_fatal(MHV_CONFIG_ERROR, "mhv.cfg: cannot read: %s", bi->config_error);
 	if (!bi->config_text) {
 		console_printf("mhv: no \\mhv.cfg on the boot volume: defaults\n");
 		return;
 	}
-	if (config_parse(&config, bi->config_text, bi->config_len, err, sizeof(err)) < 0) {
+	if (config_status < 0) {
 		/* The error is still reported with the file's exit action when
 		 * the line that sets it was read before the bad one. */
 		finish_set_action(config.exit_action);
 		console_set_debugcon(config.debugcon);
-		hv_fatal(MHV_CONFIG_ERROR, "%s", err);
+		hv_fatal(MHV_CONFIG_ERROR, "%s", config_err);
 	}
 	finish_set_action(config.exit_action);
 	console_set_debugcon(config.debugcon);
@@ -121,7 +132,8 @@ void hv_main(const struct boot_info *bi)
 	const char *why;
 
 	cli();
-	console_init(bi);
+	read_config(bi);
+	console_init(bi, &config.serial);
 	console_printf("\nmhv: hypervisor core started (ExitBootServices after %u tries)\n",
 		       bi->exit_boot_services_tries);
 	console_printf("mhv: version: %s\n", platform_version());

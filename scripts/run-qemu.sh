@@ -1,7 +1,7 @@
 #!/bin/sh
 # Boot BOOTX64.EFI under QEMU + OVMF from a throw-away ESP directory.
 #   run-qemu.sh [--accel tcg|kvm] [--cpu MODEL] [--config FILE] [--timeout S]
-#               [--serial-log FILE] [--smp N] [--mem MIB] [--numa N]
+#               [--serial-log FILE] [--serial-com N] [--smp N] [--mem MIB] [--numa N]
 #               [--extra "QEMU ARGS"]
 #               [--explain-status] [--usb-image IMG] [--esp-file FILE]...
 #               [--firmware plain|secboot|ms|snakeoil] [--vars FILE]
@@ -18,6 +18,8 @@
 # template when missing and kept after the run (the log mhv keeps across a
 # reboot lives there).  --disk-image IMG boots IMG (a whole-disk image,
 # e.g. make usb's) as a SATA disk and writes to it in place.
+# --serial-com N (1 to 4, default 1): the serial log is COM N's output;
+# the COM ports before it exist unconnected (-serial null).
 # With --usb-image the machine boots that disk image as a USB stick
 # (qemu-xhci + usb-storage) instead of a directory holding BOOTX64.EFI.
 # Exits with QEMU's status: (code << 1) | 1 from mhv's qemu-exit action,
@@ -26,7 +28,7 @@
 # --numa N splits the memory (--mem, 256 MiB by default) and the CPUs evenly
 # into N NUMA nodes (QEMU -numa, which gives the guest an ACPI SRAT).
 set -u
-accel=tcg cpu=max config="" timeout=180 log="" smp=1 extra="" translate=0 usb="" files="" firmware=plain
+accel=tcg cpu=max config="" timeout=180 log="" com=1 smp=1 extra="" translate=0 usb="" files="" firmware=plain
 vars="" disk="" mem=256 numa=1
 while [ $# -gt 1 ]; do
 	case "$1" in
@@ -35,6 +37,7 @@ while [ $# -gt 1 ]; do
 	--config) config=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--serial-log) log=$2; shift 2 ;;
+	--serial-com) com=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--numa) numa=$2; shift 2 ;;
@@ -116,8 +119,14 @@ if [ -n "$usb" ]; then
 	boot_disk="-device qemu-xhci -drive if=none,id=stick,format=raw,file=$work/usb.img -device usb-storage,drive=stick"
 fi
 [ -n "$disk" ] && boot_disk="-drive format=raw,file=$disk"
+case "$com" in
+1|2|3|4) ;;
+*) echo "run-qemu: --serial-com $com: expected 1 to 4" >&2; exit 2 ;;
+esac
 serial="-serial stdio"
 [ -n "$log" ] && serial="-serial file:$log"
+# each -serial is the next COM port
+while [ "$com" -gt 1 ]; do serial="-serial null $serial" com=$((com - 1)); done
 
 # shellcheck disable=SC2086
 timeout "$timeout" qemu-system-x86_64 -machine "$machine" -accel "$accel" -cpu "$cpu" -m "${mem}M" \

@@ -143,9 +143,14 @@ run_case() {
 		# (scripts/sign-efi.sh, as make usb signs); the firmware must
 		# refuse the image: QEMU is ended once OVMF has tried every boot
 		# option, and any line of mhv's fails the case.  numa: two NUMA
-		# nodes (run-qemu.sh --numa 2), the CPUs and memory split evenly
+		# nodes (run-qemu.sh --numa 2), the CPUs and memory split evenly;
+		# com2: the log is COM2's output, COM1 unconnected; spcr: an
+		# ACPI SPCR (revision 3) naming COM2 and its 1.8432 MHz clock
+		# (tests/emu/spcr.py); noserial: the log is what mhv sent to
+		# port 0xE9 and the serial port must have received no line of
+		# mhv's
 		mon="" monwait='mhv: suite vmexit' moncmd=nmi fb="" files="" extra="" timeout=120
-		firmware=plain efi=$EFI refused="" numa=1
+		firmware=plain efi=$EFI refused="" numa=1 com=1 e9=""
 		for opt in $options; do
 			case "$opt" in
 			nmi) mon="$LOGS/$name.mon" ;;
@@ -166,6 +171,11 @@ run_case() {
 			refused) mon="$LOGS/$name.mon" refused=1 ;;
 			numa) numa=2 ;;
 			many) extra="-m 1G" timeout=300 ;;
+			com2) com=2 ;;
+			spcr)
+				python3 tests/emu/spcr.py "$LOGS/$name.spcr" 0x2f8 1843200
+				extra="-acpitable sig=SPCR,rev=3,data=$LOGS/$name.spcr $extra" ;;
+			noserial) e9="$LOGS/$name.e9" extra="-debugcon file:$e9 $extra" ;;
 			esac
 		done
 		if [ "$efi" != "$EFI" ]; then
@@ -188,7 +198,7 @@ run_case() {
 		rm -f "$log" "$LOGS/$name.mon" "$LOGS/$name.e9" "$LOGS/$name.ppm"
 		# shellcheck disable=SC2086
 		sh scripts/run-qemu.sh --cpu "$cpu" --config "tests/emu/$cfg" --timeout "$timeout" \
-			--smp "$cpus" --numa "$numa" $files --firmware "$firmware" \
+			--smp "$cpus" --numa "$numa" --firmware "$firmware" --serial-com "$com" $files \
 			${extra:+--extra "$extra"} \
 			--serial-log "$log" "$efi" >"$LOGS/$name.qemu.txt" 2>&1 </dev/null &
 		qpid=$!
@@ -218,6 +228,15 @@ run_case() {
 				return
 			fi
 			log=$fb
+		fi
+		if [ -n "$e9" ]; then
+			# (before it the firmware's console has printed its own
+			# lines and the loader's, boot/efi_main.c)
+			if grep -a 'mhv: ' "$log" | grep -aqv '^mhv: UEFI loader'; then
+				result FAIL "$name" "mhv wrote to the serial port: $log"
+				return
+			fi
+			log=$e9
 		fi
 	elif [ "$emu" = qemu-usb ] || [ "$emu" = bochs-disk ]; then
 		# the stick image make usb writes, with the shipped mhv.cfg plus overrides

@@ -5,7 +5,12 @@
 
 #define PIC1_DATA 0x21 /* 8259A interrupt mask registers (8259A datasheet) */
 #define PIC2_DATA 0xa1
+/* The PC's four COM ports, in the order the BIOS numbered them (its data
+ * area at 0x400; the addresses Linux's 8250 driver probes, asm/serial.h) */
 #define COM1_PORT 0x3f8
+#define COM2_PORT 0x2f8
+#define COM3_PORT 0x3e8
+#define COM4_PORT 0x2e8
 #define RESET_CONTROL_PORT 0xcf9 /* PCH/chipset Reset Control Register */
 #define RST_CNT_SYS_RST 0x02	 /* hard (1) or soft (0) reset */
 #define RST_CNT_RST_CPU 0x04	 /* 0 -> 1 starts the reset SYS_RST names */

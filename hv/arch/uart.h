@@ -64,6 +64,35 @@
 #define UART_MSR_RI BIT(6)
 #define UART_MSR_DCD BIT(7)
 
-#define UART_BASE_BAUD 115200 /* 1.8432 MHz / 16, the PC UART clock */
+/*
+ * The clock of a PC's COM ports: 1.8432 MHz, 115200 bits/s at divisor 1
+ * (PC16550D datasheet, "Programmable Baud Generator", its 1.8432 MHz
+ * crystal table; the IBM PC's asynchronous adapter).  Other 16550s run
+ * from other clocks: AMD's on-chip FCH UARTs from 48 MHz.
+ */
+#define UART_PC_CLOCK_HZ 1843200
+
+/*
+ * The divisor latch (DLL, DLM) value that sends baud bits/s from a
+ * clock_hz input clock: the 16550 sends at clock / (16 * divisor)
+ * (PC16550D, "Programmable Baud Generator").  0 when clock or baud is 0,
+ * or when no 16-bit divisor comes within 2% of baud: an 8N1 frame is
+ * read correctly while the two ends differ by less than about 5%, so
+ * each end may be off by 2%.
+ */
+static inline u32 uart_divisor(u32 clock_hz, u32 baud)
+{
+	u64 d, sent;
+
+	if (!clock_hz || !baud)
+		return 0;
+	d = ((u64)clock_hz + 8ull * baud) / (16ull * baud); /* to the nearest */
+	if (!d || d > 0xffff)
+		return 0;
+	sent = 16 * d * baud; /* the clock that would give exactly baud at d */
+	if (50 * (sent > clock_hz ? sent - clock_hz : clock_hz - sent) > sent)
+		return 0;
+	return (u32)d;
+}
 
 #endif

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "config.h"
 #include "lib/fmt.h"
+#include "arch/ports.h"
+#include "arch/uart.h"
 
 struct slice {
 	const char *p;
@@ -331,6 +333,132 @@ static int parse_cpus(struct parser *ps, const struct config_key *key, struct sl
 	return 0;
 }
 
+/* "0x" and hex digits, at most max, into *out. */
+static bool parse_hex(struct slice s, u64 max, u64 *out)
+{
+	u64 v = 0;
+
+	if (s.len < 3 || s.p[0] != '0' || (s.p[1] != 'x' && s.p[1] != 'X'))
+		return false;
+	for (size_t i = 2; i < s.len; i++) {
+		char c = s.p[i];
+		u32 d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return false;
+		if (v > (max - d) / 16)
+			return false;
+		v = v * 16 + d;
+	}
+	*out = v;
+	return true;
+}
+
+/* Decimal digits, 1 to max, into *out. */
+static bool parse_dec(struct slice s, u32 max, u32 *out)
+{
+	u64 v = 0;
+
+	if (!s.len)
+		return false;
+	for (size_t i = 0; i < s.len; i++) {
+		if (s.p[i] < '0' || s.p[i] > '9' || (v = v * 10 + (s.p[i] - '0')) > max)
+			return false;
+	}
+	if (!v)
+		return false;
+	*out = (u32)v;
+	return true;
+}
+
+#define SERIAL_MAX_BAUD 4000000
+/* 16 x the fastest baud rate a 16-bit divisor of 1 gives */
+#define SERIAL_MAX_CLOCK (16u * SERIAL_MAX_BAUD)
+/* x86 physical addresses have at most 52 bits (MAXPHYADDR) */
+#define SERIAL_MAX_MMIO ((1ull << 52) - 1)
+/* the UART's eight registers must fit in the 64 KiB I/O space */
+#define SERIAL_MAX_PORT 0xfff8
+
+/*
+ * auto | none | PORT[,BAUD[,CLOCK]] | mmio:ADDR[,BAUD,CLOCK] |
+ * mmio32:ADDR[,BAUD,CLOCK].  PORT is com1..com4 or a hex I/O port; BAUD
+ * bits/s or "keep" (the firmware's divisor stays); CLOCK the UART's input
+ * clock in Hz.  An I/O port defaults to 115200 from the PC's 1.8432 MHz;
+ * a memory-mapped UART's clock has no such convention, so without both
+ * BAUD and CLOCK its firmware's divisor stays.
+ */
+static int parse_serial(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	static const char *const com_names[] = { "com1", "com2", "com3", "com4" };
+	static const u16 com_bases[] = { COM1_PORT, COM2_PORT, COM3_PORT, COM4_PORT };
+	struct serial_choice c = { .reg_width = 1 };
+	struct slice rest = val, where = next_item(&rest), baud, clock;
+	bool mmio32 = where.len > 7 && !__builtin_memcmp(where.p, "mmio32:", 7);
+	bool mmio = mmio32 || (where.len > 5 && !__builtin_memcmp(where.p, "mmio:", 5));
+	size_t i;
+
+	if (!rest.p && (slice_eq(where, "auto") || slice_eq(where, "none"))) {
+		ps->cfg->serial =
+		    (struct serial_choice){ .how = slice_eq(where, "auto") ? SERIAL_AUTO
+									   : SERIAL_NONE };
+		return 0;
+	}
+	baud = rest.p ? next_item(&rest) : (struct slice){ NULL, 0 };
+	clock = rest.p ? next_item(&rest) : (struct slice){ NULL, 0 };
+	if (rest.p)
+		return fail(ps, "too many values for 'serial': expected at most PORT,BAUD,CLOCK");
+	if (mmio) {
+		c.how = SERIAL_MMIO;
+		c.reg_width = mmio32 ? 4 : 1;
+		where.p += mmio32 ? 7 : 5;
+		where.len -= mmio32 ? 7 : 5;
+		if (!parse_hex(where, SERIAL_MAX_MMIO, &c.base) || !c.base || c.base % c.reg_width)
+			return fail(ps,
+				    "bad address '%.*s' for 'serial': expected a non-zero hex "
+				    "physical address (0x...) below 2^52%s",
+				    (int)where.len, where.p, mmio32 ? ", 4-byte aligned" : "");
+	} else {
+		c.how = SERIAL_PORT;
+		c.baud = 115200;
+		c.clock_hz = UART_PC_CLOCK_HZ;
+		for (i = 0; i < ARRAY_SIZE(com_names); i++)
+			if (slice_eq(where, com_names[i]))
+				c.base = com_bases[i];
+		if (!c.base && (!parse_hex(where, SERIAL_MAX_PORT, &c.base) || !c.base))
+			return fail(ps,
+				    "bad value '%.*s' for 'serial': expected auto, none, com1 to "
+				    "com4, an I/O port 0x1 to 0x%x, mmio:ADDR or mmio32:ADDR",
+				    (int)where.len, where.p, SERIAL_MAX_PORT);
+	}
+	if (baud.p && slice_eq(baud, "keep")) {
+		c.baud = c.clock_hz = 0;
+		if (clock.p)
+			return fail(ps, "'serial': a clock after 'keep' has no use");
+	} else if (baud.p && !parse_dec(baud, SERIAL_MAX_BAUD, &c.baud)) {
+		return fail(ps, "bad baud rate '%.*s' for 'serial': expected 1 to %u or keep",
+			    (int)baud.len, baud.p, SERIAL_MAX_BAUD);
+	}
+	if (clock.p && !parse_dec(clock, SERIAL_MAX_CLOCK, &c.clock_hz))
+		return fail(ps, "bad clock '%.*s' for 'serial': expected 1 to %u Hz",
+			    (int)clock.len, clock.p, SERIAL_MAX_CLOCK);
+	if (mmio && c.baud && !c.clock_hz)
+		return fail(ps, "'serial': a memory-mapped UART's baud rate needs its clock: "
+				"mmio:ADDR,BAUD,CLOCK_HZ (without BAUD the firmware's rate stays)");
+	if (c.baud && !uart_divisor(c.clock_hz, c.baud))
+		return fail(ps,
+			    "'serial': %u bits/s cannot be made from a %u Hz clock (no 16-bit "
+			    "divisor within 2%%)",
+			    c.baud, c.clock_hz);
+	ps->cfg->serial = c;
+	return 0;
+}
+
 static bool valid_test_name(struct slice s)
 {
 	if (!s.len || s.len >= CONFIG_NAME_LEN)
@@ -405,6 +533,7 @@ static const struct config_key config_keys[] = {
 	NUMBER_KEY(time_limit, 1, 3600, "seconds a VM may run before it is stopped"),
 	CHOICE_KEY(exit_action, exit_action_names, "what to do when done"),
 	CHOICE_KEY(console, console_names, "serial, framebuffer or both"),
+	{ .name = "serial", .parse = parse_serial, .desc = "the serial port(s) of the console" },
 	CHOICE_KEY(tsc_calibration, tsc_calibration_names, "where the TSC frequency comes from"),
 	CHOICE_KEY(apic, apic_names, "the host's APIC mode"),
 	{ .name = "debugcon",

@@ -14,6 +14,7 @@
 #include "lib/types.h"
 #include "platform/console.h"
 #include "platform/lapic.h"
+#include "platform/serial.h"
 #include "platform/tsc.h"
 #include "platform/aperf.h"
 
@@ -97,6 +98,8 @@ struct mhv_config {
 	 * and run measures at the same clock */
 	enum boost_setting boost;
 	enum host_apic_mode apic; /* the host's APIC mode; default auto */
+	/* where the serial console goes ("serial ="); default auto */
+	struct serial_choice serial;
 };
 
 void config_defaults(struct mhv_config *cfg);

@@ -27,10 +27,14 @@ struct acpi_header {
 } __packed;
 _Static_assert(sizeof(struct acpi_header) == 36, "ACPI 6.5 §5.2.6");
 
-/* Serial Port Console Redirection table (Microsoft SPCR spec, rev 2) */
+/*
+ * Serial Port Console Redirection table (Microsoft's SPCR specification;
+ * revision 2 is 80 bytes, revision 3 gives the UART's clock in what was
+ * reserved, revision 4 adds the precise baud rate and a namespace string).
+ */
 struct acpi_spcr {
 	struct acpi_header header;
-	u8 interface_type;
+	u8 interface_type; /* a DBG2 serial port subtype */
 	u8 reserved[3];
 	u8 gas_space_id; /* Generic Address Structure, ACPI 6.5 §5.2.3.2 */
 	u8 gas_bit_width;
@@ -41,9 +45,33 @@ struct acpi_spcr {
 	u8 irq;
 	u32 gsi;
 	u8 baud_rate;
+	u8 parity;
+	u8 stop_bits;
+	u8 flow_control;
+	u8 terminal_type;
+	u8 language;
+	u16 pci_device_id;
+	u16 pci_vendor_id;
+	u8 pci_bus;
+	u8 pci_device;
+	u8 pci_function;
+	u32 pci_flags;
+	u8 pci_segment;
+	u32 uart_clock_hz;     /* revision 3 and later; 0: not given */
+	u32 precise_baud_rate; /* revision 4 and later; non-zero overrides baud_rate */
 } __packed;
 _Static_assert(__builtin_offsetof(struct acpi_spcr, gas_address) == 44, "SPCR base address");
 _Static_assert(__builtin_offsetof(struct acpi_spcr, baud_rate) == 58, "SPCR baud rate");
+_Static_assert(__builtin_offsetof(struct acpi_spcr, uart_clock_hz) == 76, "SPCR UART clock");
+_Static_assert(sizeof(struct acpi_spcr) == 84, "SPCR through the precise baud rate");
+#define SPCR_REV2_LENGTH 80
+
+/* The serial port subtypes that are 16550s (Microsoft's "Debug Port
+ * Table 2" specification, its serial port subtype list) */
+#define DBG2_16550_FULL 0x00
+#define DBG2_16550_SUBSET 0x01 /* 16450 */
+#define DBG2_16550_GAS 0x12    /* parameters in the Generic Address Structure */
+#define GAS_ACCESS_DWORD 3
 
 static bool checksum_ok(const void *p, u32 len)
 {
@@ -94,26 +122,52 @@ const void *acpi_find_table(u64 rsdp_pa, const char sig[4])
 	return NULL;
 }
 
-int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out)
+int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out, const char **why)
 {
 	const struct acpi_spcr *spcr = acpi_find_table(rsdp, "SPCR");
+	const char *dummy;
+	u32 len;
 
-	if (!spcr || spcr->header.length < sizeof(*spcr))
+	if (!why)
+		why = &dummy;
+	*why = "no ACPI SPCR table";
+	if (!spcr)
 		return -1;
+	len = spcr->header.length;
+	if (len < SPCR_REV2_LENGTH) {
+		*why = "ACPI SPCR table shorter than 80 bytes";
+		return -1;
+	}
+	if (spcr->interface_type != DBG2_16550_FULL && spcr->interface_type != DBG2_16550_SUBSET &&
+	    spcr->interface_type != DBG2_16550_GAS) {
+		*why = "ACPI SPCR names a UART that is not a 16550";
+		return -1;
+	}
 	/* SPCR "Configured Baud Rate": 0 as is, 3 9600, 4 19200, 6 57600, 7 115200 */
 	static const u32 bauds[8] = { 0, 0, 0, 9600, 19200, 0, 57600, 115200 };
 
 	out->io_port = 0;
 	out->mmio_base = 0;
+	out->revision = spcr->header.revision;
 	out->baud = spcr->baud_rate < 8 ? bauds[spcr->baud_rate] : 0;
-	/* 32-bit registers sit 4 bytes apart (GAS register bit width) */
-	out->reg_width = spcr->gas_bit_width == 32 ? 4 : 1;
-	if (spcr->gas_space_id == GAS_SYSTEM_IO)
+	/* the fields of later revisions, where the table is long enough */
+	out->clock_hz = out->revision >= 3 ? spcr->uart_clock_hz : 0;
+	if (out->revision >= 4 && len >= sizeof(*spcr) && spcr->precise_baud_rate)
+		out->baud = spcr->precise_baud_rate;
+	/* 32-bit registers sit 4 bytes apart (GAS register bit width, or
+	 * dword access as Linux's SPCR code reads it) */
+	out->reg_width =
+	    spcr->gas_bit_width == 32 || spcr->gas_access_size == GAS_ACCESS_DWORD ? 4 : 1;
+	if (spcr->gas_space_id == GAS_SYSTEM_IO && spcr->gas_address &&
+	    spcr->gas_address <= 0xfff8) {
 		out->io_port = (u16)spcr->gas_address;
-	else if (spcr->gas_space_id == GAS_SYSTEM_MEMORY)
+		out->reg_width = 1;
+	} else if (spcr->gas_space_id == GAS_SYSTEM_MEMORY && spcr->gas_address) {
 		out->mmio_base = spcr->gas_address;
-	else
+	} else {
+		*why = "ACPI SPCR names no UART in I/O or memory space";
 		return -1;
+	}
 	return 0;
 }
 

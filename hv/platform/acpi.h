@@ -14,11 +14,15 @@ struct acpi_spcr_uart {
 	u64 mmio_base; /* non-zero for an MMIO UART */
 	u8 reg_width;  /* bytes between 16550 registers: 1, or 4 for 32-bit MMIO */
 	u32 baud;      /* bits/s to program, 0: keep the firmware's setting */
+	u32 clock_hz;  /* the UART's input clock (revision 3 and later), 0: not given */
+	u8 revision;   /* of the table */
 };
 
 /* Pointer to the ACPI table with this signature, NULL when absent or invalid. */
 const void *acpi_find_table(u64 rsdp, const char sig[4]);
-int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out);
+/* The 16550 the ACPI SPCR table names: 0, or -1 when there is none or it is
+ * not a 16550 in I/O or memory space (*why, when not NULL, says which). */
+int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out, const char **why);
 /* The MADT's revision: 5 (ACPI 6.3) and later define Online Capable. */
 u8 acpi_madt_revision(const void *madt);
 /* Local APIC and x2APIC entries in a MADT, whatever their flags (a bound

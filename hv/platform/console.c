@@ -1,27 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * The serial console: a polled 16550.  The UART comes from the ACPI SPCR
- * table when the firmware describes one (I/O port or MMIO, 8- or 32-bit
- * registers, its baud rate), else COM1 (0x3f8) at 115200 8N1.  Optionally
- * mirrored to port 0xE9 (the Bochs and QEMU debug console) so emulator
- * runs can read output that the emulated UART may lose at shutdown.
+ * The console: the serial outputs mhv.cfg's serial key chooses (serial.c:
+ * the ACPI SPCR's UART, else every PC COM port that answers) and the
+ * GOP framebuffer.  Optionally mirrored to port 0xE9 (the Bochs and QEMU
+ * debug console) so emulator runs can read output that the emulated UART
+ * may lose at shutdown.
  */
 #include "console.h"
 #include "console_log.h"
-#include "acpi.h"
+#include "serial.h"
 #include "lib/boot_info.h"
 #include "fbcon.h"
 #include "lib/fmt.h"
 #include "host/percpu.h"
 #include "host/page_alloc.h"
 #include "arch/ports.h"
-#include "arch/uart.h"
 #include "arch/x86.h"
 
-static struct acpi_spcr_uart uart = { .io_port = COM1_PORT, .reg_width = 1, .baud = 115200 };
 static bool debugcon, to_serial = true, to_fb, have_fb;
 static bool screen_held; /* console_screen_hold */
-static char where[96] = "COM1 0x3f8 115200 8N1 (default)";
+/* a UART was left out: a line saying so follows the current line */
+static bool serial_note_due;
 
 /*
  * While CPUs run VMs at once (console_lines_per_cpu), each CPU's output
@@ -47,61 +46,9 @@ static unsigned nr_lines;
 static volatile bool per_cpu_lines;
 static volatile u32 line_holder = NO_HOLDER;
 
-static void uart_out(unsigned reg, u8 v)
+void console_init(const struct boot_info *bi, const struct serial_choice *serial)
 {
-	if (uart.io_port)
-		outb(uart.io_port + reg, v);
-	else if (uart.reg_width == 4)
-		*(volatile u32 *)(uintptr_t)(uart.mmio_base + 4 * reg) = v;
-	else
-		*(volatile u8 *)(uintptr_t)(uart.mmio_base + reg) = v;
-}
-
-static u8 uart_in(unsigned reg)
-{
-	if (uart.io_port)
-		return inb(uart.io_port + reg);
-	if (uart.reg_width == 4)
-		return (u8) * (volatile u32 *)(uintptr_t)(uart.mmio_base + 4 * reg);
-	return *(volatile u8 *)(uintptr_t)(uart.mmio_base + reg);
-}
-
-static void uart_init(void)
-{
-	u32 divisor = uart.baud ? UART_BASE_BAUD / uart.baud : 0;
-
-	uart_out(UART_IER, 0);
-	/* baud 0: SPCR says "as is", the firmware's divisor stays */
-	if (divisor) {
-		uart_out(UART_LCR, UART_LCR_DLAB);
-		uart_out(UART_DLL, divisor & 0xff);
-		uart_out(UART_DLM, divisor >> 8);
-	}
-	uart_out(UART_LCR, 0x03); /* 8 data bits, no parity, 1 stop bit */
-	uart_out(UART_FCR, 0x07); /* enable and clear FIFOs */
-	uart_out(UART_MCR, 0x03); /* DTR, RTS */
-}
-
-void console_init(const struct boot_info *bi)
-{
-	struct acpi_spcr_uart spcr;
-	char baud[24];
-
-	if (acpi_find_spcr(bi->rsdp, &spcr) == 0) {
-		uart = spcr;
-		if (uart.baud)
-			fmt_snprintf(baud, sizeof(baud), "%u 8N1", uart.baud);
-		else
-			fmt_snprintf(baud, sizeof(baud), "baud as the firmware set it");
-		if (uart.io_port)
-			fmt_snprintf(where, sizeof(where), "SPCR I/O port 0x%x, %s", uart.io_port,
-				     baud);
-		else
-			fmt_snprintf(where, sizeof(where),
-				     "SPCR MMIO UART at 0x%llx (%u-byte registers), %s",
-				     (unsigned long long)uart.mmio_base, uart.reg_width, baud);
-	}
-	uart_init();
+	serial_init(serial, bi->rsdp);
 	have_fb = to_fb = fbcon_init(&bi->fb);
 }
 
@@ -131,30 +78,31 @@ void console_set_debugcon(bool on)
 
 const char *console_describe(void)
 {
-	return where;
-}
-
-static void uart_putc(char c)
-{
-	unsigned spins = 0;
-
-	/* Bounded: a missing UART must not hang the hypervisor. */
-	while (!(uart_in(UART_LSR) & UART_LSR_THRE) && spins++ < 100000)
-		cpu_relax();
-	uart_out(UART_THR, (u8)c);
+	return serial_describe();
 }
 
 void console_putc(char c)
 {
+	const char *note;
+
 	if (c == '\n')
 		console_putc('\r');
 	console_log_putc(c);
-	if (to_serial)
-		uart_putc(c);
+	if (to_serial && serial_putc(c))
+		serial_note_due = true;
 	if (to_fb && !screen_held)
 		fbcon_putc(c);
 	if (debugcon && c != '\r')
 		outb(DEBUGCON_PORT, (u8)c);
+	/* on the outputs still working, after the line it broke off in */
+	if (c == '\n' && serial_note_due) {
+		serial_note_due = false;
+		while ((note = serial_take_note())) {
+			while (*note)
+				console_putc(*note++);
+			console_putc('\n');
+		}
+	}
 }
 
 static void console_sink(void *ctx, char c)

@@ -5,6 +5,7 @@
 #include "lib/types.h"
 
 struct boot_info;
+struct serial_choice;
 
 /* Where the console goes (mhv.cfg "console"). */
 enum console_mode {
@@ -13,9 +14,9 @@ enum console_mode {
 	CONSOLE_FB,
 };
 
-/* The console: a polled 16550 (SPCR when present, else COM1) and the GOP
- * framebuffer when there is one, both until the config says otherwise. */
-void console_init(const struct boot_info *bi);
+/* The console: the serial outputs serial names (serial.h) and the GOP
+ * framebuffer when there is one, both until console_set_mode says otherwise. */
+void console_init(const struct boot_info *bi, const struct serial_choice *serial);
 void console_set_debugcon(bool on);
 void console_set_mode(enum console_mode mode);
 const char *console_fb_describe(void);
@@ -37,7 +38,7 @@ bool console_lines_per_cpu(bool on);
 bool console_screen_hold(bool hold);
 /* This CPU's lines start with "[cpuN] " (while lines are per CPU). */
 void console_tag_cpu_lines(bool on);
-/* Where the console is, for the environment header ("COM1 0x3f8 (default)") */
+/* Where the serial console is, for the environment header */
 const char *console_describe(void);
 
 #endif

@@ -36,8 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	p = acpi_build_root(rsdp, xsdt, &table, 1);
 	if (data[0] & 1) {
-		if (acpi_find_spcr(p, &uart) == 0 && !uart.io_port && !uart.mmio_base &&
-		    uart.reg_width != 1 && uart.reg_width != 4)
+		/* found: one UART, in I/O or memory space, registers 1 or 4 apart */
+		if (acpi_find_spcr(p, &uart, NULL) == 0 &&
+		    (!uart.io_port == !uart.mmio_base ||
+		     (uart.reg_width != 1 && uart.reg_width != 4)))
 			__builtin_trap();
 	} else if (data[0] & 2) {
 		n = acpi_hpet_base(acpi_find_table(p, "HPET"), &base, &why);

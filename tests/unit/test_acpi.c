@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* ACPI tables as mhv reads them: table lookup through the XSDT/RSDT, the
- * MADT's CPUs, the SPCR's UART, the HPET's registers (and the arithmetic of
- * calibrating the TSC against it); malformed tables are refused. */
+ * MADT's CPUs, the SPCR's UART (and the 16550 divisor for its clock), the
+ * HPET's registers (and the arithmetic of calibrating the TSC against it);
+ * malformed tables are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,10 +13,11 @@
 #include "platform/acpi.h"
 #include "platform/hpet.h"
 #include "arch/apic.h"
+#include "arch/uart.h"
 #include "tests/common/acpi_build.h"
 
 /* room for 1100 x2APIC entries: more CPUs than the 1024 mhv supports */
-static uint8_t madt[44 + 16 * 1100], spcr[80], hpet[56], xsdt[64];
+static uint8_t madt[44 + 16 * 1100], spcr[96], hpet[56], xsdt[64];
 static uint8_t rsdp[36];
 
 #define fix_checksum acpi_build_checksum
@@ -235,7 +237,7 @@ static void test_spcr(void **state)
 	fix_checksum(spcr, 80, 9);
 	madt_begin();
 	r = build_tables();
-	assert_int_equal(acpi_find_spcr(r, &u), 0);
+	assert_int_equal(acpi_find_spcr(r, &u, NULL), 0);
 	assert_int_equal(u.io_port, 0);
 	assert_int_equal(u.mmio_base, base);
 	assert_int_equal(u.reg_width, 4);
@@ -247,19 +249,143 @@ static void test_spcr(void **state)
 	spcr[41] = 8;
 	spcr[58] = 3; /* 9600 */
 	fix_checksum(spcr, 80, 9);
-	assert_int_equal(acpi_find_spcr(r, &u), 0);
+	assert_int_equal(acpi_find_spcr(r, &u, NULL), 0);
 	assert_int_equal(u.io_port, 0x2f8);
 	assert_int_equal(u.reg_width, 1);
 	assert_int_equal(u.baud, 9600);
 
 	spcr[58] = 0; /* "as is": the firmware's setting stays */
 	fix_checksum(spcr, 80, 9);
-	assert_int_equal(acpi_find_spcr(r, &u), 0);
+	assert_int_equal(acpi_find_spcr(r, &u, NULL), 0);
 	assert_int_equal(u.baud, 0);
 
 	spcr[40] = 2; /* PCI config space: not a UART mhv can drive */
 	fix_checksum(spcr, 80, 9);
-	assert_int_equal(acpi_find_spcr(r, &u), -1);
+	assert_int_equal(acpi_find_spcr(r, &u, NULL), -1);
+}
+
+/* An SPCR of this revision and length for a 16550 of this interface type
+ * (DBG2 subtype) at MMIO 0xfedc9000, 32-bit registers, 115200. */
+static uint64_t build_spcr(uint8_t revision, uint32_t len, uint8_t type)
+{
+	uint64_t base = 0xfedc9000;
+
+	memset(spcr, 0, sizeof(spcr));
+	header(spcr, "SPCR", len);
+	spcr[8] = revision;
+	spcr[36] = type;
+	spcr[40] = 0;  /* system memory */
+	spcr[41] = 32; /* 32-bit registers */
+	spcr[43] = 3;  /* dword access */
+	memcpy(spcr + 44, &base, 8);
+	spcr[58] = 7; /* 115200 */
+	fix_checksum(spcr, len, 9);
+	madt_begin();
+	return build_tables();
+}
+
+static void set_u32(size_t at, uint32_t v, uint32_t len)
+{
+	memcpy(spcr + at, &v, 4);
+	fix_checksum(spcr, len, 9);
+}
+
+static void test_spcr_revisions(void **state)
+{
+	struct acpi_spcr_uart u;
+	const char *why = NULL;
+	uint64_t r;
+
+	/* revision 2: no clock, so the console keeps the firmware's divisor */
+	r = build_spcr(2, 80, 0x00);
+	set_u32(76, 48000000, 80); /* reserved in revision 2: not read */
+	assert_int_equal(acpi_find_spcr(r, &u, &why), 0);
+	assert_int_equal(u.revision, 2);
+	assert_int_equal(u.clock_hz, 0);
+	assert_int_equal(u.baud, 115200);
+
+	/* revision 3: AMD's FCH UART runs from 48 MHz */
+	r = build_spcr(3, 80, 0x12);
+	set_u32(76, 48000000, 80);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), 0);
+	assert_int_equal(u.clock_hz, 48000000);
+	assert_int_equal(u.baud, 115200);
+	assert_int_equal(u.mmio_base, 0xfedc9000);
+	assert_int_equal(u.reg_width, 4);
+	assert_int_equal(uart_divisor(u.clock_hz, u.baud), 26);
+
+	/* revision 4: a precise baud rate overrides the configured one */
+	r = build_spcr(4, 88, 0x12);
+	set_u32(76, 48000000, 88);
+	set_u32(80, 1500000, 88);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), 0);
+	assert_int_equal(u.baud, 1500000);
+	assert_int_equal(uart_divisor(u.clock_hz, u.baud), 2);
+	set_u32(80, 0, 88); /* 0: the configured one stands */
+	assert_int_equal(acpi_find_spcr(r, &u, &why), 0);
+	assert_int_equal(u.baud, 115200);
+	/* revision 4 cut off before the precise baud rate: not read */
+	r = build_spcr(4, 80, 0x12);
+	memcpy(spcr + 80, "\x60\xe3\x16\x00", 4); /* 1500000, past the table's end */
+	set_u32(76, 48000000, 80);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), 0);
+	assert_int_equal(u.baud, 115200);
+
+	/* byte registers: bit width 8, byte access */
+	r = build_spcr(2, 80, 0x01);
+	spcr[41] = 8;
+	spcr[43] = 1;
+	fix_checksum(spcr, 80, 9);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), 0);
+	assert_int_equal(u.reg_width, 1);
+
+	/* not a 16550: an ARM PL011 (subtype 0x03), an SBSA UART (0x0e) */
+	r = build_spcr(2, 80, 0x03);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), -1);
+	assert_string_equal(why, "ACPI SPCR names a UART that is not a 16550");
+	r = build_spcr(2, 80, 0x0e);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), -1);
+
+	/* base address 0: redirection off (SPCR: "0 if console redirection is disabled") */
+	r = build_spcr(2, 80, 0x00);
+	memset(spcr + 44, 0, 8);
+	fix_checksum(spcr, 80, 9);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), -1);
+	assert_string_equal(why, "ACPI SPCR names no UART in I/O or memory space");
+
+	r = build_spcr(2, 76, 0x00);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), -1);
+	assert_string_equal(why, "ACPI SPCR table shorter than 80 bytes");
+
+	madt_begin();
+	r = build_tables();
+	assert_int_equal(
+	    acpi_find_spcr(acpi_build_root(rsdp, xsdt, (uint8_t *[]){ madt }, 1), &u, &why), -1);
+	assert_string_equal(why, "no ACPI SPCR table");
+}
+
+/* baud = clock / (16 * divisor), to the nearest divisor, within 2% */
+static void test_uart_divisor(void **state)
+{
+	assert_int_equal(uart_divisor(UART_PC_CLOCK_HZ, 115200), 1);
+	assert_int_equal(uart_divisor(UART_PC_CLOCK_HZ, 9600), 12);
+	assert_int_equal(uart_divisor(UART_PC_CLOCK_HZ, 57600), 2);
+	assert_int_equal(uart_divisor(UART_PC_CLOCK_HZ, 50), 2304);
+	/* 48 MHz: 115200 from 26 (115384.6, 0.16% fast), 9600 from 313 (0.16% slow) */
+	assert_int_equal(uart_divisor(48000000, 115200), 26);
+	assert_int_equal(uart_divisor(48000000, 9600), 313);
+	assert_int_equal(uart_divisor(48000000, 3000000), 1);
+	/* 1.8432 MHz cannot make 100000 (1.152) nor 230400 (0.5) */
+	assert_int_equal(uart_divisor(UART_PC_CLOCK_HZ, 100000), 0);
+	assert_int_equal(uart_divisor(UART_PC_CLOCK_HZ, 230400), 0);
+	/* 2% is the limit: 115200 is 1.95% over 113000, 2.04% over 112900 */
+	assert_int_equal(uart_divisor(UART_PC_CLOCK_HZ, 113000), 1);
+	assert_int_equal(uart_divisor(UART_PC_CLOCK_HZ, 112900), 0);
+	/* a divisor past 16 bits */
+	assert_int_equal(uart_divisor(48000000, 45), 0);
+	assert_int_equal(uart_divisor(0, 115200), 0);
+	assert_int_equal(uart_divisor(48000000, 0), 0);
+	assert_int_equal(uart_divisor(0xffffffffu, 0xffffffffu), 0);
 }
 
 /* An HPET table as QEMU's q35 has it: registers at 0xfed00000. */
@@ -331,6 +457,8 @@ int main(void)
 		cmocka_unit_test(test_spcr),
 		cmocka_unit_test(test_hpet_table),
 		cmocka_unit_test(test_hpet_math),
+		cmocka_unit_test(test_spcr_revisions),
+		cmocka_unit_test(test_uart_divisor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -455,6 +455,98 @@ static void test_mitigations(void **state)
 	PARSE_ERR("mitigations =\n", "mhv.cfg:1: empty value for 'mitigations'");
 }
 
+/* serial = auto | none | PORT[,BAUD[,CLOCK]] | mmio[32]:ADDR[,BAUD,CLOCK] */
+static void test_serial(void **state)
+{
+	(void)state;
+	PARSE_OK("");
+	assert_int_equal(cfg.serial.how, SERIAL_AUTO);
+	PARSE_OK("serial = none\n");
+	assert_int_equal(cfg.serial.how, SERIAL_NONE);
+	PARSE_OK("serial = none\nserial = auto\n");
+	assert_int_equal(cfg.serial.how, SERIAL_AUTO);
+
+	/* a PC COM port: 115200 from 1.8432 MHz unless told otherwise */
+	PARSE_OK("serial = 0x2f8\n");
+	assert_int_equal(cfg.serial.how, SERIAL_PORT);
+	assert_int_equal(cfg.serial.base, 0x2f8);
+	assert_int_equal(cfg.serial.baud, 115200);
+	assert_int_equal(cfg.serial.clock_hz, 1843200);
+	PARSE_OK("serial = com2\n");
+	assert_int_equal(cfg.serial.base, 0x2f8);
+	PARSE_OK("serial = com4, 9600\n");
+	assert_int_equal(cfg.serial.base, 0x2e8);
+	assert_int_equal(cfg.serial.baud, 9600);
+	assert_int_equal(cfg.serial.clock_hz, 1843200);
+	/* an FCH UART decoded at a legacy port: its 48 MHz clock */
+	PARSE_OK("serial = 0x3F8,115200,48000000\n");
+	assert_int_equal(cfg.serial.base, 0x3f8);
+	assert_int_equal(cfg.serial.clock_hz, 48000000);
+	PARSE_OK("serial = com1,keep\n");
+	assert_int_equal(cfg.serial.baud, 0);
+	assert_int_equal(cfg.serial.clock_hz, 0);
+
+	/* memory-mapped: the firmware's divisor unless baud and clock are given */
+	PARSE_OK("serial = mmio32:0xfedc9000\n");
+	assert_int_equal(cfg.serial.how, SERIAL_MMIO);
+	assert_int_equal(cfg.serial.base, 0xfedc9000);
+	assert_int_equal(cfg.serial.reg_width, 4);
+	assert_int_equal(cfg.serial.baud, 0);
+	PARSE_OK("serial = mmio:0xfe030000,115200,48000000\n");
+	assert_int_equal(cfg.serial.reg_width, 1);
+	assert_int_equal(cfg.serial.baud, 115200);
+	assert_int_equal(cfg.serial.clock_hz, 48000000);
+
+	PARSE_ERR("serial = com5\n",
+		  "mhv.cfg:1: bad value 'com5' for 'serial': expected auto, none, com1 to com4, an "
+		  "I/O port 0x1 to 0xfff8, mmio:ADDR or mmio32:ADDR");
+	PARSE_ERR("serial = 0xfff9\n",
+		  "mhv.cfg:1: bad value '0xfff9' for 'serial': expected auto, none, com1 to com4, "
+		  "an I/O port 0x1 to 0xfff8, mmio:ADDR or mmio32:ADDR");
+	PARSE_ERR("serial = 760\n",
+		  "mhv.cfg:1: bad value '760' for 'serial': expected auto, none, com1 to com4, an "
+		  "I/O port 0x1 to 0xfff8, mmio:ADDR or mmio32:ADDR");
+	PARSE_ERR("serial = auto,115200\n",
+		  "mhv.cfg:1: bad value 'auto' for 'serial': expected auto, none, com1 to com4, an "
+		  "I/O port 0x1 to 0xfff8, mmio:ADDR or mmio32:ADDR");
+	PARSE_ERR("serial = 0x2f8,fast\n",
+		  "mhv.cfg:1: bad baud rate 'fast' for 'serial': expected 1 to 4000000 or keep");
+	PARSE_ERR("serial = 0x2f8,\n",
+		  "mhv.cfg:1: bad baud rate '' for 'serial': expected 1 to 4000000 or keep");
+	PARSE_ERR("serial = 0x2f8,0\n",
+		  "mhv.cfg:1: bad baud rate '0' for 'serial': expected 1 to 4000000 or keep");
+	PARSE_ERR("serial = 0x2f8,115200,0\n",
+		  "mhv.cfg:1: bad clock '0' for 'serial': expected 1 to 64000000 Hz");
+	PARSE_ERR("serial = 0x2f8,keep,48000000\n",
+		  "mhv.cfg:1: 'serial': a clock after 'keep' has no use");
+	PARSE_ERR("serial = 0x2f8,1,2,3\n",
+		  "mhv.cfg:1: too many values for 'serial': expected at most PORT,BAUD,CLOCK");
+	/* 1.8432 MHz makes 115200 / n, not 100000: 1843200 / 16 / 100000 = 1.152 */
+	PARSE_ERR("serial = com1,100000\n",
+		  "mhv.cfg:1: 'serial': 100000 bits/s cannot be made from a 1843200 Hz clock (no "
+		  "16-bit divisor within 2%)");
+	PARSE_ERR("serial = mmio32:0xfedc9000,115200\n",
+		  "mhv.cfg:1: 'serial': a memory-mapped UART's baud rate needs its clock: "
+		  "mmio:ADDR,BAUD,CLOCK_HZ (without BAUD the firmware's rate stays)");
+	PARSE_ERR("serial = mmio32:0xfedc9002\n",
+		  "mhv.cfg:1: bad address '0xfedc9002' for 'serial': expected a non-zero hex "
+		  "physical address (0x...) below 2^52, 4-byte aligned");
+	PARSE_ERR("serial = mmio:0x10000000000000\n",
+		  "mhv.cfg:1: bad address '0x10000000000000' for 'serial': expected a non-zero hex "
+		  "physical address (0x...) below 2^52");
+	PARSE_ERR("serial = mmio:0x\n",
+		  "mhv.cfg:1: bad address '0x' for 'serial': expected a non-zero hex physical "
+		  "address (0x...) below 2^52");
+	PARSE_ERR("serial = mmio:0xffffffffffffffffffff\n",
+		  "mhv.cfg:1: bad address '0xffffffffffffffffffff' for 'serial': expected a "
+		  "non-zero hex physical address (0x...) below 2^52");
+	/* a bad line leaves the choice of the lines before it */
+	assert_int_equal(parse("serial = com2\nserial = com9\n"), -1);
+	assert_int_equal(cfg.serial.how, SERIAL_PORT);
+	assert_int_equal(cfg.serial.base, 0x2f8);
+	PARSE_ERR("serial =\n", "mhv.cfg:1: empty value for 'serial'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_exit_action_name),
 		cmocka_unit_test(test_tsc_calibration_name),
 		cmocka_unit_test(test_mitigations),
+		cmocka_unit_test(test_serial),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
