@@ -4,6 +4,7 @@
  * Variant 1 triple-faults and variant 2 touches unbacked guest-physical
  * memory: mhv must stop those VMs, report them, and go on.
  */
+#include "arch/apic.h"
 #include "core/exit.h"
 #include "rt.h"
 #include "xstate/xstate.h"
@@ -219,6 +220,64 @@ static void t_db_after_exit(const char *name)
 	       (unsigned long long)dr6);
 }
 
+/*
+ * What mhv writes into the guest's state between two entries takes effect
+ * at the next one, on a CPU that keeps its own copy of that state (SVM
+ * VMCB clean bits, APM Vol 2 §15.15.3: the writer must mark the group
+ * dirty; Bochs patch 0011 keeps the copy).  Each part is read back by the
+ * guest without an exit: the TSC offset (intercepts group) through RDTSC,
+ * V_TPR (TPR group) through CR8, EFER.SCE (CRx group) through SYSCALL.
+ * DR6 (DRx group) is db_after_exit's, the interrupt window's V_IRQ and
+ * VINTR intercept the interrupt tests'.  Not here: CR2, which Bochs' VMRUN
+ * never loads from the VMCB (cpu/svm.cc, 2.7 and the pinned one alike),
+ * and G_PAT, which no emulator here makes visible.
+ */
+#define TSC_STEP (1ull << 40)
+#define STAR_CS_GUEST (0x08ull << 32) /* SYSCALL's CS: the guest's code segment */
+
+static void t_host_writes_seen(const char *name)
+{
+	u64 adj = 0, efer = 0, t0, t1, cr8_set, cr8_clear;
+	int sce_on, sce_off;
+	u32 taken_on, bad = 0;
+
+	rdmsr_safe(MSR_IA32_TSC_ADJUST, &adj);
+	t0 = rdtsc();
+	wrmsr_safe(MSR_IA32_TSC_ADJUST, adj + TSC_STEP);
+	t1 = rdtsc();
+	wrmsr_safe(MSR_IA32_TSC_ADJUST, adj);
+	bad |= (t1 - t0 < TSC_STEP) << 0;
+
+	wrmsr_safe(X2APIC_MSR(APIC_TPR), 0x50);
+	cr8_set = read_cr8();
+	wrmsr_safe(X2APIC_MSR(APIC_TPR), 0);
+	cr8_clear = read_cr8();
+	bad |= (cr8_set != 5 || cr8_clear != 0) << 1;
+
+	wrmsr_safe(MSR_STAR, STAR_CS_GUEST);
+	wrmsr_safe(MSR_LSTAR, (u64)(uintptr_t)syscall_landing);
+	wrmsr_safe(MSR_SFMASK, 0);
+	rdmsr_safe(MSR_EFER, &efer);
+	wrmsr_safe(MSR_EFER, efer | EFER_SCE);
+	sce_on = syscall_probe();
+	taken_on = syscall_taken;
+	wrmsr_safe(MSR_EFER, efer & ~EFER_SCE);
+	sce_off = syscall_probe();
+	wrmsr_safe(MSR_EFER, efer);
+	bad |= (sce_on != -1 || !taken_on) << 2;
+	bad |= (sce_off != VECTOR_UD) << 3;
+
+	if (bad)
+		gprintf(
+		    "host_writes_seen: RDTSC moved %llu (want >= %llu), CR8 %llu / %llu (want 5 / "
+		    "0), SYSCALL with SCE %d (landed %u), without %d (want #UD)\n",
+		    (unsigned long long)(t1 - t0), (unsigned long long)TSC_STEP,
+		    (unsigned long long)cr8_set, (unsigned long long)cr8_clear, sce_on, taken_on,
+		    sce_off);
+	expect(name, !bad, "failed parts 0x%x (1 TSC offset, 2 V_TPR, 4/8 EFER.SCE): details above",
+	       bad);
+}
+
 typedef int probe_fn(void);
 
 /* mhv offers no nested virtualization: the vendor's virtualization
@@ -314,6 +373,7 @@ static const struct {
 	{ "io_unclaimed_port", t_io_unclaimed_port },
 	{ "io_serial", t_io_serial },
 	{ "mmio_device", t_mmio },
+	{ "host_writes_seen", t_host_writes_seen },
 	{ "hlt", t_hlt },
 	{ "wbinvd", t_wbinvd },
 	{ "db_reinjected", t_db_reinjected },

@@ -201,6 +201,26 @@ single_step_exit_fault:
 	pop rbx
 	ret
 
+; int syscall_probe(void): SYSCALL, which lands at syscall_landing when
+; EFER.SCE is set (the caller points LSTAR there, STAR's CS at the guest's
+; code segment, SFMASK at 0); syscall_taken says whether it did.  -1, or
+; the vector of the fault it raised (#UD with EFER.SCE clear).
+global syscall_probe
+global syscall_landing
+global syscall_taken
+syscall_probe:
+	mov dword [syscall_taken], 0
+	FAULT_PROBE_BEGIN
+	syscall
+	FAULT_PROBE_END
+
+; SYSCALL left the return RIP in RCX and RFLAGS in R11: back, at CPL 0
+syscall_landing:
+	mov dword [syscall_taken], 1
+	push r11
+	popfq
+	jmp rcx
+
 ; int NAME_probe(void): runs one instruction that must fault; the vector seen, or -1
 %macro PROBE 2
 global %1_probe
@@ -240,3 +260,4 @@ fault_armed: db 0
 fault_vector: db 0
 align 8
 fault_rip: dq 0
+syscall_taken: dd 0

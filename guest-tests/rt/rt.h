@@ -51,6 +51,9 @@ int single_step_exit_probe(void);
 extern const u8 single_step_exit_next[];
 extern u64 fault_rip; /* where the last fault a probe caught arrived */
 int xsetbv_safe(u32 index, u64 value);
+int syscall_probe(void);
+extern const u8 syscall_landing[];
+extern volatile u32 syscall_taken;
 /* XSAVES of the components in mask: a vector on a fault, else -1. */
 int xsaves_safe(void *area, u64 mask);
 

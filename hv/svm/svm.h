@@ -33,6 +33,29 @@ struct svm_vcpu {
 extern const struct backend_ops svm_backend;
 extern bool svm_has_nrips;
 
+/*
+ * VMCB clean bits (vmcb.h).  The general exit path marks every group clean
+ * before anything of the exit writes the VMCB, one store, and each writer
+ * of a group's field marks that group dirty.  The fast handlers write only
+ * fields in no group (RIP, RAX, EVENTINJ, TLB_CONTROL) and leave the bits
+ * as the last general exit left them: a group it marked dirty is loaded
+ * once more, never one written since.  svm_vcpu_run starts a vCPU with
+ * none clean: its VMCB has not run on this CPU before (a vCPU runs once,
+ * start to end, on one CPU: vm_vcpu_run), and its ASID never changes.
+ *
+ * Never clean, as in KVM (VMCB_ALWAYS_DIRTY_MASK): the TPR group.  The
+ * vAPIC keeps its TPR in V_TPR (apic_set_cr8_home) and writes it on any
+ * path; VMRUN reloads 060h-067h every time, as it does under KVM, whose
+ * null exit mhv's is compared with.  CPUs without clean bits ignore the
+ * field (KVM writes it on every CPU).
+ */
+#define SVM_CLEAN_AFTER_EXIT (VMCB_CLEAN_ALL & ~VMCB_CLEAN_TPR)
+
+static inline void svm_vmcb_dirty(struct vmcb *vmcb, u32 groups)
+{
+	vmcb->control.clean_bits &= ~groups;
+}
+
 /* Returns NULL with *why set when this CPU cannot run the SVM backend. */
 const struct backend_ops *svm_probe(const char **why, int *status);
 /* Per CPU (the BSP from svm_probe, each AP when it starts); 0 or a status. */

@@ -50,6 +50,7 @@ static void raise_accounted_pmi(struct vcpu *vcpu, struct vmcb *vmcb)
 	if (unlikely(vcpu->pmu.pmi_pending)) {
 		vcpu->pmu.pmi_pending = false;
 		vmcb->control.int_ctl |= INT_CTL_V_NMI_PENDING;
+		svm_vmcb_dirty(vmcb, VMCB_CLEAN_TPR);
 	}
 }
 

@@ -255,8 +255,10 @@ static void end_nmi_step(struct svm_vcpu *s, struct vmcb *vmcb, bool own_db)
 	/* after an IRET, TF is what the IRET loaded */
 	if (!s->step_guest_tf && !s->step_over_iret)
 		vmcb->save.rflags &= ~RFLAGS_TF;
-	if (own_db && !s->step_guest_tf)
+	if (own_db && !s->step_guest_tf) {
 		vmcb->save.dr6 = s->step_dr6;
+		svm_vmcb_dirty(vmcb, VMCB_CLEAN_DRX);
+	}
 }
 
 /* Exit decoders get the guest registers: the start of struct vcpu (vm.h). */
@@ -273,6 +275,7 @@ static void decode_iret(const struct vmcb *vmcb, const struct guest_regs *regs,
 	struct svm_vcpu *s = decoding_vcpu(regs);
 
 	s->vmcb->control.intercept_misc1 &= ~INTERCEPT_IRET;
+	svm_vmcb_dirty(s->vmcb, VMCB_CLEAN_INTERCEPTS);
 	s->iret_seen = true;
 	s->iret_rip = vmcb->save.rip;
 }
@@ -312,6 +315,8 @@ static inline __attribute__((always_inline)) int handle_exit(struct vcpu *vcpu, 
 	struct vm_exit exit;
 
 	svm_gif_release();
+	/* nothing written since the VMRUN that just exited (svm.h) */
+	vmcb->control.clean_bits = SVM_CLEAN_AFTER_EXIT;
 	vcpu->regs.rip = vmcb->save.rip;
 	vcpu->regs.gpr[GPR_RAX] = vmcb->save.rax;
 	vcpu->regs.gpr[GPR_RSP] = vmcb->save.rsp;
@@ -383,6 +388,7 @@ static void svm_vcpu_run(struct vcpu *vcpu)
 	bool pmu = vcpu->pmu_mode != PMU_OFF;
 
 	svm_vmload(s->vmcb_pa);
+	s->vmcb->control.clean_bits = 0; /* its first VMRUN on this CPU (svm.h) */
 	sync_regs_to_vmcb(vcpu, s->vmcb);
 	if (pmu)
 		svm_pmu_first_entry(vcpu, s->vmcb);
@@ -425,7 +431,8 @@ static void svm_inject_interrupt(struct vcpu *vcpu, u8 vector)
  */
 static void svm_request_interrupt_window(struct vcpu *vcpu, bool on)
 {
-	struct vmcb_control_area *c = &((struct svm_vcpu *)vcpu->vendor)->vmcb->control;
+	struct vmcb *vmcb = ((struct svm_vcpu *)vcpu->vendor)->vmcb;
+	struct vmcb_control_area *c = &vmcb->control;
 	const u64 window = INT_CTL_V_IRQ | INT_CTL_V_INTR_PRIO_MAX | INT_CTL_V_IGN_TPR;
 
 	if (on) {
@@ -435,6 +442,7 @@ static void svm_request_interrupt_window(struct vcpu *vcpu, bool on)
 		c->int_ctl &= ~window;
 		c->intercept_misc1 &= ~INTERCEPT_VINTR;
 	}
+	svm_vmcb_dirty(vmcb, VMCB_CLEAN_TPR | VMCB_CLEAN_INTERCEPTS);
 }
 
 static void svm_end_interrupt_shadow(struct vcpu *vcpu)
@@ -459,11 +467,13 @@ static int svm_single_step_trap(struct vcpu *vcpu)
 		return -1;
 	vmcb->save.dr6 = (vmcb->save.dr6 & ~DR6_TRAP_BITS) | DR6_BS;
 	vmcb->save.dr7 &= ~DR7_GD; /* as delivering a #DB does (SDM Vol 3 §18.2.4) */
+	svm_vmcb_dirty(vmcb, VMCB_CLEAN_DRX);
 	if (c->event_inj & EVENT_VALID) {
 		if ((c->event_inj & EVENT_TYPE_MASK) == EVENT_TYPE_NMI) {
 			/* not delivered: the guest does not block NMIs yet */
 			s->nmi_masked = false;
 			c->intercept_misc1 &= ~INTERCEPT_IRET;
+			svm_vmcb_dirty(vmcb, VMCB_CLEAN_INTERCEPTS);
 			taken_back = BACKEND_REQUEUE_NMI;
 		} else if ((c->event_inj & EVENT_TYPE_MASK) == EVENT_TYPE_INTR) {
 			taken_back = c->event_inj & EVENT_VECTOR_MASK;
@@ -494,6 +504,7 @@ static void svm_inject_nmi(struct vcpu *vcpu)
 
 	c->event_inj = VECTOR_NMI | EVENT_TYPE_NMI | EVENT_VALID;
 	c->intercept_misc1 |= INTERCEPT_IRET;
+	svm_vmcb_dirty(s->vmcb, VMCB_CLEAN_INTERCEPTS);
 	s->nmi_masked = true;
 	s->iret_seen = false;
 	/* the window is here: mhv's TF must not reach the handler's frame */
@@ -588,12 +599,18 @@ static u64 svm_guest_seg_base(struct vcpu *vcpu, unsigned seg)
 /* VMRUN loads the guest's CR2 from the VMCB (APM Vol 2 §15.5.1). */
 static void svm_set_guest_cr2(struct vcpu *vcpu, u64 cr2)
 {
-	((struct svm_vcpu *)vcpu->vendor)->vmcb->save.cr2 = cr2;
+	struct vmcb *vmcb = ((struct svm_vcpu *)vcpu->vendor)->vmcb;
+
+	vmcb->save.cr2 = cr2;
+	svm_vmcb_dirty(vmcb, VMCB_CLEAN_CR2);
 }
 
 static void svm_set_guest_efer(struct vcpu *vcpu, u64 efer)
 {
-	((struct svm_vcpu *)vcpu->vendor)->vmcb->save.efer = efer | EFER_SVME;
+	struct vmcb *vmcb = ((struct svm_vcpu *)vcpu->vendor)->vmcb;
+
+	vmcb->save.efer = efer | EFER_SVME;
+	svm_vmcb_dirty(vmcb, VMCB_CLEAN_CRX);
 }
 
 /* With nested paging the guest's PAT is the VMCB's g_pat (APM Vol 2 §15.25.8). */
@@ -604,13 +621,19 @@ static u64 svm_guest_pat(struct vcpu *vcpu)
 
 static void svm_set_guest_pat(struct vcpu *vcpu, u64 pat)
 {
-	((struct svm_vcpu *)vcpu->vendor)->vmcb->save.g_pat = pat;
+	struct vmcb *vmcb = ((struct svm_vcpu *)vcpu->vendor)->vmcb;
+
+	vmcb->save.g_pat = pat;
+	svm_vmcb_dirty(vmcb, VMCB_CLEAN_NP);
 }
 
 /* Always applied to the guest's RDTSC, RDTSCP and RDMSR (APM Vol 2 §15.30.5). */
 static bool svm_set_tsc_offset(struct vcpu *vcpu, u64 offset)
 {
-	((struct svm_vcpu *)vcpu->vendor)->vmcb->control.tsc_offset = offset;
+	struct vmcb *vmcb = ((struct svm_vcpu *)vcpu->vendor)->vmcb;
+
+	vmcb->control.tsc_offset = offset;
+	svm_vmcb_dirty(vmcb, VMCB_CLEAN_INTERCEPTS);
 	return true;
 }
 
@@ -632,6 +655,7 @@ static bool svm_set_guest_cr(struct vcpu *vcpu, unsigned cr, u64 value)
 		vmcb->save.cr0 = value;
 	else
 		vmcb->save.cr4 = value;
+	svm_vmcb_dirty(vmcb, VMCB_CLEAN_CRX);
 	return true;
 }
 
@@ -657,7 +681,7 @@ static void svm_describe(void)
 		       host_cpu.nr_asids,
 		       svm_has_nrips ? "yes" : "no (RIP advanced from opcode bytes)",
 		       host_cpu.has.decode_assists ? "yes (MOV to CR4)" : "no",
-		       host_cpu.has.vmcb_clean ? "yes (unused)" : "no");
+		       host_cpu.has.vmcb_clean ? "yes (used)" : "no");
 }
 
 const struct backend_ops svm_backend = {

@@ -38,7 +38,7 @@ struct vmcb_control_area {
 	u64 event_inj;	    /* 0x0a8 */
 	u64 nested_cr3;	    /* 0x0b0 */
 	u64 virt_ext;	    /* 0x0b8: LBR virtualization, virtual VMLOAD/VMSAVE, PMC virt */
-	u32 clean_bits;	    /* 0x0c0 */
+	u32 clean_bits;	    /* 0x0c0: VMCB_CLEAN_* */
 	u32 reserved_0c4;
 	u64 next_rip;	   /* 0x0c8 */
 	u8 insn_len;	   /* 0x0d0 */
@@ -125,6 +125,29 @@ _Static_assert(VMCB_OFF(save.kernel_gs_base) == 0x620, "APM B-2");
 _Static_assert(VMCB_OFF(save.cr2) == 0x640, "APM B-2");
 _Static_assert(VMCB_OFF(save.g_pat) == 0x668, "APM B-2");
 _Static_assert(sizeof(struct vmcb) == 0x1000, "one 4 KiB page");
+
+/*
+ * VMCB clean bits (APM Vol 2 §15.15.3, "VMCB Clean Bits"; CPUID 8000_000A
+ * EDX[5]): a set bit tells VMRUN that the group's fields are as they were
+ * at this VMCB's last VMRUN on this CPU, so that it may keep its own copy
+ * of them.  Fields in no group (RIP, RSP, RAX, RFLAGS, EVENTINJ,
+ * TLB_CONTROL, the interrupt shadow, the PMC virtualization slots) are
+ * read by every VMRUN.  Bit 12 (CET) is the later APM's, as KVM has it.
+ */
+#define VMCB_CLEAN_INTERCEPTS BIT(0) /* intercept vectors, TSC offset, pause filter */
+#define VMCB_CLEAN_IOPM BIT(1)	     /* IOPM_BASE, MSRPM_BASE */
+#define VMCB_CLEAN_ASID BIT(2)
+#define VMCB_CLEAN_TPR BIT(3) /* 0x60-0x67: V_TPR, V_IRQ, V_INTR_*, VNMI bits, vector */
+#define VMCB_CLEAN_NP BIT(4)  /* NP_ENABLE, nCR3, G_PAT */
+#define VMCB_CLEAN_CRX BIT(5) /* CR0, CR3, CR4, EFER */
+#define VMCB_CLEAN_DRX BIT(6) /* DR6, DR7 */
+#define VMCB_CLEAN_DT BIT(7)  /* GDTR, IDTR */
+#define VMCB_CLEAN_SEG BIT(8) /* ES, CS, SS, DS, CPL */
+#define VMCB_CLEAN_CR2 BIT(9)
+#define VMCB_CLEAN_LBR BIT(10)	/* DBGCTL and the LBR MSRs */
+#define VMCB_CLEAN_AVIC BIT(11) /* AVIC BAR, backing page, logical and physical tables */
+#define VMCB_CLEAN_CET BIT(12)	/* S_CET, SSP, ISST_ADDR */
+#define VMCB_CLEAN_ALL ((u32)BIT(13) - 1)
 
 /* Intercept vector 3 (misc1) and 4 (misc2) bits: APM Vol 2 Table B-1 */
 #define INTERCEPT_INTR BIT(0)
