@@ -148,6 +148,7 @@ void hv_main(const struct boot_info *bi)
 	mce_init();
 	host_paging_init();
 	tsc_init(bi, config.tsc_calibration);
+	console_set_screen_pause(config.fb_pause);
 	vm_set_wall_clock(&bi->wall_clock);
 	xstate_init();
 	page_alloc_describe(bi);

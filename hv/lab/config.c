@@ -531,6 +531,7 @@ static const struct config_key config_keys[] = {
 	NUMBER_KEY(batches, 1, 10000, "batches per test"),
 	NUMBER_KEY(warmup, 0, 10000000, "warm-up iterations before measuring"),
 	NUMBER_KEY(time_limit, 1, 3600, "seconds a VM may run before it is stopped"),
+	NUMBER_KEY(fb_pause, 0, 600, "seconds the screen waits before it scrolls"),
 	CHOICE_KEY(exit_action, exit_action_names, "what to do when done"),
 	CHOICE_KEY(console, console_names, "serial, framebuffer or both"),
 	{ .name = "serial", .parse = parse_serial, .desc = "the serial port(s) of the console" },

@@ -94,6 +94,7 @@ struct mhv_config {
 	/* the run's log stored in UEFI variables at its end, written to the
 	 * boot volume by the next boot (platform/log_keep.c); default on */
 	bool keep_log;
+	u32 fb_pause; /* seconds the screen waits before it scrolls; default 0 */
 	/* core boost (platform/aperf.h): off by default, so that every row
 	 * and run measures at the same clock */
 	enum boost_setting boost;

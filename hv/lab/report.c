@@ -266,6 +266,89 @@ static void print_comparison(const struct run_results *r, const char *cols[], un
 			       pairs[c]->new, pairs[c]->base);
 }
 
+/* ---- the medians the screen shows last (report_screen_summary) ---- */
+
+#define KEPT_MEDIANS 96
+#define KEPT_COLUMNS 8
+
+static struct {
+	char name[24], column[24];
+	u64 median;
+} kept[KEPT_MEDIANS];
+static unsigned nr_kept;
+static char kept_tag[8];
+static bool kept_taken;
+
+/* The first CPU's tables: what the screen repeats at the end. */
+static void keep_medians(const struct run_results *r)
+{
+	u32 i;
+
+	if (kept_taken)
+		return;
+	kept_taken = true;
+	fmt_snprintf(kept_tag, sizeof(kept_tag), "%s", r->cpu_tag);
+	for (i = 0; i < r->nr_bench && nr_kept < KEPT_MEDIANS; i++) {
+		if (r->bench[i].skip_reason[0])
+			continue;
+		fmt_snprintf(kept[nr_kept].name, sizeof(kept[0].name), "%s", r->bench[i].name);
+		fmt_snprintf(kept[nr_kept].column, sizeof(kept[0].column), "%s",
+			     r->bench[i].column);
+		kept[nr_kept++].median = r->bench[i].st.median;
+	}
+}
+
+static unsigned index_of(const char *const list[], unsigned n, const char *s)
+{
+	unsigned i;
+
+	for (i = 0; i < n && __builtin_strcmp(list[i], s); i++)
+		;
+	return i;
+}
+
+void report_screen_summary(void)
+{
+	const char *cols[KEPT_COLUMNS], *names[KEPT_MEDIANS];
+	unsigned nc = 0, nn = 0, fit, i, j, k;
+	u32 width, height;
+	bool was;
+
+	if (!nr_kept || !console_screen_size(&width, &height) || width < 40 || height < 8)
+		return;
+	for (i = 0; i < nr_kept; i++) {
+		if (index_of(cols, nc, kept[i].column) == nc && nc < KEPT_COLUMNS)
+			cols[nc++] = kept[i].column;
+		if (index_of(names, nn, kept[i].name) == nn)
+			names[nn++] = kept[i].name;
+	}
+	fit = (width - 23) / 11;
+	nc = nc < fit ? nc : fit;
+	was = console_screen_only(true);
+	console_printf("mhv: medians%s in TSC ticks (all of it: serial, the kept log)\n", kept_tag);
+	console_printf("%-22s", "test");
+	for (j = 0; j < nc; j++)
+		console_printf(" %10.10s", cols[j]);
+	console_printf("\n");
+	for (i = 0; i < nn && i < height - 6; i++) {
+		console_printf("%-22.22s", names[i]);
+		for (j = 0; j < nc; j++) {
+			for (k = 0; k < nr_kept && (__builtin_strcmp(kept[k].name, names[i]) ||
+						    __builtin_strcmp(kept[k].column, cols[j]));
+			     k++)
+				;
+			if (k < nr_kept)
+				console_printf(" %10llu", kept[k].median);
+			else
+				console_printf(" %10s", "-");
+		}
+		console_printf("\n");
+	}
+	if (i < nn)
+		console_printf("(%u more rows)\n", nn - i);
+	console_screen_only(was);
+}
+
 void report_bench_tables(const struct run_results *r)
 {
 	/* one CPU prints its tables at a time; too big for an AP's stack */
@@ -279,6 +362,7 @@ void report_bench_tables(const struct run_results *r)
 
 	if (!r->nr_bench)
 		return;
+	keep_medians(r);
 	n = collect_columns(r, cols);
 	for (c = 0; c < n; c++) {
 		console_printf(

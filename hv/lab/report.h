@@ -21,6 +21,10 @@ int report_format_row(char *buf, size_t size, const struct bench_row *row);
  * and APERF/MPERF). */
 int report_format_json(char *buf, size_t size, const struct bench_row *row, const char *env,
 		       const char *backend_name, u64 tsc_hz);
+/* At the end of the run, on the screen alone: the first CPU's medians,
+ * test x column, cut to the screen's width and height (the tables it
+ * showed have scrolled away; serial and the kept log have everything). */
+void report_screen_summary(void);
 /* The MHz and cycles columns of a row ("-" where unknown). */
 int report_format_clock(char *buf, size_t size, const struct bench_row *row, u64 tsc_hz);
 /* "+44.6%": how much lower new is than base (the seed tables' gain column). */

@@ -360,6 +360,7 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 			       chosen[0]->index);
 		runner_run_guests(&run, chosen[0]);
 	}
+	report_screen_summary();
 	console_printf("mhv: summary: %u passed, %u failed, %u skipped\n", run.results.passed,
 		       run.results.failed, run.results.skipped);
 	return run.results.failed ? MHV_TEST_FAILED : MHV_PASS;

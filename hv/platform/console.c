@@ -11,6 +11,7 @@
 #include "serial.h"
 #include "lib/boot_info.h"
 #include "fbcon.h"
+#include "tsc.h"
 #include "lib/fmt.h"
 #include "host/percpu.h"
 #include "host/page_alloc.h"
@@ -19,6 +20,7 @@
 
 static bool debugcon, to_serial = true, to_fb, have_fb;
 static bool screen_held; /* console_screen_hold */
+static bool screen_only; /* console_screen_only */
 /* a UART was left out: a line saying so follows the current line */
 static bool serial_note_due;
 
@@ -63,6 +65,26 @@ const char *console_fb_describe(void)
 	return fbcon_describe();
 }
 
+bool console_screen_only(bool on)
+{
+	bool was = screen_only;
+
+	screen_only = on;
+	return was;
+}
+
+bool console_screen_size(u32 *cols, u32 *rows)
+{
+	*cols = fbcon_columns();
+	*rows = fbcon_rows();
+	return to_fb && *cols && *rows;
+}
+
+void console_set_screen_pause(u32 seconds)
+{
+	fbcon_set_pause(seconds * host_tsc.clock_hz);
+}
+
 bool console_screen_hold(bool hold)
 {
 	bool was = screen_held;
@@ -87,8 +109,9 @@ void console_putc(char c)
 
 	if (c == '\n')
 		console_putc('\r');
-	console_log_putc(c);
-	if (to_serial && serial_putc(c))
+	if (!screen_only)
+		console_log_putc(c);
+	if (to_serial && !screen_only && serial_putc(c))
 		serial_note_due = true;
 	if (to_fb && !screen_held)
 		fbcon_putc(c);

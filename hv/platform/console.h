@@ -36,6 +36,14 @@ bool console_lines_per_cpu(bool on);
  * like the JSON records, which would only push the tables off it); the
  * kept log has them.  Returns whether it was held. */
 bool console_screen_hold(bool hold);
+/* While on, output goes to the screen (and port 0xE9, which mirrors it)
+ * alone: not to serial nor the kept log, which have the whole tables.
+ * Returns whether it was on. */
+bool console_screen_only(bool on);
+/* The screen's text grid; false when there is no screen console. */
+bool console_screen_size(u32 *cols, u32 *rows);
+/* fb_pause: seconds to wait before each scroll of a full screen. */
+void console_set_screen_pause(u32 seconds);
 /* This CPU's lines start with "[cpuN] " (while lines are per CPU). */
 void console_tag_cpu_lines(bool on);
 /* Where the serial console is, for the environment header */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "fbcon.h"
+#include "arch/x86.h"
 #include "lib/boot_info.h"
 #include "fbcon_font.h"
 #include "lib/fmt.h"
@@ -67,10 +68,32 @@ static void draw_cell(u32 r, u32 c)
 	}
 }
 
-/* The screen is full: the lower half becomes the upper half. */
+static u64 pause_ticks; /* fbcon_set_pause */
+
+void fbcon_set_pause(u64 ticks)
+{
+	pause_ticks = ticks;
+}
+
+u32 fbcon_columns(void)
+{
+	return fb ? cols : 0;
+}
+
+u32 fbcon_rows(void)
+{
+	return fb ? rows : 0;
+}
+
+/* The screen is full: after the pause (for a photograph of it), the lower
+ * half becomes the upper half. */
 static void scroll_half(void)
 {
 	u32 keep = rows / 2, r, c;
+	u64 until = rdtsc() + pause_ticks;
+
+	while (pause_ticks && rdtsc() < until)
+		cpu_relax();
 
 	for (r = 0; r < rows; r++) {
 		if (r < keep)

@@ -16,6 +16,11 @@ struct boot_fb;
 /* false when there is no usable framebuffer */
 bool fbcon_init(const struct boot_fb *fb);
 void fbcon_putc(char c);
+/* Wait this many TSC ticks before each scroll (fb_pause), 0: none. */
+void fbcon_set_pause(u64 ticks);
+/* The text grid, 0 x 0 without a framebuffer. */
+u32 fbcon_columns(void);
+u32 fbcon_rows(void);
 /* "800x600, 133x66 cells" or why there is none */
 const char *fbcon_describe(void);
 

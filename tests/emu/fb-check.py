@@ -94,6 +94,8 @@ def main():
     for l in shown:
         if "MHV-JSON" in l or '"suite":' in l:
             fail(f"a JSON record on the screen (they belong on serial only): {l!r}")
+    if not any(l.startswith("mhv: medians") for l in shown):
+        fail("the screen does not show the medians table that ends a run")
     summary = [t for t in log_lines if t.startswith("mhv: summary")]
     if not summary or summary[-1] not in shown:
         fail("the summary line is not on the screen")
