@@ -307,6 +307,21 @@ static unsigned index_of(const char *const list[], unsigned n, const char *s)
 	return i;
 }
 
+void report_run_smis(const struct aperf_sample *start, u64 guest_smis)
+{
+	struct aperf_sample now;
+
+	aperf_sample(&now);
+	if (now.has_smis && start->has_smis && now.cpu == start->cpu)
+		console_printf("mhv: SMIs: %llu during the run (MSR_SMI_COUNT of cpu %u)\n",
+			       now.smis - start->smis, now.cpu);
+	else
+		console_printf("mhv: SMIs: not counted over the run: %s\n", smi_count_missing());
+	console_printf("mhv: SMIs: %llu made a guest exit (SVM intercepts them; under VMX they "
+		       "are taken inside the guest's time)\n",
+		       guest_smis);
+}
+
 void report_screen_summary(void)
 {
 	const char *cols[KEPT_COLUMNS], *names[KEPT_MEDIANS];

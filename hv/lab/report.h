@@ -3,6 +3,7 @@
 #define MHV_REPORT_H
 
 #include "results.h"
+#include "platform/aperf.h"
 
 /*
  * The machine-read lines: this prefix at the start of a line, then one
@@ -21,6 +22,9 @@ int report_format_row(char *buf, size_t size, const struct bench_row *row);
  * and APERF/MPERF). */
 int report_format_json(char *buf, size_t size, const struct bench_row *row, const char *env,
 		       const char *backend_name, u64 tsc_hz);
+/* The run's SMIs: MSR_SMI_COUNT on the BSP since @start where it counts
+ * them, and the SMI exits of every VM. */
+void report_run_smis(const struct aperf_sample *start, u64 guest_smis);
 /* At the end of the run, on the screen alone: the first CPU's medians,
  * test x column, cut to the screen's width and height (the tables it
  * showed have scrolled away; serial and the kept log have everything). */

@@ -310,6 +310,7 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 	unsigned n, i;
 	char why[64];
 	struct why_not at_once;
+	struct aperf_sample run_start;
 
 	run.lost = alloc_pages_zeroed(pages_for(nr_cpus * sizeof(*run.lost)));
 	run.max_lost = nr_cpus;
@@ -331,6 +332,7 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 	run.vm = &first_vm;
 	run.results.cfg = cfg;
 	run.next_guest_id = 1000;
+	aperf_sample(&run_start);
 	if (cfg->firmware_probe)
 		fw_probe_arm(&run.results);
 	if (at_once.verdict == VERDICT_RUN)
@@ -360,6 +362,7 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 			       chosen[0]->index);
 		runner_run_guests(&run, chosen[0]);
 	}
+	report_run_smis(&run_start, runner_guest_smis());
 	report_screen_summary();
 	console_printf("mhv: summary: %u passed, %u failed, %u skipped\n", run.results.passed,
 		       run.results.failed, run.results.skipped);

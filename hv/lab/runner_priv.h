@@ -97,6 +97,9 @@ struct vm_life {
 	struct aperf_sample bench_start;
 };
 
+/* SMIs that made a guest exit (SVM intercepts them), all VMs so far. */
+u64 runner_guest_smis(void);
+
 /* Which VMs of the plan a pass over it runs. */
 enum plan_vms {
 	PLAN_ALL,

@@ -336,6 +336,13 @@ static void print_msr_refusals(const struct vm *v, u32 vcpu)
 		console_printf("mhv: vm %s: vcpu %u: MSRs refused (#GP):%s\n", v->name, vcpu, line);
 }
 
+static u64 guest_smis; /* smi exits of every VM so far (runner_guest_smis) */
+
+u64 runner_guest_smis(void)
+{
+	return __atomic_load_n(&guest_smis, __ATOMIC_RELAXED);
+}
+
 void runner_print_exit_counts(const struct vm *v)
 {
 	char line[256];
@@ -344,6 +351,7 @@ void runner_print_exit_counts(const struct vm *v)
 	u32 i;
 
 	for (i = 0; i < v->nr_vcpus; i++) {
+		__atomic_add_fetch(&guest_smis, v->vcpus[i].exits[EXIT_SMI], __ATOMIC_RELAXED);
 		used = 0;
 		for (k = 0; k < EXIT_KIND_COUNT && used < sizeof(line); k++)
 			if (v->vcpus[i].exits[k])
