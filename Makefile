@@ -151,7 +151,7 @@ unit: $(UNIT_BINS)
 MB_CFLAGS := -target i386-unknown-none-elf -ffreestanding -fno-pic -mgeneral-regs-only -O2 \
 	-fno-stack-protector -fno-builtin -Wall -Wextra -Werror
 $(B)/multiboot/mbtest.elf: tests/multiboot/mbtest.c tests/multiboot/mbapic.c tests/multiboot/mbtest.h \
-		tests/multiboot/start.asm tests/multiboot/link.ld
+		tests/multiboot/start.asm tests/multiboot/link.ld hv/lib/guest_abi.h hv/lib/types.h
 	@mkdir -p $(@D)
 	@echo '  MBLD    $@'
 	@$(CC) $(MB_CFLAGS) -c tests/multiboot/mbtest.c -o $(B)/multiboot/mbtest.o

@@ -27,6 +27,15 @@ else
 	printf '%s\n' "$out" | sed 's/^/        /'
 	bad "style/one-definition" "$(printf '%s\n' "$out" | wc -l | tr -d ' ') names defined in more than one file under hv/, first: $(printf '%s\n' "$out" | head -n 1) (x86 facts belong in hv/arch/)"
 fi
+# every guest-indexed array's access goes through array_index_nospec (Spectre v1)
+if ! out=$(python3 -m unittest discover -s tests/nospec 2>&1); then
+	bad "style/nospec" "tests/nospec: $(printf '%s\n' "$out" | tail -n 1)"
+elif out=$(python3 scripts/check-nospec.py 2>&1); then
+	ok "style/nospec"
+else
+	printf '%s\n' "$out" | sed 's/^/        /'
+	bad "style/nospec" "$(printf '%s\n' "$out" | tail -n 1): first $(printf '%s\n' "$out" | head -n 1)"
+fi
 # dependencies point down (README: Layout): the checker's own tests, then hv/ and boot/
 if ! out=$(python3 -m unittest discover -s tests/layers 2>&1); then
 	printf '%s\n' "$out" >"$LOGS/layers.txt"

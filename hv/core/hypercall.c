@@ -64,8 +64,7 @@ static u64 hc_test_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	guest_string(r.name, sizeof(r.name));
 	guest_string(r.reason, sizeof(r.reason));
 	guest_console_flush(vm);
-	vm->harness->test_result(vm->harness_ctx, r.name, r.status, r.reason);
-	return 0;
+	return vm->harness->test_result(vm->harness_ctx, r.name, r.status, r.reason) ? 0 : HC_ERROR;
 }
 
 /*

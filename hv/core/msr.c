@@ -15,6 +15,7 @@
 #include "arch/perfmon.h"
 #include "arch/regs.h"
 #include "arch/x86.h"
+#include "lib/nospec.h"
 
 static bool has_ibpb(void)
 {
@@ -258,7 +259,11 @@ static u64 *mc_bank_reg(struct vcpu *vcpu)
 {
 	u32 n = (u32)vcpu->regs.gpr[GPR_RCX] - MSR_IA32_MC_CTL(0);
 
-	return guest_has_mca(vcpu) ? &vcpu->mce.bank[n / 4][n % 4] : NULL;
+	/* msr_handlers_rare's range bounds the bank; the clamp holds under
+	 * speculation too (n % 4 is always a register of it) */
+	return guest_has_mca(vcpu)
+		   ? &vcpu->mce.bank[array_index_nospec(n / 4, VCPU_MCE_BANKS)][n % 4]
+		   : NULL;
 }
 
 static bool mc_bank_read(struct vcpu *vcpu, u64 *val)

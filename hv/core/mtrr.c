@@ -2,6 +2,7 @@
 /* The guest's MTRRs (see mtrr.h). */
 #include "mtrr.h"
 #include "arch/msr.h"
+#include "lib/nospec.h"
 
 /* Memory types (SDM Vol 3 §12.11.1 Table 12-8) */
 #define MT_UC 0
@@ -66,9 +67,9 @@ bool mtrr_read(const struct vcpu_mtrr *m, u32 msr, u64 *val)
 	else if (msr == MSR_MTRR_DEF_TYPE)
 		*val = m->def_type;
 	else if (f >= 0)
-		*val = m->fixed[f];
+		*val = m->fixed[array_index_nospec((u32)f, MTRR_FIXED)];
 	else if (msr - MSR_MTRR_PHYSBASE(0) < 2 * MTRR_VCNT)
-		*val = m->var[msr - MSR_MTRR_PHYSBASE(0)];
+		*val = m->var[array_index_nospec(msr - MSR_MTRR_PHYSBASE(0), 2 * MTRR_VCNT)];
 	else
 		return false;
 	return true;
@@ -90,12 +91,12 @@ bool mtrr_write(struct vcpu_mtrr *m, u32 msr, u64 val, unsigned maxphyaddr)
 		for (i = 0; i < 64; i += 8)
 			if (!valid_type((val >> i) & 0xff))
 				return false;
-		m->fixed[f] = val;
+		m->fixed[array_index_nospec((u32)f, MTRR_FIXED)] = val;
 		return true;
 	}
 	if (msr - MSR_MTRR_PHYSBASE(0) >= 2 * MTRR_VCNT)
 		return false; /* MTRRcap is read-only; not an MTRR */
-	i = msr - MSR_MTRR_PHYSBASE(0);
+	i = array_index_nospec(msr - MSR_MTRR_PHYSBASE(0), 2 * MTRR_VCNT);
 	if (i % 2 == 0 ? (val & ~(frame_bits(maxphyaddr) | PHYS_TYPE_MASK)) ||
 			     !valid_type(val & PHYS_TYPE_MASK)
 		       : (val & ~(frame_bits(maxphyaddr) | PHYSMASK_VALID)))

@@ -16,9 +16,10 @@
  * it may go into a line of mhv's as it is.
  */
 struct vm_harness {
-	/* A test's outcome. */
-	void (*test_result)(void *ctx, const char *name, enum test_status st, const char *reason);
-	/* A benchmark's samples, summed up in @st; false when there is no room for it. */
+	/* A test's outcome; false when it is refused (an external guest's). */
+	bool (*test_result)(void *ctx, const char *name, enum test_status st, const char *reason);
+	/* A benchmark's samples, summed up in @st; false when there is no room
+	 * for it, or it is refused. */
 	bool (*bench_result)(void *ctx, const struct hc_bench_result *r,
 			     const struct sample_stats *st);
 	/* Whether the guest is to run its test @name. */

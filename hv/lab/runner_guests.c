@@ -4,6 +4,7 @@
  */
 #include "runner_priv.h"
 #include "core/backend.h"
+#include "core/vm_harness.h"
 #include "lib/boot_info.h"
 #include "platform/console.h"
 #include "lib/fmt.h"
@@ -16,6 +17,48 @@
 /* The boot information's page holds the command line and the module's name. */
 _Static_assert(CONFIG_LINE_MAX + 1 + CONFIG_PATH_LEN <= MB_INFO_SIZE - MB_STRINGS_OFF,
 	       "a guest's command line fits the multiboot strings");
+
+/*
+ * The harness of an external guest: its exit code alone judges it, so
+ * what it reports through mhv's result hypercalls is refused (HC_ERROR)
+ * and counted, never printed: a kernel that knew the ABI could otherwise
+ * print "mhv: PASS guests/<any name>" and MHV-JSON rows indistinguishable
+ * from mhv's own.  It runs no benchmark of mhv's and gets no parameters.
+ */
+static bool external_test_result(void *ctx, const char *name, enum test_status st,
+				 const char *reason)
+{
+	struct vm_life *l = ctx;
+
+	__atomic_fetch_add(&l->refused, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+static bool external_bench_result(void *ctx, const struct hc_bench_result *r,
+				  const struct sample_stats *st)
+{
+	struct vm_life *l = ctx;
+
+	__atomic_fetch_add(&l->refused, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+static bool external_test_wanted(void *ctx, const char *name)
+{
+	return false;
+}
+
+static void external_params(void *ctx, struct hc_params *p)
+{
+	*p = (struct hc_params){ 0 };
+}
+
+static const struct vm_harness external_harness = {
+	.test_result = external_test_result,
+	.bench_result = external_bench_result,
+	.test_wanted = external_test_wanted,
+	.params = external_params,
+};
 
 static bool guest_create(struct vm_life *l)
 {
@@ -34,6 +77,7 @@ static bool guest_create(struct vm_life *l)
 	};
 	char why[160];
 
+	spec.harness = &external_harness;
 	if (!guest_kernel_create(l->cr->vm, &spec, &gk, l->id, why, sizeof(why)))
 		return true;
 	console_printf("mhv: guest %s refused: %s\n", g->path, why);
@@ -74,6 +118,10 @@ static void guest_judge(struct vm_life *l, bool ended, u64 ticks)
 	else
 		fmt_snprintf(took, sizeof(took), "%llu TSC ticks", ticks);
 	runner_print_exit_counts(vm);
+	if (l->refused)
+		console_printf("mhv: guest %s: %u result hypercalls refused (an external guest is "
+			       "judged by its exit code alone)\n",
+			       vm->name, l->refused);
 	if (vm->stop == VM_STOP_EXIT) {
 		console_printf("mhv: guest %s: exit code %lld (%s), %s\n", vm->name,
 			       (long long)vm->exit_code, vm->stop_reason, took);

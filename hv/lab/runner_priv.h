@@ -93,6 +93,9 @@ struct vm_life {
 	/* guest strings that reached the results with a byte that is not
 	 * printable ASCII: they could start a line of their own in the log */
 	volatile u32 unfiltered;
+	/* result hypercalls an external guest made, each refused: only its
+	 * exit code judges it (runner_guests.c) */
+	volatile u32 refused;
 	/* the clock counters when the guest asked for its current benchmark */
 	struct aperf_sample bench_start;
 };

@@ -30,7 +30,7 @@ static void count_unfiltered(struct vm_life *l, const char *s)
 		}
 }
 
-static void harness_test_result(void *ctx, const char *name, enum test_status st,
+static bool harness_test_result(void *ctx, const char *name, enum test_status st,
 				const char *reason)
 {
 	struct vm_life *l = ctx;
@@ -38,6 +38,7 @@ static void harness_test_result(void *ctx, const char *name, enum test_status st
 	count_unfiltered(l, name);
 	count_unfiltered(l, reason);
 	results_test(l->cr->results, l->suite, name, st, reason);
+	return true;
 }
 
 /* The benchmark ran from its test_wanted to here, on this CPU if the
@@ -95,9 +96,10 @@ static const struct vm_harness lab_harness = {
 
 /* ---- the harness of a VM whose CPU was retired: nobody listens ---- */
 
-static void unheard_test_result(void *ctx, const char *name, enum test_status st,
+static bool unheard_test_result(void *ctx, const char *name, enum test_status st,
 				const char *reason)
 {
+	return true;
 }
 
 static bool unheard_bench_result(void *ctx, const struct hc_bench_result *r,

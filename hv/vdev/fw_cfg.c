@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "fw_cfg.h"
+#include "lib/nospec.h"
 
 void fw_cfg_select(struct fw_cfg *f, u16 key)
 {
@@ -16,7 +17,7 @@ u8 fw_cfg_read(struct fw_cfg *f)
 
 	switch (f->key) {
 	case FW_CFG_SIGNATURE:
-		return pos < 4 ? (u8) "QEMU"[pos] : 0;
+		return pos < 4 ? (u8) "QEMU"[array_index_nospec(pos, 4)] : 0;
 	case FW_CFG_ID:
 		v = 1;
 		len = 4;

@@ -6,6 +6,7 @@
 #include "ioapic.h"
 #include "core/vm.h"
 #include "arch/x86.h"
+#include "lib/nospec.h"
 
 /* Version 0x11 (82093AA), maximum redirection entry 23 (§3.2.2) */
 #define IOAPIC_VERSION_VALUE (0x11u | (IOAPIC_PINS - 1) << 16)
@@ -31,9 +32,15 @@ void ioapic_reset(struct ioapic *io)
  */
 static void service(struct vcpu *vcpu, struct ioapic *io, unsigned pin)
 {
-	u64 e = io->redir[pin];
-	bool level = e & IOAPIC_RTE_LEVEL;
-	u32 mode = (e >> 8) & 7;
+	u64 e;
+	bool level;
+	u32 mode;
+
+	/* every caller bounds @pin; the clamp holds under speculation too */
+	pin = array_index_nospec(pin, IOAPIC_PINS);
+	e = io->redir[pin];
+	level = e & IOAPIC_RTE_LEVEL;
+	mode = (e >> 8) & 7;
 
 	if ((e & IOAPIC_RTE_MASKED) || mode > 1)
 		return;
@@ -45,9 +52,23 @@ static void service(struct vcpu *vcpu, struct ioapic *io, unsigned pin)
 		io->redir[pin] |= IOAPIC_RTE_REMOTE_IRR;
 }
 
+/*
+ * The entry a register selector names, or IOAPIC_PINS when none:
+ * registers 0x10 to 0x3f, two per entry.  Only a selector that is one is
+ * subtracted from: below 0x10, "(reg - 0x10) / 2" as an unsigned is about
+ * 2^32 (and 0 for 0xf), which a mispredicted bounds check would take into
+ * redir[].
+ */
+static unsigned redir_pin(u8 reg)
+{
+	if (reg < IOAPIC_REG_REDIR || reg >= IOAPIC_REG_REDIR + 2 * IOAPIC_PINS)
+		return IOAPIC_PINS;
+	return (unsigned)(reg - IOAPIC_REG_REDIR) / 2;
+}
+
 static u32 reg_read(const struct ioapic *io, u8 reg)
 {
-	unsigned pin = (reg - IOAPIC_REG_REDIR) / 2;
+	unsigned pin = redir_pin(reg);
 
 	switch (reg) {
 	case IOAPIC_REG_ID:
@@ -57,14 +78,15 @@ static u32 reg_read(const struct ioapic *io, u8 reg)
 	case IOAPIC_REG_ARB:
 		return io->arb;
 	}
-	if (reg < IOAPIC_REG_REDIR || pin >= IOAPIC_PINS)
+	if (pin >= IOAPIC_PINS)
 		return 0;
+	pin = array_index_nospec(pin, IOAPIC_PINS);
 	return (u32)(io->redir[pin] >> (reg & 1 ? 32 : 0));
 }
 
 static void reg_write(struct vcpu *vcpu, struct ioapic *io, u8 reg, u32 val)
 {
-	unsigned pin = (reg - IOAPIC_REG_REDIR) / 2;
+	unsigned pin = redir_pin(reg);
 	u64 e;
 
 	if (reg == IOAPIC_REG_ID) {
@@ -72,8 +94,9 @@ static void reg_write(struct vcpu *vcpu, struct ioapic *io, u8 reg, u32 val)
 		io->id = io->arb = val & 0x0f000000u;
 		return;
 	}
-	if (reg < IOAPIC_REG_REDIR || pin >= IOAPIC_PINS)
-		return; /* version, arbitration: read-only */
+	if (pin >= IOAPIC_PINS)
+		return; /* version, arbitration: read-only; 0x40 and up: none */
+	pin = array_index_nospec(pin, IOAPIC_PINS);
 	e = io->redir[pin];
 	if (reg & 1)
 		e = (e & ~RTE_WRITABLE_HIGH) | (((u64)val << 32) & RTE_WRITABLE_HIGH);
@@ -123,6 +146,7 @@ void ioapic_set_line(struct vcpu *vcpu, unsigned pin, bool asserted)
 
 	if (pin >= IOAPIC_PINS)
 		return;
+	pin = array_index_nospec(pin, IOAPIC_PINS);
 	spin_lock(&io->lock);
 	was = io->lines & BIT(pin);
 	if (asserted)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The 8254 (see pit.h), after the Intel 82C54 data sheet. */
 #include "pit.h"
+#include "lib/nospec.h"
 
 /* Port 0x61 (PC/AT System Control Port B) */
 #define PORT_B_GATE2 BIT(0)
@@ -122,7 +123,7 @@ static void control(struct pit *p, u8 val, u64 now)
 		read_back(p, val, now);
 		return;
 	}
-	c = &p->ch[channel];
+	c = &p->ch[array_index_nospec(channel, PIT_CHANNELS)];
 	if (!access) { /* counter latch command */
 		latch_count(c, now);
 		return;
@@ -203,7 +204,8 @@ u8 pit_read(struct pit *p, u16 port, u64 now)
 	struct pit_counter *c2 = &p->ch[2];
 
 	if (port >= PIT_CH0_PORT && port < PIT_CONTROL_PORT)
-		return data_read(&p->ch[port - PIT_CH0_PORT], now);
+		return data_read(&p->ch[array_index_nospec(port - PIT_CH0_PORT, PIT_CHANNELS)],
+				 now);
 	if (port == PIT_PORT_B)
 		return (u8)((c2->gate ? PORT_B_GATE2 : 0) | (p->port_b & ~PORT_B_GATE2) |
 			    ((now / REFRESH_TICKS) & 1 ? PORT_B_REFRESH : 0) |
@@ -214,7 +216,7 @@ u8 pit_read(struct pit *p, u16 port, u64 now)
 void pit_write(struct pit *p, u16 port, u8 val, u64 now)
 {
 	if (port >= PIT_CH0_PORT && port < PIT_CONTROL_PORT) {
-		data_write(&p->ch[port - PIT_CH0_PORT], val, now);
+		data_write(&p->ch[array_index_nospec(port - PIT_CH0_PORT, PIT_CHANNELS)], val, now);
 	} else if (port == PIT_CONTROL_PORT) {
 		control(p, val, now);
 	} else if (port == PIT_PORT_B) {

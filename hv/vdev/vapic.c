@@ -9,6 +9,7 @@
 #include "core/backend.h"
 #include "platform/host_timer.h"
 #include "arch/x86.h"
+#include "lib/nospec.h"
 
 #define APIC_VERSION_VALUE 0x50014 /* version 0x14, max LVT entry 5 */
 
@@ -432,7 +433,8 @@ bool apic_msr_read(struct vcpu *vcpu, u32 msr, u64 *val)
 {
 	u32 i = msr - X2APIC_MSR_BASE;
 
-	if (!apic_x2apic_mode(&vcpu->apic) || i >= X2APIC_NR_REGS || !x2apic_rules[i].read)
+	if (!apic_x2apic_mode(&vcpu->apic) || i >= X2APIC_NR_REGS ||
+	    !x2apic_rules[array_index_nospec(i, X2APIC_NR_REGS)].read)
 		return false;
 	return reg_read(vcpu, i << 4, val, true);
 }
@@ -456,8 +458,10 @@ bool apic_msr_write(struct vcpu *vcpu, u32 msr, u64 val)
 	case APIC_TPR >> 4:
 		return likely(val <= 0xff) && reg_write(vcpu, APIC_TPR, val, true);
 	}
-	if (unlikely(i >= X2APIC_NR_REGS) ||
-	    unlikely(!x2apic_rules[i].write || (val & x2apic_rules[i].rsvd)))
+	if (unlikely(i >= X2APIC_NR_REGS))
+		return false;
+	i = array_index_nospec(i, X2APIC_NR_REGS);
+	if (unlikely(!x2apic_rules[i].write || (val & x2apic_rules[i].rsvd)))
 		return false;
 	return reg_write(vcpu, i << 4, val, true);
 }

@@ -32,10 +32,11 @@ static void check_terminated(const char *s, size_t size)
 			__builtin_trap();
 }
 
-static void fuzz_test_result(void *ctx, const char *name, enum test_status st, const char *reason)
+static bool fuzz_test_result(void *ctx, const char *name, enum test_status st, const char *reason)
 {
 	check_terminated(name, HC_NAME_LEN);
 	check_terminated(reason, HC_REASON_LEN);
+	return true;
 }
 
 static bool fuzz_bench_result(void *ctx, const struct hc_bench_result *r,

@@ -7,6 +7,7 @@
  * the command line's "exit=N" when none failed (another exit code's report).
  */
 #include "mbtest.h"
+#include "../../hv/lib/guest_abi.h"
 
 #define COM1 0x3f8
 
@@ -227,6 +228,48 @@ static void check_platform(const char *cmdline)
 	check(inl(0xcfc) == 0xffffffffu && inb(0x80) == 0xff, "legacy_ports");
 }
 
+/*
+ * A VMCALL (Intel) or VMMCALL (AMD) of mhv's guest ABI (hv/lib/guest_abi.h):
+ * @nr in EAX, @arg in EDI; the result from EAX.
+ */
+static uint32_t hypercall(uint32_t nr, const void *arg)
+{
+	uint32_t a = 0, b, c, d;
+
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "=c"(c), "=d"(d) : "c"(0));
+	a = nr;
+	if (b == 0x68747541) /* "Auth"enticAMD */
+		__asm__ volatile("vmmcall" : "+a"(a) : "D"(arg), "S"(0) : "memory");
+	else
+		__asm__ volatile("vmcall" : "+a"(a) : "D"(arg), "S"(0) : "memory");
+	return a;
+}
+
+/*
+ * The result hypercalls are mhv's own guests' (issue 27, item 3): an
+ * external guest is judged by its exit code alone, so what it reports
+ * through them must be refused (HC_ERROR) and reach no line of mhv's
+ * (no "mhv: PASS guests/forged_pass", no MHV-JSON row of forged_bench).
+ */
+static void check_results_refused(void)
+{
+	static struct hc_test_result t = { .name = "forged_pass",
+					   .status = TEST_PASS,
+					   .reason = "forged by mbtest" };
+	static uint64_t sample = 1;
+	static struct hc_bench_result r = {
+		.name = "forged_bench", .nr_samples = 1, .iterations = 1, .unit = "cycles"
+	};
+
+	uint32_t test, bench;
+
+	r.samples_gpa = (uint32_t)(uintptr_t)&sample;
+	test = hypercall(HC_TEST_RESULT, &t);
+	bench = hypercall(HC_BENCH_RESULT, &r);
+	check(test == (uint32_t)HC_ERROR && bench == (uint32_t)HC_ERROR,
+	      "result_hypercalls_refused");
+}
+
 unsigned mbtest_main(uint32_t magic, const struct mb_info *mbi)
 {
 	const char *cmdline;
@@ -263,6 +306,7 @@ unsigned mbtest_main(uint32_t magic, const struct mb_info *mbi)
 	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
 	check(a >= 1 && b, "cpuid");
 	check_ud();
+	check_results_refused();
 	mbtest_apic(cmdline);
 	puts("mbtest: ");
 	putu(failures);
