@@ -7,6 +7,7 @@
  * I/O APIC with) act for the vCPU that wrote them.
  */
 #include "exit_dispatch.h"
+#include "io_ports.h"
 #include "vdev/fw_cfg.h"
 #include "lib/guest_abi.h"
 #include "vdev/guest_console.h"
@@ -298,33 +299,36 @@ static void rst_cnt_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
  * (commands 0xD0/0xD1) whose bit 0 low holds the CPU in reset.  No
  * keyboard: other commands are taken and ignored.
  */
-static u32 i8042_in(struct vcpu *vcpu, u16 offset, u8 size)
+static u32 i8042_status_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
 	struct vm *vm = vcpu->vm;
 
-	if (offset == I8042_CMD_PORT - I8042_DATA_PORT)
-		return I8042_STATUS_SYS | I8042_STATUS_UNLOCKED |
-		       (vm->i8042_full ? I8042_STATUS_OBF : 0);
-	if (offset)
-		return ~0u;
+	return I8042_STATUS_SYS | I8042_STATUS_UNLOCKED | (vm->i8042_full ? I8042_STATUS_OBF : 0);
+}
+
+static u32 i8042_data_in(struct vcpu *vcpu, u16 offset, u8 size)
+{
+	struct vm *vm = vcpu->vm;
+
 	vm->i8042_full = false;
 	return vm->i8042_out;
 }
 
-static void i8042_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
+static void i8042_data_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
+{
+	struct vm *vm = vcpu->vm;
+
+	if (vm->i8042_cmd == I8042_CMD_WRITE_OUTPORT && !(val & I8042_OUTPORT_RESET))
+		reset_vm(vm, "8042 output port bit 0 (CPU reset) low");
+	vm->i8042_cmd = 0;
+}
+
+static void i8042_cmd_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
 	struct vm *vm = vcpu->vm;
 
 	u8 b = (u8)val;
 
-	if (offset == 0) {
-		if (vm->i8042_cmd == I8042_CMD_WRITE_OUTPORT && !(b & I8042_OUTPORT_RESET))
-			reset_vm(vm, "8042 output port bit 0 (CPU reset) low");
-		vm->i8042_cmd = 0;
-		return;
-	}
-	if (offset != I8042_CMD_PORT - I8042_DATA_PORT)
-		return;
 	vm->i8042_cmd = b == I8042_CMD_WRITE_OUTPORT ? b : 0;
 	if (b == I8042_CMD_READ_OUTPORT) {
 		vm->i8042_out = I8042_OUTPORT_RESET | I8042_OUTPORT_A20;
@@ -334,23 +338,14 @@ static void i8042_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 	}
 }
 
-/* The ports the exit benchmarks use come first: the search is their cost. */
-static const struct port_device port_devices[] = {
-	{ GUEST_TEST_PORT, 4, test_port_in, test_port_out },
-	{ GUEST_PM_TIMER_PORT, 4, pm_timer_in, ignore_out },
-	{ GUEST_SERIAL_PORT, 8, serial_in, serial_out },
-	{ GUEST_EXIT_PORT, 4, write_only_in, exit_port_out },
-	{ FW_CFG_SELECTOR_PORT, 2, fw_cfg_in, fw_cfg_out },
-	{ GUEST_SHUTDOWN_PORT, 1, write_only_in, shutdown_port_out },
-	{ SYSCTL_A_PORT, 1, sysctl_a_in, sysctl_a_out },
-	{ RESET_CONTROL_PORT, 1, rst_cnt_in, rst_cnt_out },
-	{ I8042_DATA_PORT, 5, i8042_in, i8042_out },
-	{ GUEST_PM1A_EVT_PORT, 4, pm1_evt_in, pm1_evt_out },
-	{ GUEST_PM1A_CNT_PORT, 2, pm1_cnt_in, pm1_cnt_out },
-	{ PIT_CH0_PORT, 4, pit_port_in, pit_port_out },
-	{ PIT_PORT_B, 1, port_b_in, port_b_out },
-	{ RTC_INDEX_PORT, 2, rtc_port_in, rtc_port_out },
-};
+/*
+ * The table, from io_ports.h.  The 8042 has two ports, 0x60 and 0x64:
+ * one range over both covered port 0x61 (the PIT's gate and OUT2,
+ * registered after it), which then read 0xFF and dropped writes.
+ */
+#define PORT_DEVICE(base, count, in, out) { base, count, in, out },
+static const struct port_device port_devices[] = { PORT_DEVICE_LIST(PORT_DEVICE) };
+#undef PORT_DEVICE
 
 /* An OUT to no port device: the interrupt lines (write-only), for which
  * the I/O APIC acts for this vCPU; other ports ignore it.  Out of line,
