@@ -149,9 +149,8 @@ static void pm1_cnt_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 	u32 v = val << (offset * 8);
 
 	if ((v & PM1_CNT_SLP_EN) && ((v >> PM1_CNT_SLP_TYP_SHIFT) & 7) == GUEST_PM1_SLP_TYP_S5) {
-		vcpu->vm->exit_code = 0;
-		vm_stop(vcpu->vm, VM_STOP_EXIT, "ACPI soft off: S5 written to PM1a_CNT (port 0x%x)",
-			GUEST_PM1A_CNT_PORT);
+		vm_stop_exit(vcpu->vm, 0, "ACPI soft off: S5 written to PM1a_CNT (port 0x%x)",
+			     GUEST_PM1A_CNT_PORT);
 	}
 }
 
@@ -222,8 +221,7 @@ static void exit_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
 	struct vm *vm = vcpu->vm;
 
-	vm->exit_code = val;
-	vm_stop(vm, VM_STOP_EXIT, "guest wrote %u to the exit port 0x%x", val, GUEST_EXIT_PORT);
+	vm_stop_exit(vm, val, "guest wrote %u to the exit port 0x%x", val, GUEST_EXIT_PORT);
 }
 
 /* Bochs' shutdown port: the string "Shutdown" written a byte at a time. */

@@ -256,6 +256,9 @@ static inline void *gpa_to_hva(struct vm *vm, u64 gpa, u64 len)
 }
 
 void vm_stop(struct vm *vm, enum vm_stop why, const char *fmt, ...) __printf(3, 4);
+/* The guest's exit (VM_STOP_EXIT) with its exit code, which holds only
+ * when this is the VM's first stop. */
+void vm_stop_exit(struct vm *vm, s64 code, const char *fmt, ...) __printf(3, 4);
 const char *vm_stop_name(enum vm_stop why);
 
 /*
