@@ -15,6 +15,7 @@
 #include "vdev/pit.h"
 #include "vdev/pit_timer.h"
 #include "vdev/rtc_cmos.h"
+#include "vdev/shutdown_port.h"
 #include "platform/tsc.h"
 #include "vcpu.h"
 #include "arch/uart.h"
@@ -224,17 +225,16 @@ static void exit_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 	vm_stop_exit(vm, val, "guest wrote %u to the exit port 0x%x", val, GUEST_EXIT_PORT);
 }
 
-/* Bochs' shutdown port: the string "Shutdown" written a byte at a time. */
+/*
+ * Bochs' shutdown port: the string "Shutdown" written a byte at a time.
+ * Each vCPU matches its own bytes (its CPU alone writes its count: no
+ * lock, and two vCPUs' writes never make one word).
+ */
 static void shutdown_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
-	struct vm *vm = vcpu->vm;
-
-	static const char word[] = "Shutdown";
-
-	vm->shutdown_match =
-	    (char)val == word[vm->shutdown_match] ? vm->shutdown_match + 1 : (char)val == word[0];
-	if (vm->shutdown_match == sizeof(word) - 1)
-		vm_stop(vm, VM_STOP_EXIT, "guest wrote \"Shutdown\" to port 0x%x",
+	vcpu->shutdown_match = shutdown_port_match(vcpu->shutdown_match, (u8)val);
+	if (vcpu->shutdown_match == SHUTDOWN_PORT_WORD_LEN)
+		vm_stop(vcpu->vm, VM_STOP_EXIT, "guest wrote \"Shutdown\" to port 0x%x",
 			GUEST_SHUTDOWN_PORT);
 }
 
