@@ -142,6 +142,37 @@ static void t_io_unclaimed_port(const char *name)
 	       "read 0x%x / 0x%x / 0x%x (want all ones)", b, w, l);
 }
 
+/*
+ * Port 0x61 (System Control Port B) is the PIT's: bit 0 (channel 2's
+ * gate) and bit 1 (speaker data) read back as written, and with the gate
+ * open channel 2 in mode 0 raises OUT2 (bit 5) at terminal count, which
+ * is what Linux's pit_calibrate_tsc polls.  The 8042's registration once
+ * covered it: it read 0xFF and writes were dropped.
+ */
+#define PORT_B 0x61
+#define PORT_B_OUT2 0x20
+#define PIT_OUT2_POLLS 100000
+
+static void t_io_port_b(const char *name)
+{
+	u8 on, off, out2 = 0;
+	unsigned i;
+
+	outb(PORT_B, 0x03);
+	on = inb(PORT_B);
+	outb(PORT_B, 0x00);
+	off = inb(PORT_B);
+	outb(PORT_B, 0x01); /* gate high, speaker off (as Linux calibrates) */
+	outb(0x43, 0xb0);   /* channel 2, LSB then MSB, mode 0 */
+	outb(0x42, 2);
+	outb(0x42, 0);
+	for (i = 0; i < PIT_OUT2_POLLS && !(out2 & PORT_B_OUT2); i++)
+		out2 = inb(PORT_B);
+	outb(PORT_B, 0x00);
+	expect(name, (on & 3) == 3 && !(off & 3) && (out2 & PORT_B_OUT2),
+	       "wrote 3 read 0x%x, wrote 0 read 0x%x, OUT2 after %u polls 0x%x", on, off, i, out2);
+}
+
 static void t_io_serial(const char *name)
 {
 	const char *s = "serial port 0x3f8 works\n";
@@ -371,6 +402,7 @@ static const struct {
 	{ "io_test_port", t_io_test_port },
 	{ "io_string", t_io_string },
 	{ "io_unclaimed_port", t_io_unclaimed_port },
+	{ "io_port_b", t_io_port_b },
 	{ "io_serial", t_io_serial },
 	{ "mmio_device", t_mmio },
 	{ "host_writes_seen", t_host_writes_seen },

@@ -102,8 +102,7 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 
 static u64 hc_exit(struct vcpu *vcpu, u64 code, u64 a1)
 {
-	vcpu->vm->exit_code = (s64)code;
-	vm_stop(vcpu->vm, VM_STOP_EXIT, "guest exit, code %lld", (long long)code);
+	vm_stop_exit(vcpu->vm, (s64)code, "guest exit, code %lld", (long long)code);
 	return 0;
 }
 

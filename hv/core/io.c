@@ -7,6 +7,7 @@
  * I/O APIC with) act for the vCPU that wrote them.
  */
 #include "exit_dispatch.h"
+#include "io_ports.h"
 #include "vdev/fw_cfg.h"
 #include "lib/guest_abi.h"
 #include "vdev/guest_console.h"
@@ -14,6 +15,7 @@
 #include "vdev/pit.h"
 #include "vdev/pit_timer.h"
 #include "vdev/rtc_cmos.h"
+#include "vdev/shutdown_port.h"
 #include "platform/tsc.h"
 #include "vcpu.h"
 #include "arch/uart.h"
@@ -148,9 +150,8 @@ static void pm1_cnt_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 	u32 v = val << (offset * 8);
 
 	if ((v & PM1_CNT_SLP_EN) && ((v >> PM1_CNT_SLP_TYP_SHIFT) & 7) == GUEST_PM1_SLP_TYP_S5) {
-		vcpu->vm->exit_code = 0;
-		vm_stop(vcpu->vm, VM_STOP_EXIT, "ACPI soft off: S5 written to PM1a_CNT (port 0x%x)",
-			GUEST_PM1A_CNT_PORT);
+		vm_stop_exit(vcpu->vm, 0, "ACPI soft off: S5 written to PM1a_CNT (port 0x%x)",
+			     GUEST_PM1A_CNT_PORT);
 	}
 }
 
@@ -221,21 +222,19 @@ static void exit_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
 	struct vm *vm = vcpu->vm;
 
-	vm->exit_code = val;
-	vm_stop(vm, VM_STOP_EXIT, "guest wrote %u to the exit port 0x%x", val, GUEST_EXIT_PORT);
+	vm_stop_exit(vm, val, "guest wrote %u to the exit port 0x%x", val, GUEST_EXIT_PORT);
 }
 
-/* Bochs' shutdown port: the string "Shutdown" written a byte at a time. */
+/*
+ * Bochs' shutdown port: the string "Shutdown" written a byte at a time.
+ * Each vCPU matches its own bytes (its CPU alone writes its count: no
+ * lock, and two vCPUs' writes never make one word).
+ */
 static void shutdown_port_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
-	struct vm *vm = vcpu->vm;
-
-	static const char word[] = "Shutdown";
-
-	vm->shutdown_match =
-	    (char)val == word[vm->shutdown_match] ? vm->shutdown_match + 1 : (char)val == word[0];
-	if (vm->shutdown_match == sizeof(word) - 1)
-		vm_stop(vm, VM_STOP_EXIT, "guest wrote \"Shutdown\" to port 0x%x",
+	vcpu->shutdown_match = shutdown_port_match(vcpu->shutdown_match, (u8)val);
+	if (vcpu->shutdown_match == SHUTDOWN_PORT_WORD_LEN)
+		vm_stop(vcpu->vm, VM_STOP_EXIT, "guest wrote \"Shutdown\" to port 0x%x",
 			GUEST_SHUTDOWN_PORT);
 }
 
@@ -298,33 +297,36 @@ static void rst_cnt_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
  * (commands 0xD0/0xD1) whose bit 0 low holds the CPU in reset.  No
  * keyboard: other commands are taken and ignored.
  */
-static u32 i8042_in(struct vcpu *vcpu, u16 offset, u8 size)
+static u32 i8042_status_in(struct vcpu *vcpu, u16 offset, u8 size)
 {
 	struct vm *vm = vcpu->vm;
 
-	if (offset == I8042_CMD_PORT - I8042_DATA_PORT)
-		return I8042_STATUS_SYS | I8042_STATUS_UNLOCKED |
-		       (vm->i8042_full ? I8042_STATUS_OBF : 0);
-	if (offset)
-		return ~0u;
+	return I8042_STATUS_SYS | I8042_STATUS_UNLOCKED | (vm->i8042_full ? I8042_STATUS_OBF : 0);
+}
+
+static u32 i8042_data_in(struct vcpu *vcpu, u16 offset, u8 size)
+{
+	struct vm *vm = vcpu->vm;
+
 	vm->i8042_full = false;
 	return vm->i8042_out;
 }
 
-static void i8042_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
+static void i8042_data_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
+{
+	struct vm *vm = vcpu->vm;
+
+	if (vm->i8042_cmd == I8042_CMD_WRITE_OUTPORT && !(val & I8042_OUTPORT_RESET))
+		reset_vm(vm, "8042 output port bit 0 (CPU reset) low");
+	vm->i8042_cmd = 0;
+}
+
+static void i8042_cmd_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 {
 	struct vm *vm = vcpu->vm;
 
 	u8 b = (u8)val;
 
-	if (offset == 0) {
-		if (vm->i8042_cmd == I8042_CMD_WRITE_OUTPORT && !(b & I8042_OUTPORT_RESET))
-			reset_vm(vm, "8042 output port bit 0 (CPU reset) low");
-		vm->i8042_cmd = 0;
-		return;
-	}
-	if (offset != I8042_CMD_PORT - I8042_DATA_PORT)
-		return;
 	vm->i8042_cmd = b == I8042_CMD_WRITE_OUTPORT ? b : 0;
 	if (b == I8042_CMD_READ_OUTPORT) {
 		vm->i8042_out = I8042_OUTPORT_RESET | I8042_OUTPORT_A20;
@@ -334,23 +336,14 @@ static void i8042_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
 	}
 }
 
-/* The ports the exit benchmarks use come first: the search is their cost. */
-static const struct port_device port_devices[] = {
-	{ GUEST_TEST_PORT, 4, test_port_in, test_port_out },
-	{ GUEST_PM_TIMER_PORT, 4, pm_timer_in, ignore_out },
-	{ GUEST_SERIAL_PORT, 8, serial_in, serial_out },
-	{ GUEST_EXIT_PORT, 4, write_only_in, exit_port_out },
-	{ FW_CFG_SELECTOR_PORT, 2, fw_cfg_in, fw_cfg_out },
-	{ GUEST_SHUTDOWN_PORT, 1, write_only_in, shutdown_port_out },
-	{ SYSCTL_A_PORT, 1, sysctl_a_in, sysctl_a_out },
-	{ RESET_CONTROL_PORT, 1, rst_cnt_in, rst_cnt_out },
-	{ I8042_DATA_PORT, 5, i8042_in, i8042_out },
-	{ GUEST_PM1A_EVT_PORT, 4, pm1_evt_in, pm1_evt_out },
-	{ GUEST_PM1A_CNT_PORT, 2, pm1_cnt_in, pm1_cnt_out },
-	{ PIT_CH0_PORT, 4, pit_port_in, pit_port_out },
-	{ PIT_PORT_B, 1, port_b_in, port_b_out },
-	{ RTC_INDEX_PORT, 2, rtc_port_in, rtc_port_out },
-};
+/*
+ * The table, from io_ports.h.  The 8042 has two ports, 0x60 and 0x64:
+ * one range over both covered port 0x61 (the PIT's gate and OUT2,
+ * registered after it), which then read 0xFF and dropped writes.
+ */
+#define PORT_DEVICE(base, count, in, out) { base, count, in, out },
+static const struct port_device port_devices[] = { PORT_DEVICE_LIST(PORT_DEVICE) };
+#undef PORT_DEVICE
 
 /* An OUT to no port device: the interrupt lines (write-only), for which
  * the I/O APIC acts for this vCPU; other ports ignore it.  Out of line,

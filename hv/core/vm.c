@@ -60,47 +60,6 @@ static s64 wall_clock_now(void)
 	return wall_seconds + (s64)((rdtsc() - wall_tsc) / host_tsc.clock_hz);
 }
 
-static const char *const stop_names[] = {
-	[VM_RUNNING] = "running",
-	[VM_STOP_EXIT] = "exit",
-	[VM_STOP_TRIPLE_FAULT] = "triple-fault",
-	[VM_STOP_BAD_ACCESS] = "bad-access",
-	[VM_STOP_ENTRY_FAILED] = "entry-failed",
-	[VM_STOP_UNHANDLED] = "unhandled-exit",
-	[VM_STOP_INSN_DECODE] = "instruction-mismatch",
-	[VM_STOP_TIME_LIMIT] = "time-limit",
-	[VM_STOP_RESET] = "reset",
-};
-
-const char *vm_stop_name(enum vm_stop why)
-{
-	return why < ARRAY_SIZE(stop_names) ? stop_names[why] : "unknown";
-}
-
-/*
- * The first stop wins.  Every vCPU running on another CPU is kicked out
- * of guest mode to see it, whoever stops the VM: one of its vCPUs, or the
- * BSP giving up on a CPU that overran.
- */
-void vm_stop(struct vm *vm, enum vm_stop why, const char *fmt, ...)
-{
-	enum vm_stop running = VM_RUNNING;
-	struct cpu *self;
-	va_list ap;
-	u32 i;
-
-	if (!__atomic_compare_exchange_n(&vm->stop, &running, why, false, __ATOMIC_SEQ_CST,
-					 __ATOMIC_SEQ_CST))
-		return;
-	va_start(ap, fmt);
-	fmt_vsnprintf(vm->stop_reason, sizeof(vm->stop_reason), fmt, ap);
-	va_end(ap);
-	self = this_cpu();
-	for (i = 0; i < vm->nr_vcpus; i++)
-		if (vm->vcpus[i].cpu && vm->vcpus[i].cpu != self)
-			smp_kick(vm->vcpus[i].cpu);
-}
-
 struct guest_alloc_ctx {
 	struct pt_ctx pt;
 	struct vm *vm;

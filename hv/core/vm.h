@@ -137,6 +137,7 @@ struct vcpu {
 	struct vcpu_mce mce;
 	u64 model_msrs[VCPU_MODEL_MSRS]; /* AMD model-specific: core/msr_model.c */
 	struct vcpu_mtrr mtrr;
+	u8 shutdown_match; /* bytes of "Shutdown" it wrote to GUEST_SHUTDOWN_PORT (core/io.c) */
 };
 
 /* The backends' entry code finds the guest GPRs at the start of the vCPU. */
@@ -187,7 +188,6 @@ struct vm {
 	u8 i8042_cmd;	      /* a command waiting for its data byte, or 0 */
 	u8 i8042_out;	      /* the byte the data port returns */
 	bool i8042_full;      /* ... and the status register says so */
-	u32 shutdown_match;   /* bytes of "Shutdown" seen on GUEST_SHUTDOWN_PORT */
 	struct fw_cfg fw_cfg; /* the firmware-configuration ports */
 	struct ioapic ioapic;
 	u64 mmio_scratch;
@@ -256,6 +256,9 @@ static inline void *gpa_to_hva(struct vm *vm, u64 gpa, u64 len)
 }
 
 void vm_stop(struct vm *vm, enum vm_stop why, const char *fmt, ...) __printf(3, 4);
+/* The guest's exit (VM_STOP_EXIT) with its exit code, which holds only
+ * when this is the VM's first stop. */
+void vm_stop_exit(struct vm *vm, s64 code, const char *fmt, ...) __printf(3, 4);
 const char *vm_stop_name(enum vm_stop why);
 
 /*

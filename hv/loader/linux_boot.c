@@ -75,13 +75,16 @@ static int check_header(const u8 *file, size_t size, struct linux_kernel *k, u64
 	if (!linux_is_bzimage(file, size))
 		return fmt_refuse(why, why_size,
 				  "not a Linux bzImage: no boot flag 0xaa55 and \"HdrS\" at 0x1fe");
+	/* the version at 0x206 lies past the magic: the file must hold it */
+	if (size < HDR_END_2_12)
+		return fmt_refuse(why, why_size, "Linux setup header truncated");
 	k->version = get_le16(file + HDR_VERSION);
 	if (k->version < PROTOCOL_64BIT_ENTRY)
 		return fmt_refuse(
 		    why, why_size,
 		    "Linux boot protocol %u.%02u: mhv needs 2.12 or later (64-bit entry)",
 		    k->version >> 8, k->version & 0xff);
-	if (size < HDR_END_2_12 || header_end(file) < HDR_END_2_12)
+	if (header_end(file) < HDR_END_2_12)
 		return fmt_refuse(why, why_size, "Linux setup header truncated");
 	if (!(file[HDR_LOADFLAGS] & LOADED_HIGH))
 		return fmt_refuse(why, why_size, "a zImage (loaded low): mhv loads only bzImages");

@@ -22,6 +22,15 @@
 #define STATUS_OUT BIT(7)
 #define STATUS_NULL_COUNT BIT(6)
 
+/*
+ * IRQ0 comes at most every 200 us (239 ticks at 1.193182 MHz) in the
+ * periodic modes: a count of 1 would otherwise be an interrupt, and a host
+ * timer exit, every 838 ns.  KVM limits its i8254 to the same
+ * (arch/x86/kvm/i8254.c create_pit_timer, min_timer_period_us = 200).
+ * The counter and OUT keep the count's rate.
+ */
+#define PIT_MIN_IRQ_PERIOD 239
+
 void pit_reset(struct pit *p)
 {
 	unsigned i;
@@ -242,6 +251,8 @@ bool pit_irq0(struct pit *p, u64 now, u64 *next)
 		return false;
 	e = elapsed(c, now);
 	if (periodic(c)) {
+		if (per < PIT_MIN_IRQ_PERIOD)
+			per = PIT_MIN_IRQ_PERIOD;
 		k = e / per;
 		fired = k > c->edges;
 		c->edges = k;

@@ -58,7 +58,8 @@ bool pit_out(const struct pit_counter *c, u64 now);
 /*
  * Channel 0's OUT as an edge-triggered IRQ0: true when OUT rose since the
  * last call (several periods missed count as one: no storm after a long
- * pause); *next = the tick of its next rising edge, 0 when none comes
+ * pause; in modes 2 and 3 at most one per 200 us, however small the
+ * count); *next = the tick of its next rising edge, 0 when none comes
  * (mode 0 after its terminal count, no count loaded).
  */
 bool pit_irq0(struct pit *p, u64 now, u64 *next);

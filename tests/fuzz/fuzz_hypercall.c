@@ -80,6 +80,11 @@ void vm_stop(struct vm *vm, enum vm_stop why, const char *fmt, ...)
 	vm->stop = why;
 }
 
+void vm_stop_exit(struct vm *vm, s64 code, const char *fmt, ...)
+{
+	vm->stop = VM_STOP_EXIT;
+}
+
 bool vcpu_skip_decoded(struct vcpu *vcpu, enum insn_op op)
 {
 	return true;

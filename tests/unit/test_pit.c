@@ -151,13 +151,41 @@ static void ch0_square_wave_edges(void **state)
 {
 	u64 next;
 
-	ch0(3, 100, 0);
-	assert_true(pit_out(&p.ch[0], 49));
-	assert_false(pit_out(&p.ch[0], 50));
-	assert_false(pit_irq0(&p, 99, &next));
-	assert_int_equal(next, 100);
-	assert_true(pit_irq0(&p, 100, &next));
-	assert_int_equal(next, 200);
+	ch0(3, 1000, 0);
+	assert_true(pit_out(&p.ch[0], 499));
+	assert_false(pit_out(&p.ch[0], 500));
+	assert_false(pit_irq0(&p, 999, &next));
+	assert_int_equal(next, 1000);
+	assert_true(pit_irq0(&p, 1000, &next));
+	assert_int_equal(next, 2000);
+}
+
+/*
+ * A periodic count of 1 (838 ns) or 2 would be an exit storm: IRQ0 comes
+ * at most every 200 us (239 ticks), as KVM's i8254 limits it; the counter
+ * and OUT still run at the count's rate.
+ */
+static void ch0_tiny_period_limited(void **state)
+{
+	u64 next, t;
+	unsigned irqs = 0;
+
+	ch0(2, 1, 0); /* 0 is 65536: the smallest count is 1 */
+	assert_false(pit_irq0(&p, 0, &next));
+	assert_int_equal(next, 239);
+	for (t = 1; t <= 239 * 10; t++)
+		irqs += pit_irq0(&p, t, &next);
+	assert_int_equal(irqs, 10);
+	assert_int_equal(next, 239 * 11);
+	ch0(3, 2, 5000);
+	assert_false(pit_irq0(&p, 5000, &next));
+	assert_int_equal(next, 5000 + 239);
+	assert_true(pit_out(&p.ch[0], 5000));
+	assert_false(pit_out(&p.ch[0], 5001));
+	/* a period just over the minimum is kept as it is */
+	ch0(2, 240, 10000);
+	assert_false(pit_irq0(&p, 10000, &next));
+	assert_int_equal(next, 10000 + 240);
 }
 
 /* Mode 0 fires once at terminal count; then OUT stays high and the host
@@ -245,6 +273,7 @@ int main(void)
 		cmocka_unit_test_setup(refresh_bit_toggles, setup),
 		cmocka_unit_test_setup(ch0_rate_generator_ticks, setup),
 		cmocka_unit_test_setup(ch0_square_wave_edges, setup),
+		cmocka_unit_test_setup(ch0_tiny_period_limited, setup),
 		cmocka_unit_test_setup(ch0_mode0_one_shot_then_quiet, setup),
 		cmocka_unit_test_setup(ch0_mode0_lsb_stops_count, setup),
 		cmocka_unit_test_setup(ch0_software_strobe, setup),
