@@ -10,6 +10,7 @@
 #include "lib/kept_log.h"
 #include "console.h"
 #include "lib/fmt.h"
+#include "host/percpu.h"
 #include "arch/x86.h"
 
 /* EFI_TABLE_HEADER then the services, in the order of UEFI 2.10 §4.5.1 */
@@ -72,11 +73,30 @@ struct fx_area {
 	u8 bytes[512];
 } __attribute__((aligned(16)));
 
-static void rt_enter(struct fx_area *fx)
+/* About seconds of waiting for another CPU's call (variable writes take
+ * milliseconds); past that the call is refused, not waited for. */
+#define RT_LOCK_SPINS (1u << 28)
+
+/*
+ * The lock holds the caller's CPU index + 1: a CPU that faulted inside a
+ * firmware call and ends the run (hv_fatal -> the kept log) must not
+ * wait for itself, nor anyone for a CPU that never comes back.  False:
+ * the call cannot be made now.
+ */
+static bool rt_enter(struct fx_area *fx)
 {
-	while (__atomic_exchange_n(&rt_lock, 1, __ATOMIC_ACQUIRE))
+	u32 me = this_cpu()->index + 1, free = 0;
+	u32 spins = 0;
+
+	while (!__atomic_compare_exchange_n(&rt_lock, &free, me, false, __ATOMIC_ACQUIRE,
+					    __ATOMIC_RELAXED)) {
+		if (free == me || ++spins == RT_LOCK_SPINS)
+			return false;
+		free = 0;
 		cpu_relax();
+	}
 	asm volatile("fxsave64 %0" : "=m"(*fx));
+	return true;
 }
 
 static void rt_leave(struct fx_area *fx)
@@ -93,7 +113,8 @@ u64 efi_rt_set_variable(const u16 *name, const struct efi_guid *guid, u32 attrs,
 
 	if (!rt)
 		return EFI_NOT_FOUND;
-	rt_enter(&fx);
+	if (!rt_enter(&fx))
+		return EFI_NOT_READY;
 	st = ((efi_set_variable_fn *)(uintptr_t)rt->set_variable)(name, guid, attrs, size, data);
 	rt_leave(&fx);
 	return st;
@@ -107,7 +128,8 @@ u64 efi_rt_get_variable(const u16 *name, const struct efi_guid *guid, u32 *attrs
 
 	if (!rt)
 		return EFI_NOT_FOUND;
-	rt_enter(&fx);
+	if (!rt_enter(&fx))
+		return EFI_NOT_READY;
 	st = ((efi_get_variable_fn *)(uintptr_t)rt->get_variable)(name, guid, attrs, size, data);
 	rt_leave(&fx);
 	return st;
@@ -121,7 +143,8 @@ u64 efi_rt_query_variable_info(u32 attrs, u64 *max_storage, u64 *remaining, u64 
 
 	if (!rt || rt->revision < (2u << 16) || !rt->query_variable_info)
 		return EFI_UNSUPPORTED;
-	rt_enter(&fx);
+	if (!rt_enter(&fx))
+		return EFI_NOT_READY;
 	st = ((efi_query_variable_info_fn *)(uintptr_t)rt->query_variable_info)(
 	    attrs, max_storage, remaining, max_size);
 	rt_leave(&fx);
@@ -130,10 +153,15 @@ u64 efi_rt_query_variable_info(u32 attrs, u64 *max_storage, u64 *remaining, u64 
 
 /* UEFI 2.10 Appendix D, the ones a variable call returns */
 static const char *const status_names[] = {
-	[2] = "EFI_INVALID_PARAMETER", [3] = "EFI_UNSUPPORTED",
-	[5] = "EFI_BUFFER_TOO_SMALL",  [7] = "EFI_DEVICE_ERROR",
-	[8] = "EFI_WRITE_PROTECTED",   [9] = "EFI_OUT_OF_RESOURCES",
-	[14] = "EFI_NOT_FOUND",	       [26] = "EFI_SECURITY_VIOLATION",
+	[2] = "EFI_INVALID_PARAMETER",
+	[3] = "EFI_UNSUPPORTED",
+	[5] = "EFI_BUFFER_TOO_SMALL",
+	[6] = "EFI_NOT_READY (another call in the firmware)", /* or mhv's lock: rt_enter */
+	[7] = "EFI_DEVICE_ERROR",
+	[8] = "EFI_WRITE_PROTECTED",
+	[9] = "EFI_OUT_OF_RESOURCES",
+	[14] = "EFI_NOT_FOUND",
+	[26] = "EFI_SECURITY_VIOLATION",
 };
 
 const char *efi_status_name(u64 status, char *buf, size_t size)

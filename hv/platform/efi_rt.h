@@ -29,6 +29,7 @@ struct efi_guid {
 #define EFI_ERROR_BIT (1ull << 63)
 #define EFI_INVALID_PARAMETER (EFI_ERROR_BIT | 2)
 #define EFI_UNSUPPORTED (EFI_ERROR_BIT | 3)
+#define EFI_NOT_READY (EFI_ERROR_BIT | 6) /* also: the lock refused the call (efi_rt.c) */
 #define EFI_OUT_OF_RESOURCES (EFI_ERROR_BIT | 9)
 #define EFI_NOT_FOUND (EFI_ERROR_BIT | 14)
 
