@@ -122,6 +122,15 @@ PMU_BOCHS=$(sh scripts/build-bochs.sh --path)
 result() {
 	printf '%s%s%s%s%s\n' "$1" "$US" "$2" "$US" "$(printf '%s' "${3:-}" | tr '\n' ' ')"
 }
+# A failed boot's last lines, in the output itself: CI keeps only what the
+# run printed, not build/test-logs
+log_tail() {
+	[ -f "$1" ] || return 0
+	result INFO "last lines of $1:"
+	tail -n "${2:-12}" "$1" | tr -d '\r' | cut -c 1-160 | while IFS= read -r line; do
+		result INFO "| $line"
+	done
+}
 replay() {
 	while IFS=$US read -r verdict what why; do
 		case "$verdict" in
@@ -309,6 +318,7 @@ run_case() {
 	secs=$(($(date +%s) - start))
 	if [ "$st" != "$want" ]; then
 		result FAIL "$name" "exit status $st, want $want (0: triple fault/reset, 124: timeout); log $log"
+		log_tail "$log"
 		return
 	fi
 	# mhv's own lines: a guest's lines start "[vm] " (after a "[cpuN] " tag
@@ -320,6 +330,7 @@ run_case() {
 	# status 35 cases expect failures (refused guests): their patterns judge them
 	if [ "$want" != 35 ] && grep -aq 'mhv: FAIL' "$hostlog"; then
 		result FAIL "$name" "$(grep -a 'mhv: FAIL' "$hostlog" | head -n 1)"
+		log_tail "$log"
 		return
 	fi
 	missing=""
@@ -338,6 +349,7 @@ run_case() {
 	unset IFS
 	if [ -n "$missing" ]; then
 		result FAIL "$name" "log lacks:$missing; log $log"
+		log_tail "$log"
 		return
 	fi
 	# option perf: the Linux guest's perf stat counts agree between its runs

@@ -33,8 +33,10 @@ static bool serial_note_due;
  */
 #define CPU_LINE_MAX 256
 #define NO_HOLDER (~0u)
-/* about seconds of waiting: a holder that never lets go must not hang the others */
-#define LOCK_SPINS (1u << 26)
+/* The longest wait for another CPU's line, in seconds of the TSC (before
+ * its calibration, 2^31 ticks): a holder that never lets go must not hang
+ * the others. */
+#define LOCK_WAIT_SECONDS 2
 
 struct cpu_line {
 	char text[CPU_LINE_MAX];
@@ -134,19 +136,48 @@ static void console_sink(void *ctx, char c)
 	console_putc(c);
 }
 
-static void put_line(u32 cpu, struct cpu_line *l)
+/* The line lock for cpu; false when cpu already holds it (a fault or an
+ * NMI inside its own printing): nothing to release then.  A wait gives
+ * up after seconds and takes the lock over: mixed lines beat a hang. */
+static u64 lock_wait_ticks(void)
 {
-	u32 free = NO_HOLDER, spins = 0, i;
-	bool mine = __atomic_load_n(&line_holder, __ATOMIC_RELAXED) == cpu;
-	char tag[16];
+	return host_tsc.clock_hz ? host_tsc.clock_hz * LOCK_WAIT_SECONDS : 1ull << 31;
+}
 
-	while (!mine && !__atomic_compare_exchange_n(&line_holder, &free, cpu, false,
-						     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+static bool line_lock(u32 cpu)
+{
+	u32 free = NO_HOLDER;
+	u64 deadline = 0;
+
+	if (__atomic_load_n(&line_holder, __ATOMIC_RELAXED) == cpu)
+		return false;
+	while (!__atomic_compare_exchange_n(&line_holder, &free, cpu, false, __ATOMIC_ACQUIRE,
+					    __ATOMIC_RELAXED)) {
 		free = NO_HOLDER;
-		if (++spins == LOCK_SPINS)
-			break; /* print anyway: mixed lines beat a hang */
+		if (!deadline)
+			deadline = rdtsc() + lock_wait_ticks();
+		else if (rdtsc() > deadline)
+			break;
 		cpu_relax();
 	}
+	/* a holder stopped for good (halted by a fatal error) or stuck:
+	 * take the lock over, so the next lines do not wait for it again */
+	__atomic_store_n(&line_holder, cpu, __ATOMIC_RELEASE);
+	return true;
+}
+
+static void line_unlock(bool taken)
+{
+	if (taken)
+		__atomic_store_n(&line_holder, NO_HOLDER, __ATOMIC_RELEASE);
+}
+
+static void put_line(u32 cpu, struct cpu_line *l)
+{
+	bool taken = line_lock(cpu);
+	char tag[16];
+	u32 i;
+
 	if (l->tagged) {
 		fmt_snprintf(tag, sizeof(tag), "[cpu%u] ", cpu);
 		for (i = 0; tag[i]; i++)
@@ -156,8 +187,7 @@ static void put_line(u32 cpu, struct cpu_line *l)
 		console_putc(l->text[i]);
 	console_putc('\n');
 	l->len = 0;
-	if (!mine && spins < LOCK_SPINS)
-		__atomic_store_n(&line_holder, NO_HOLDER, __ATOMIC_RELEASE);
+	line_unlock(taken);
 }
 
 static void line_sink(void *ctx, char c)
@@ -202,9 +232,18 @@ void console_tag_cpu_lines(bool on)
 
 int console_vprintf(const char *fmt, va_list ap)
 {
-	if (per_cpu_lines && this_cpu()->index < nr_lines)
-		return fmt_vformat(line_sink, this_cpu(), fmt, ap);
-	return fmt_vformat(console_sink, NULL, fmt, ap);
+	struct cpu *cpu = this_cpu();
+	bool taken;
+	int n;
+
+	if (per_cpu_lines && cpu->index < nr_lines)
+		return fmt_vformat(line_sink, cpu, fmt, ap);
+	/* Outside per-CPU lines another CPU prints only by exception (a
+	 * machine check, a fatal error): one call's text stays whole. */
+	taken = line_lock(cpu->index);
+	n = fmt_vformat(console_sink, NULL, fmt, ap);
+	line_unlock(taken);
+	return n;
 }
 
 int console_printf(const char *fmt, ...)
