@@ -105,50 +105,42 @@ static void rt_leave(struct fx_area *fx)
 	__atomic_store_n(&rt_lock, 0, __ATOMIC_RELEASE);
 }
 
+/* Service fn of the table, of type type, called with the arguments under
+ * the lock; EFI_NOT_READY when the lock cannot be had (rt_enter). */
+#define RT_CALL(type, fn, ...)                                        \
+	({                                                            \
+		struct fx_area fx_;                                   \
+		u64 st_ = EFI_NOT_READY;                              \
+		if (rt_enter(&fx_)) {                                 \
+			st_ = ((type *)(uintptr_t)(fn))(__VA_ARGS__); \
+			rt_leave(&fx_);                               \
+		}                                                     \
+		st_;                                                  \
+	})
+
 u64 efi_rt_set_variable(const u16 *name, const struct efi_guid *guid, u32 attrs, u64 size,
 			const void *data)
 {
-	struct fx_area fx;
-	u64 st;
-
 	if (!rt)
 		return EFI_NOT_FOUND;
-	if (!rt_enter(&fx))
-		return EFI_NOT_READY;
-	st = ((efi_set_variable_fn *)(uintptr_t)rt->set_variable)(name, guid, attrs, size, data);
-	rt_leave(&fx);
-	return st;
+	return RT_CALL(efi_set_variable_fn, rt->set_variable, name, guid, attrs, size, data);
 }
 
 u64 efi_rt_get_variable(const u16 *name, const struct efi_guid *guid, u32 *attrs, u64 *size,
 			void *data)
 {
-	struct fx_area fx;
-	u64 st;
-
 	if (!rt)
 		return EFI_NOT_FOUND;
-	if (!rt_enter(&fx))
-		return EFI_NOT_READY;
-	st = ((efi_get_variable_fn *)(uintptr_t)rt->get_variable)(name, guid, attrs, size, data);
-	rt_leave(&fx);
-	return st;
+	return RT_CALL(efi_get_variable_fn, rt->get_variable, name, guid, attrs, size, data);
 }
 
 /* UEFI 2.0 and later (UEFI 2.10 §8.2.4) */
 u64 efi_rt_query_variable_info(u32 attrs, u64 *max_storage, u64 *remaining, u64 *max_size)
 {
-	struct fx_area fx;
-	u64 st;
-
 	if (!rt || rt->revision < (2u << 16) || !rt->query_variable_info)
 		return EFI_UNSUPPORTED;
-	if (!rt_enter(&fx))
-		return EFI_NOT_READY;
-	st = ((efi_query_variable_info_fn *)(uintptr_t)rt->query_variable_info)(
-	    attrs, max_storage, remaining, max_size);
-	rt_leave(&fx);
-	return st;
+	return RT_CALL(efi_query_variable_info_fn, rt->query_variable_info, attrs, max_storage,
+		       remaining, max_size);
 }
 
 /* UEFI 2.10 Appendix D, the ones a variable call returns */
