@@ -11,7 +11,7 @@ struct guest_pt_ctx {
 	struct vm *vm;
 };
 
-static void *guest_table(struct pt_ctx *ctx, u64 gpa)
+static void *walk_table_hva(struct pt_ctx *ctx, u64 gpa)
 {
 	return gpa_to_hva(((struct guest_pt_ctx *)ctx)->vm, gpa, PAGE_SIZE);
 }
@@ -160,7 +160,7 @@ static bool outside_long_mode(struct vcpu *vcpu)
 size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 {
 	struct long_mode_ctx ctx = {
-		.walk = { .pt = { .phys_to_virt = guest_table }, .vm = vcpu->vm },
+		.walk = { .pt = { .phys_to_virt = walk_table_hva }, .vm = vcpu->vm },
 		.cr3 = backend->guest_cr3(vcpu) & PTE_ADDR_MASK,
 		.la57 = guest_la57(vcpu),
 	};
@@ -174,7 +174,7 @@ size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 bool vcpu_translate_gva(struct vcpu *vcpu, u64 gva, u64 *gpa)
 {
 	struct long_mode_ctx ctx = {
-		.walk = { .pt = { .phys_to_virt = guest_table }, .vm = vcpu->vm },
+		.walk = { .pt = { .phys_to_virt = walk_table_hva }, .vm = vcpu->vm },
 		.cr3 = backend->guest_cr3(vcpu) & PTE_ADDR_MASK,
 		.la57 = guest_la57(vcpu),
 	};

@@ -77,7 +77,7 @@ static void *guest_alloc_table(struct pt_ctx *ctx, u64 *gpa)
 	return gpa_to_hva(g->vm, *gpa, PAGE_SIZE);
 }
 
-static void *guest_table(struct pt_ctx *ctx, u64 gpa)
+static void *build_table_hva(struct pt_ctx *ctx, u64 gpa)
 {
 	return gpa_to_hva(((struct guest_alloc_ctx *)ctx)->vm, gpa, PAGE_SIZE);
 }
@@ -87,7 +87,7 @@ static int build_guest_tables(struct vm *vm)
 {
 	struct guest_alloc_ctx ctx = {
 		.pt = { .alloc_page = guest_alloc_table,
-			.phys_to_virt = guest_table,
+			.phys_to_virt = build_table_hva,
 			.table_flags = PTE_P | PTE_RW },
 		.vm = vm,
 		.next = GUEST_PDPT,

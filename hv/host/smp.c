@@ -185,7 +185,7 @@ static bool provision(unsigned n)
 	return true;
 }
 
-static void fail(struct cpu *c, const char *why)
+static void ap_failed(struct cpu *c, const char *why)
 {
 	fmt_snprintf(c->why, sizeof(c->why), "%s", why);
 	c->state = CPU_FAILED;
@@ -293,7 +293,7 @@ static void start_aps(u64 base)
 		cpu_relax();
 	for (i = 1; i < nr_cpus; i++)
 		if (cpus[i].state == CPU_STARTING)
-			fail(&cpus[i], "no answer to INIT-SIPI-SIPI within 1.2 s");
+			ap_failed(&cpus[i], "no answer to INIT-SIPI-SIPI within 1.2 s");
 }
 
 /*
@@ -328,7 +328,7 @@ static void start_all_broadcast(u64 base)
 		while (cpus[i].state == CPU_STARTING && rdtsc() < deadline)
 			cpu_relax();
 		if (cpus[i].state == CPU_STARTING)
-			fail(&cpus[i], "took a slot but did not finish its set-up");
+			ap_failed(&cpus[i], "took a slot but did not finish its set-up");
 	}
 }
 

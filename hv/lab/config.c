@@ -115,7 +115,7 @@ void config_defaults(struct mhv_config *cfg)
 	cfg->apic = HOST_APIC_AUTO;
 }
 
-static __printf(2, 3) int fail(struct parser *ps, const char *fmt, ...)
+static __printf(2, 3) int parse_error(struct parser *ps, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -203,8 +203,8 @@ static int bad_choice(struct parser *ps, const struct config_key *key, struct sl
 	char names[96];
 
 	join_names(tab, n, " or ", names, sizeof(names));
-	return fail(ps, "bad value '%.*s' for '%s': expected %s", (int)val.len, val.p, key->name,
-		    names);
+	return parse_error(ps, "bad value '%.*s' for '%s': expected %s", (int)val.len, val.p,
+			   key->name, names);
 }
 
 /* A decimal number in [key->min, key->max] into *out. */
@@ -224,8 +224,8 @@ static int parse_u32(struct parser *ps, const struct config_key *key, struct sli
 	*out = (u32)v;
 	return 0;
 bad:
-	return fail(ps, "bad value '%.*s' for '%s': expected a number from %u to %u", (int)val.len,
-		    val.p, key->name, key->min, key->max);
+	return parse_error(ps, "bad value '%.*s' for '%s': expected a number from %u to %u",
+			   (int)val.len, val.p, key->name, key->min, key->max);
 }
 
 static int parse_number(struct parser *ps, const struct config_key *key, struct slice val)
@@ -272,11 +272,11 @@ static int parse_name_list(struct parser *ps, const struct config_key *key, stru
 		struct slice item = next_item(&rest);
 
 		if (!item.len)
-			return fail(ps, "empty name in list for '%s'", key->name);
+			return parse_error(ps, "empty name in list for '%s'", key->name);
 		if (!lookup(key->names, key->nr_names, item, &bit)) {
 			join_names(key->names, key->nr_names, NULL, names, sizeof(names));
-			return fail(ps, "unknown %s '%.*s' (known: %s)", key->desc, (int)item.len,
-				    item.p, names);
+			return parse_error(ps, "unknown %s '%.*s' (known: %s)", key->desc,
+					   (int)item.len, item.p, names);
 		}
 		bits |= bit;
 	}
@@ -322,10 +322,11 @@ static int parse_cpus(struct parser *ps, const struct config_key *key, struct sl
 				break;
 			}
 		if (!cpu_number(lo, &first) || !cpu_number(hi, &last) || last < first)
-			return fail(ps,
-				    "bad CPU '%.*s' for '%s': expected CPU numbers 0 to %u, ranges "
-				    "of them (0-127) or all",
-				    (int)item.len, item.p, key->name, CPUSET_BITS - 1);
+			return parse_error(
+			    ps,
+			    "bad CPU '%.*s' for '%s': expected CPU numbers 0 to %u, ranges "
+			    "of them (0-127) or all",
+			    (int)item.len, item.p, key->name, CPUSET_BITS - 1);
 		for (; first <= last; first++)
 			cpuset_add(&set, first);
 	}
@@ -412,17 +413,19 @@ static int parse_serial(struct parser *ps, const struct config_key *key, struct 
 	baud = rest.p ? next_item(&rest) : (struct slice){ NULL, 0 };
 	clock = rest.p ? next_item(&rest) : (struct slice){ NULL, 0 };
 	if (rest.p)
-		return fail(ps, "too many values for 'serial': expected at most PORT,BAUD,CLOCK");
+		return parse_error(
+		    ps, "too many values for 'serial': expected at most PORT,BAUD,CLOCK");
 	if (mmio) {
 		c.how = SERIAL_MMIO;
 		c.reg_width = mmio32 ? 4 : 1;
 		where.p += mmio32 ? 7 : 5;
 		where.len -= mmio32 ? 7 : 5;
 		if (!parse_hex(where, SERIAL_MAX_MMIO, &c.base) || !c.base || c.base % c.reg_width)
-			return fail(ps,
-				    "bad address '%.*s' for 'serial': expected a non-zero hex "
-				    "physical address (0x...) below 2^52%s",
-				    (int)where.len, where.p, mmio32 ? ", 4-byte aligned" : "");
+			return parse_error(
+			    ps,
+			    "bad address '%.*s' for 'serial': expected a non-zero hex "
+			    "physical address (0x...) below 2^52%s",
+			    (int)where.len, where.p, mmio32 ? ", 4-byte aligned" : "");
 	} else {
 		c.how = SERIAL_PORT;
 		c.baud = 115200;
@@ -431,30 +434,34 @@ static int parse_serial(struct parser *ps, const struct config_key *key, struct 
 			if (slice_eq(where, com_names[i]))
 				c.base = com_bases[i];
 		if (!c.base && (!parse_hex(where, SERIAL_MAX_PORT, &c.base) || !c.base))
-			return fail(ps,
-				    "bad value '%.*s' for 'serial': expected auto, none, com1 to "
-				    "com4, an I/O port 0x1 to 0x%x, mmio:ADDR or mmio32:ADDR",
-				    (int)where.len, where.p, SERIAL_MAX_PORT);
+			return parse_error(
+			    ps,
+			    "bad value '%.*s' for 'serial': expected auto, none, com1 to "
+			    "com4, an I/O port 0x1 to 0x%x, mmio:ADDR or mmio32:ADDR",
+			    (int)where.len, where.p, SERIAL_MAX_PORT);
 	}
 	if (baud.p && slice_eq(baud, "keep")) {
 		c.baud = c.clock_hz = 0;
 		if (clock.p)
-			return fail(ps, "'serial': a clock after 'keep' has no use");
+			return parse_error(ps, "'serial': a clock after 'keep' has no use");
 	} else if (baud.p && !parse_dec(baud, SERIAL_MAX_BAUD, &c.baud)) {
-		return fail(ps, "bad baud rate '%.*s' for 'serial': expected 1 to %u or keep",
-			    (int)baud.len, baud.p, SERIAL_MAX_BAUD);
+		return parse_error(ps,
+				   "bad baud rate '%.*s' for 'serial': expected 1 to %u or keep",
+				   (int)baud.len, baud.p, SERIAL_MAX_BAUD);
 	}
 	if (clock.p && !parse_dec(clock, SERIAL_MAX_CLOCK, &c.clock_hz))
-		return fail(ps, "bad clock '%.*s' for 'serial': expected 1 to %u Hz",
-			    (int)clock.len, clock.p, SERIAL_MAX_CLOCK);
+		return parse_error(ps, "bad clock '%.*s' for 'serial': expected 1 to %u Hz",
+				   (int)clock.len, clock.p, SERIAL_MAX_CLOCK);
 	if (mmio && c.baud && !c.clock_hz)
-		return fail(ps, "'serial': a memory-mapped UART's baud rate needs its clock: "
-				"mmio:ADDR,BAUD,CLOCK_HZ (without BAUD the firmware's rate stays)");
+		return parse_error(
+		    ps, "'serial': a memory-mapped UART's baud rate needs its clock: "
+			"mmio:ADDR,BAUD,CLOCK_HZ (without BAUD the firmware's rate stays)");
 	if (c.baud && !uart_divisor(c.clock_hz, c.baud))
-		return fail(ps,
-			    "'serial': %u bits/s cannot be made from a %u Hz clock (no 16-bit "
-			    "divisor within 2%%)",
-			    c.baud, c.clock_hz);
+		return parse_error(
+		    ps,
+		    "'serial': %u bits/s cannot be made from a %u Hz clock (no 16-bit "
+		    "divisor within 2%%)",
+		    c.baud, c.clock_hz);
 	ps->cfg->serial = c;
 	return 0;
 }
@@ -482,15 +489,16 @@ static int parse_tests(struct parser *ps, const struct config_key *key, struct s
 		struct slice item = next_item(&rest);
 
 		if (!item.len)
-			return fail(ps, "empty name in list for '%s'", key->name);
+			return parse_error(ps, "empty name in list for '%s'", key->name);
 		if (!valid_test_name(item))
-			return fail(ps,
-				    "bad test name '%.*s' for '%s': expected 1 to %d characters "
-				    "of a-z, 0-9, _ and -",
-				    (int)item.len, item.p, key->name, CONFIG_NAME_LEN - 1);
+			return parse_error(
+			    ps,
+			    "bad test name '%.*s' for '%s': expected 1 to %d characters "
+			    "of a-z, 0-9, _ and -",
+			    (int)item.len, item.p, key->name, CONFIG_NAME_LEN - 1);
 		if (cfg->nr_tests == CONFIG_MAX_TESTS)
-			return fail(ps, "too many names for '%s' (at most %d)", key->name,
-				    CONFIG_MAX_TESTS);
+			return parse_error(ps, "too many names for '%s' (at most %d)", key->name,
+					   CONFIG_MAX_TESTS);
 		__builtin_memcpy(cfg->tests[cfg->nr_tests], item.p, item.len);
 		cfg->tests[cfg->nr_tests][item.len] = '\0';
 		cfg->nr_tests++;
@@ -579,11 +587,12 @@ static int copy_path(struct parser *ps, const struct config_key *key, struct sli
 	size_t i;
 
 	if (val.len >= CONFIG_PATH_LEN)
-		return fail(ps, "path too long for '%s' (at most %d characters)", key->name,
-			    CONFIG_PATH_LEN - 1);
+		return parse_error(ps, "path too long for '%s' (at most %d characters)", key->name,
+				   CONFIG_PATH_LEN - 1);
 	for (i = 0; i < val.len; i++)
 		if (val.p[i] == '"' || (unsigned char)val.p[i] < 0x20)
-			return fail(ps, "bad path '%.*s' for '%s'", (int)val.len, val.p, key->name);
+			return parse_error(ps, "bad path '%.*s' for '%s'", (int)val.len, val.p,
+					   key->name);
 	__builtin_memcpy(dst, val.p, val.len);
 	dst[val.len] = '\0';
 	return 0;
@@ -594,7 +603,7 @@ static int parse_guest(struct parser *ps, const struct config_key *key, struct s
 	struct mhv_config *cfg = ps->cfg;
 
 	if (cfg->nr_guests == CONFIG_MAX_GUESTS)
-		return fail(ps, "too many guests (at most %d)", CONFIG_MAX_GUESTS);
+		return parse_error(ps, "too many guests (at most %d)", CONFIG_MAX_GUESTS);
 	cfg->guests[cfg->nr_guests] = (struct mhv_guest){ .mem_mib = 64, .nr_cpus = 1 };
 	cfg->nr_guests++;
 	return copy_path(ps, key, val, cur_guest(ps)->path);
@@ -619,7 +628,8 @@ static int parse_module(struct parser *ps, const struct config_key *key, struct 
 
 	/* one file read for each guest (boot_info's module_files) */
 	if (g->module[0] && g->initrd != initrd)
-		return fail(ps, "a guest takes 'module' (multiboot) or 'initrd' (Linux), not both");
+		return parse_error(
+		    ps, "a guest takes 'module' (multiboot) or 'initrd' (Linux), not both");
 	g->initrd = initrd;
 	return copy_path(ps, key, val, g->module);
 }
@@ -677,7 +687,7 @@ static int parse_line(struct parser *ps, struct slice line)
 		;
 	key = trim((struct slice){ line.p, eq });
 	if (eq == line.len || !key.len)
-		return fail(ps, "expected 'key = value'");
+		return parse_error(ps, "expected 'key = value'");
 	val = trim((struct slice){ line.p + eq + 1, line.len - eq - 1 });
 
 	for (size_t i = 0; ps->cfg->nr_guests && i < ARRAY_SIZE(guest_keys); i++) {
@@ -686,7 +696,7 @@ static int parse_line(struct parser *ps, struct slice line)
 		if (!slice_eq(key, k->name))
 			continue;
 		if (!val.len)
-			return fail(ps, "empty value for '%s'", k->name);
+			return parse_error(ps, "empty value for '%s'", k->name);
 		return k->parse(ps, k, val);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(config_keys); i++) {
@@ -695,10 +705,10 @@ static int parse_line(struct parser *ps, struct slice line)
 		if (!slice_eq(key, k->name))
 			continue;
 		if (!val.len)
-			return fail(ps, "empty value for '%s'", k->name);
+			return parse_error(ps, "empty value for '%s'", k->name);
 		return k->parse(ps, k, val);
 	}
-	return fail(ps, "unknown key '%.*s'", (int)key.len, key.p);
+	return parse_error(ps, "unknown key '%.*s'", (int)key.len, key.p);
 }
 
 int config_parse(struct mhv_config *cfg, const char *text, size_t len, char *err, size_t err_size)
@@ -715,14 +725,15 @@ int config_parse(struct mhv_config *cfg, const char *text, size_t len, char *err
 		/* Checked before anything else: a NUL would silently cut C strings later. */
 		while (pos + line.len < len && line.p[line.len] != '\n') {
 			if (line.p[line.len] == '\0')
-				return fail(&ps, "NUL byte in file");
+				return parse_error(&ps, "NUL byte in file");
 			line.len++;
 		}
 		pos += line.len + 1;
 		if (line.len && line.p[line.len - 1] == '\r')
 			line.len--;
 		if (line.len > CONFIG_LINE_MAX)
-			return fail(&ps, "line too long (over %d characters)", CONFIG_LINE_MAX);
+			return parse_error(&ps, "line too long (over %d characters)",
+					   CONFIG_LINE_MAX);
 		if (parse_line(&ps, line))
 			return -1;
 	}

@@ -47,8 +47,9 @@ static const char *base_name(const char *path)
 }
 
 /* Either kind of kernel into ram (NULL: only check), with what it reads at entry. */
-static int load(const struct guest_kernel *gk, bool is_linux, u8 *ram, u64 ram_size,
-		struct mb_kernel *k, struct linux_kernel *lk, char *why, size_t why_size)
+static int guest_kernel_place(const struct guest_kernel *gk, bool is_linux, u8 *ram, u64 ram_size,
+			      struct mb_kernel *k, struct linux_kernel *lk, char *why,
+			      size_t why_size)
 {
 	const struct boot_file *kernel = gk->kernel, *module = gk->module;
 	struct mb_module_file mod = { module ? module->data : NULL, module ? (u32)module->size : 0,
@@ -104,7 +105,7 @@ int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct 
 	}
 	/* refuse a bad kernel for what it is before looking for memory */
 	is_linux = linux_is_bzimage(kernel->data, kernel->size);
-	if (load(gk, is_linux, NULL, vm->ram_size, &k, &lk, why, why_size))
+	if (guest_kernel_place(gk, is_linux, NULL, vm->ram_size, &k, &lk, why, why_size))
 		return -1;
 	ram = alloc_pages_zeroed_node(vm->ram_size / PAGE_SIZE, vm_ram_node(spec));
 	if (!ram) {
@@ -114,7 +115,7 @@ int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct 
 		return -1;
 	}
 	vm->ram_hpa = (u64)(uintptr_t)ram;
-	if (load(gk, is_linux, ram, vm->ram_size, &k, &lk, why, why_size))
+	if (guest_kernel_place(gk, is_linux, ram, vm->ram_size, &k, &lk, why, why_size))
 		return -1;
 	guest_acpi_build(ram, vm->nr_vcpus);
 	if (is_linux)

@@ -24,12 +24,12 @@
  * this many uncached reads take far longer. */
 #define STALL_POLLS 100000u
 
-static u32 reg_read(u64 base, u32 off)
+static u32 hpet_reg_read(u64 base, u32 off)
 {
 	return *(volatile u32 *)(uintptr_t)(base + off);
 }
 
-static void reg_write(u64 base, u32 off, u32 v)
+static void hpet_reg_write(u64 base, u32 off, u32 v)
 {
 	*(volatile u32 *)(uintptr_t)(base + off) = v;
 }
@@ -40,10 +40,10 @@ static u64 count(u64 base, u64 target, u64 *counted)
 	u32 prev, now, stalls = 0;
 	u64 ticks = 0, tsc0, tsc1;
 
-	prev = reg_read(base, HPET_COUNTER_LO);
+	prev = hpet_reg_read(base, HPET_COUNTER_LO);
 	tsc0 = rdtsc();
 	while (ticks < target) {
-		now = reg_read(base, HPET_COUNTER_LO);
+		now = hpet_reg_read(base, HPET_COUNTER_LO);
 		if (now == prev) {
 			if (++stalls > STALL_POLLS)
 				return 0;
@@ -76,19 +76,19 @@ void hpet_calibrate_tsc(u64 rsdp, u32 ms, struct hpet_calibration *out)
 		out->why = "HPET registers outside the host's identity map";
 		return;
 	}
-	out->period_fs = hpet_period_fs((u64)reg_read(base, HPET_CAP_HI) << 32);
+	out->period_fs = hpet_period_fs((u64)hpet_reg_read(base, HPET_CAP_HI) << 32);
 	if (!out->period_fs) {
 		out->why = "HPET COUNTER_CLK_PERIOD is 0 or over 100 ns";
 		return;
 	}
-	out->counter_32bit = !(reg_read(base, HPET_CAP_LO) & HPET_CAP_COUNT_SIZE);
-	config = reg_read(base, HPET_CONFIG);
+	out->counter_32bit = !(hpet_reg_read(base, HPET_CAP_LO) & HPET_CAP_COUNT_SIZE);
+	config = hpet_reg_read(base, HPET_CONFIG);
 	if (!(config & HPET_CONFIG_ENABLE))
-		reg_write(base, HPET_CONFIG, config | HPET_CONFIG_ENABLE);
+		hpet_reg_write(base, HPET_CONFIG, config | HPET_CONFIG_ENABLE);
 	/* 10^12 fs in a millisecond */
 	tsc_ticks = count(base, (u64)ms * 1000000000000ull / out->period_fs, &ticks);
 	if (!(config & HPET_CONFIG_ENABLE))
-		reg_write(base, HPET_CONFIG, config);
+		hpet_reg_write(base, HPET_CONFIG, config);
 	if (!tsc_ticks) {
 		out->why = "HPET main counter does not count";
 		return;

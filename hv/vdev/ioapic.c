@@ -66,7 +66,7 @@ static unsigned redir_pin(u8 reg)
 	return (unsigned)(reg - IOAPIC_REG_REDIR) / 2;
 }
 
-static u32 reg_read(const struct ioapic *io, u8 reg)
+static u32 ioapic_reg_read(const struct ioapic *io, u8 reg)
 {
 	unsigned pin = redir_pin(reg);
 
@@ -84,7 +84,7 @@ static u32 reg_read(const struct ioapic *io, u8 reg)
 	return (u32)(io->redir[pin] >> (reg & 1 ? 32 : 0));
 }
 
-static void reg_write(struct vcpu *vcpu, struct ioapic *io, u8 reg, u32 val)
+static void ioapic_reg_write(struct vcpu *vcpu, struct ioapic *io, u8 reg, u32 val)
 {
 	unsigned pin = redir_pin(reg);
 	u64 e;
@@ -120,7 +120,7 @@ u32 ioapic_mmio_read(struct vcpu *vcpu, u32 offset)
 	if (offset == IOAPIC_IOREGSEL)
 		val = io->regsel;
 	else if (offset == IOAPIC_IOWIN)
-		val = reg_read(io, io->regsel);
+		val = ioapic_reg_read(io, io->regsel);
 	spin_unlock(&io->lock);
 	return val;
 }
@@ -133,7 +133,7 @@ void ioapic_mmio_write(struct vcpu *vcpu, u32 offset, u32 val)
 	if (offset == IOAPIC_IOREGSEL)
 		io->regsel = (u8)val;
 	else if (offset == IOAPIC_IOWIN)
-		reg_write(vcpu, io, io->regsel, val);
+		ioapic_reg_write(vcpu, io, io->regsel, val);
 	spin_unlock(&io->lock);
 }
 

@@ -147,7 +147,7 @@ static void control(struct pit *p, u8 val, u64 now)
 	c->read_msb = false;
 }
 
-static void load(struct pit_counter *c, u16 count, u64 now)
+static void pit_counter_load(struct pit_counter *c, u16 count, u64 now)
 {
 	c->count = count;
 	c->loaded = true;
@@ -156,23 +156,23 @@ static void load(struct pit_counter *c, u16 count, u64 now)
 	c->edges = 0;
 }
 
-static void data_write(struct pit_counter *c, u8 val, u64 now)
+static void pit_data_write(struct pit_counter *c, u8 val, u64 now)
 {
 	if (c->access == 1) {
-		load(c, val, now);
+		pit_counter_load(c, val, now);
 	} else if (c->access == 2) {
-		load(c, (u16)(val << 8), now);
+		pit_counter_load(c, (u16)(val << 8), now);
 	} else if (!c->write_msb) {
 		c->lsb = val;
 		c->write_msb = true;
 		c->loaded = c->mode == 0 ? false : c->loaded; /* mode 0 stops on the LSB */
 	} else {
 		c->write_msb = false;
-		load(c, (u16)(c->lsb | val << 8), now);
+		pit_counter_load(c, (u16)(c->lsb | val << 8), now);
 	}
 }
 
-static u8 data_read(struct pit_counter *c, u64 now)
+static u8 pit_data_read(struct pit_counter *c, u64 now)
 {
 	u16 v;
 	bool msb;
@@ -213,8 +213,8 @@ u8 pit_read(struct pit *p, u16 port, u64 now)
 	struct pit_counter *c2 = &p->ch[2];
 
 	if (port >= PIT_CH0_PORT && port < PIT_CONTROL_PORT)
-		return data_read(&p->ch[array_index_nospec(port - PIT_CH0_PORT, PIT_CHANNELS)],
-				 now);
+		return pit_data_read(&p->ch[array_index_nospec(port - PIT_CH0_PORT, PIT_CHANNELS)],
+				     now);
 	if (port == PIT_PORT_B)
 		return (u8)((c2->gate ? PORT_B_GATE2 : 0) | (p->port_b & ~PORT_B_GATE2) |
 			    ((now / REFRESH_TICKS) & 1 ? PORT_B_REFRESH : 0) |
@@ -225,7 +225,8 @@ u8 pit_read(struct pit *p, u16 port, u64 now)
 void pit_write(struct pit *p, u16 port, u8 val, u64 now)
 {
 	if (port >= PIT_CH0_PORT && port < PIT_CONTROL_PORT) {
-		data_write(&p->ch[array_index_nospec(port - PIT_CH0_PORT, PIT_CHANNELS)], val, now);
+		pit_data_write(&p->ch[array_index_nospec(port - PIT_CH0_PORT, PIT_CHANNELS)], val,
+			       now);
 	} else if (port == PIT_CONTROL_PORT) {
 		control(p, val, now);
 	} else if (port == PIT_PORT_B) {

@@ -77,7 +77,7 @@ static u8 encode(const struct rtc_cmos *r, u32 v)
 	return r->ram[RTC_REG_B] & B_DM_BINARY ? (u8)v : (u8)((v / 10) << 4 | v % 10);
 }
 
-static u32 decode(const struct rtc_cmos *r, u8 v)
+static u32 rtc_decode(const struct rtc_cmos *r, u8 v)
 {
 	return r->ram[RTC_REG_B] & B_DM_BINARY ? v : (u32)(v >> 4) * 10 + (v & 0xf);
 }
@@ -94,8 +94,8 @@ static u32 decode_hour(const struct rtc_cmos *r, u8 v)
 	u32 h;
 
 	if (r->ram[RTC_REG_B] & B_24H)
-		return decode(r, v);
-	h = decode(r, v & ~HOUR_PM) % 12;
+		return rtc_decode(r, v);
+	h = rtc_decode(r, v & ~HOUR_PM) % 12;
 	return v & HOUR_PM ? h + 12 : h;
 }
 
@@ -116,14 +116,14 @@ static void store(struct rtc_cmos *r, s64 seconds)
 }
 
 /* What the registers say, as the guest may have written them. */
-static s64 load(const struct rtc_cmos *r)
+static s64 rtc_load_time(const struct rtc_cmos *r)
 {
-	u32 year = decode(r, r->ram[RTC_CENTURY]) * 100 + decode(r, r->ram[REG_YEAR]);
-	u32 month = decode(r, r->ram[REG_MONTH]), day = decode(r, r->ram[REG_DAY]);
+	u32 year = rtc_decode(r, r->ram[RTC_CENTURY]) * 100 + rtc_decode(r, r->ram[REG_YEAR]);
+	u32 month = rtc_decode(r, r->ram[REG_MONTH]), day = rtc_decode(r, r->ram[REG_DAY]);
 
 	return rtc_days_from_date(year, month, day) * SECONDS_PER_DAY +
-	       decode_hour(r, r->ram[REG_HOURS]) * 3600 + decode(r, r->ram[REG_MINUTES]) * 60 +
-	       decode(r, r->ram[REG_SECONDS]);
+	       decode_hour(r, r->ram[REG_HOURS]) * 3600 + rtc_decode(r, r->ram[REG_MINUTES]) * 60 +
+	       rtc_decode(r, r->ram[REG_SECONDS]);
 }
 
 static bool running(const struct rtc_cmos *r)
@@ -170,7 +170,7 @@ static void advance(struct rtc_cmos *r, u64 now)
 	if (n) {
 		r->second += n * r->hz;
 		if (running(r)) {
-			store(r, load(r) + (s64)n);
+			store(r, rtc_load_time(r) + (s64)n);
 			r->ram[RTC_REG_C] |= C_UF;
 			if (alarm_matches(r))
 				r->ram[RTC_REG_C] |= C_AF;
@@ -193,7 +193,7 @@ void rtc_reset(struct rtc_cmos *r, u64 hz, s64 unix_seconds, u64 now)
 	store(r, unix_seconds);
 }
 
-static u8 data_read(struct rtc_cmos *r, u64 now)
+static u8 rtc_data_read(struct rtc_cmos *r, u64 now)
 {
 	u8 v = r->ram[r->index];
 
@@ -211,7 +211,7 @@ static u8 data_read(struct rtc_cmos *r, u64 now)
 	return v;
 }
 
-static void data_write(struct rtc_cmos *r, u8 val)
+static void rtc_data_write(struct rtc_cmos *r, u8 val)
 {
 	switch (r->index) {
 	case RTC_REG_A:
@@ -234,7 +234,7 @@ u8 rtc_read(struct rtc_cmos *r, u16 port, u64 now)
 	if (port != RTC_DATA_PORT)
 		return 0xff; /* the index register is write-only */
 	advance(r, now);
-	return data_read(r, now);
+	return rtc_data_read(r, now);
 }
 
 void rtc_write(struct rtc_cmos *r, u16 port, u8 val, u64 now)
@@ -247,5 +247,5 @@ void rtc_write(struct rtc_cmos *r, u16 port, u8 val, u64 now)
 	if (port != RTC_DATA_PORT)
 		return;
 	advance(r, now);
-	data_write(r, val);
+	rtc_data_write(r, val);
 }
