@@ -30,7 +30,7 @@ static inline void wrmsr(u32 msr, u64 val)
 	asm volatile("wrmsr" ::"c"(msr), "a"((u32)val), "d"((u32)(val >> 32)) : "memory");
 }
 
-/* RDMSR that survives #GP (hv/isr.asm): 0, or -1 when the MSR does not exist. */
+/* RDMSR that survives #GP (host/isr.asm): 0, or -1 when the MSR does not exist. */
 int rdmsr_safe(u32 msr, u64 *val);
 int wrmsr_safe(u32 msr, u64 val);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MHV_CPU_H
-#define MHV_CPU_H
+#ifndef MHV_CPU_FEATURES_H
+#define MHV_CPU_FEATURES_H
 
 #include "lib/types.h"
 #include "arch/x86.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MHV_STATUS_H
-#define MHV_STATUS_H
+#ifndef MHV_FINISH_H
+#define MHV_FINISH_H
 
 #include "lib/types.h"
 

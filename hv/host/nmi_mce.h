@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MHV_HOST_EVENTS_H
-#define MHV_HOST_EVENTS_H
+#ifndef MHV_NMI_MCE_H
+#define MHV_NMI_MCE_H
 
 #include "cpu_tables.h"
 

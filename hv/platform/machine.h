@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef MHV_PLATFORM_H
-#define MHV_PLATFORM_H
+#ifndef MHV_MACHINE_H
+#define MHV_MACHINE_H
 
 #include "lib/types.h"
 

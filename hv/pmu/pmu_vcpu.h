@@ -36,7 +36,7 @@ void pmu_vcpu_before_entry(struct vcpu *vcpu, u64 exit_rip);
 /* The VM stopped: the host gets its PMU back. */
 void pmu_vcpu_stopped(struct vcpu *vcpu);
 
-/* Intercepted PMU MSRs (hv/msr.c); false: #GP. */
+/* Intercepted PMU MSRs (core/msr.c); false: #GP. */
 bool pmu_vcpu_msr_read(struct vcpu *vcpu, u32 msr, u64 *v);
 bool pmu_vcpu_msr_write(struct vcpu *vcpu, u32 msr, u64 v);
 /* The MSRs this vCPU reads and writes without an exit (the backends'

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared by vapic.c (registers, IPIs) and vapic_timer.c (the LVT timer). */
-#ifndef MHV_APIC_PRIV_H
-#define MHV_APIC_PRIV_H
+#ifndef MHV_VAPIC_PRIV_H
+#define MHV_VAPIC_PRIV_H
 
 #include "vapic.h"
 #include "platform/host_timer.h"
