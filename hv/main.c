@@ -126,7 +126,7 @@ static bool ap_enable(char *why, size_t size)
 	return true;
 }
 
-void hv_main(const struct boot_info *bi)
+static __noreturn void hv_main(const struct boot_info *bi)
 {
 	enum mhv_status status;
 	const char *why;
@@ -179,4 +179,9 @@ void hv_main(const struct boot_info *bi)
 	status = runner_run_plan(&config, bi);
 	numa_report_misses();
 	hv_finish(status);
+}
+
+void hv_start(const struct boot_info *bi)
+{
+	boot_stack_run(bi, hv_main);
 }

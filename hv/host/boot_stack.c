@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "boot_stack.h"
-#include "lib/boot_info.h"
 #include "percpu.h"
 #include "stack_canary.h"
 #include "platform/console.h"
@@ -21,7 +20,7 @@ static u64 current_rsp(void)
 	return rsp;
 }
 
-void hv_start(const struct boot_info *bi)
+void boot_stack_run(const struct boot_info *bi, boot_stack_fn *fn)
 {
 	firmware_rsp = current_rsp();
 	__builtin_memset(boot_stack, STACK_CANARY, STACK_CANARY_BYTES);
@@ -31,7 +30,7 @@ void hv_start(const struct boot_info *bi)
 		     "call *%1\n\t"
 		     "ud2"
 		     :
-		     : "r"(boot_stack + BOOT_STACK_SIZE), "r"(hv_main), "D"(bi)
+		     : "r"(boot_stack + BOOT_STACK_SIZE), "r"(fn), "D"(bi)
 		     : "memory");
 	__builtin_unreachable();
 }

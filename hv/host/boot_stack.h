@@ -5,12 +5,18 @@
  * memory map and so the page allocator's to hand out: a large enough VM
  * would get the memory hv_main runs on.  mhv's image is loader memory,
  * never handed out, so a stack in its .bss is mhv's alone: hv_start
- * (lib/boot_info.h) moves to it and runs hv_main there.
+ * (main.c) moves to it with boot_stack_run.
  */
 #ifndef MHV_BOOT_STACK_H
 #define MHV_BOOT_STACK_H
 
 #include "lib/types.h"
+
+struct boot_info;
+typedef void boot_stack_fn(const struct boot_info *bi) __noreturn;
+
+/* Runs fn(bi) on the boot stack; never returns. */
+void boot_stack_run(const struct boot_info *bi, boot_stack_fn *fn) __noreturn;
 
 /* The boot stack's canary is intact and, on the boot CPU, the running
  * code is on that stack (selfcheck); else false with why. */

@@ -86,9 +86,8 @@ struct boot_info {
 	struct mem_range mem[BOOT_MAX_MEM_RANGES];
 };
 
-/* boot/ hands over to hv_start once boot services are gone: it moves to
- * mhv's own stack (hv/host/boot_stack.c) and runs hv_main there. */
+/* boot/ hands over to hv_start (main.c) once boot services are gone: it
+ * moves to mhv's own stack (host/boot_stack.c) and runs the host there. */
 void hv_start(const struct boot_info *bi) __noreturn;
-void hv_main(const struct boot_info *bi) __noreturn;
 
 #endif
