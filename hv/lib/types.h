@@ -19,6 +19,13 @@ typedef long long s64;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT(n) (1ull << (n))
+
+/* The n-bit field of v that starts at bit lo (n < 32): CPUID's counts and widths */
+static inline u32 field32(u32 v, unsigned lo, unsigned n)
+{
+	return (v >> lo) & ((1u << n) - 1);
+}
+
 #define ALIGN_UP(x, a) (((x) + (a)-1) & ~((u64)(a)-1))
 #define PAGE_SIZE 4096ull
 #define PAGE_SHIFT 12

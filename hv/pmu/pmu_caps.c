@@ -13,11 +13,6 @@ static struct pmu_geometry bsp_geometry;
 
 #define CPUID_AMD_PERFMON 0x80000022u
 
-static u32 bits(u32 v, unsigned lo, unsigned n)
-{
-	return (v >> lo) & ((1u << n) - 1);
-}
-
 static const char *sw_unsupported(void);
 static const char *probe_counting(void);
 
@@ -44,7 +39,7 @@ void pmu_caps_probe(void)
 		if (cpuid_cached(CPUID_AMD_PERFMON, 0, &r)) {
 			c->perfmon_v2 = r.eax & BIT(0);
 			if (c->perfmon_v2)
-				c->amd_counters = bits(r.ebx, 0, 4);
+				c->amd_counters = field32(r.ebx, 0, 4);
 		}
 		/* Fn8000_000A_EDX: [8] PerfCtrVirt, [13] AVIC, [25] VNMI (APM Vol 2 §15.4) */
 		if (host_cpu.has.svm && cpuid_cached(0x8000000a, 0, &r)) {
@@ -55,11 +50,11 @@ void pmu_caps_probe(void)
 	}
 	if (c->intel && cpuid_cached(0xa, 0, &r)) {
 		/* CPUID.0AH: EAX version/#GP/width, EDX #fixed/width (SDM Vol 2A) */
-		c->version = bits(r.eax, 0, 8);
-		c->nr_gp = bits(r.eax, 8, 8);
-		c->gp_width = bits(r.eax, 16, 8);
-		c->nr_fixed = bits(r.edx, 0, 5);
-		c->fixed_width = bits(r.edx, 5, 8);
+		c->version = field32(r.eax, 0, 8);
+		c->nr_gp = field32(r.eax, 8, 8);
+		c->gp_width = field32(r.eax, 16, 8);
+		c->nr_fixed = field32(r.edx, 0, 5);
+		c->fixed_width = field32(r.edx, 5, 8);
 	}
 	if (cpuid_cached(1, 0, &r))
 		c->pdcm = r.ecx & BIT(15); /* IA32_PERF_CAPABILITIES exists */

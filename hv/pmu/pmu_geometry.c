@@ -9,11 +9,6 @@
 #define CPUID7_EDX_HYBRID BIT(15)
 #define AMD_PERFCTR_CORE BIT(23) /* Fn8000_0001 ECX: six core counters */
 
-static u32 bits(u32 v, unsigned lo, unsigned n)
-{
-	return (v >> lo) & ((1u << n) - 1);
-}
-
 /* Leaves above the maximum answer with another leaf's contents (QEMU 7.2
  * gives leaf 0xD's for 8000_0022): read only below the maximum. */
 static bool leaf(pmu_cpuid_fn cpuid, const void *arg, u32 nr, u32 sub, struct cpuid_regs *r)
@@ -33,25 +28,25 @@ void pmu_geometry_read(struct pmu_geometry *g, bool intel, bool amd, pmu_cpuid_f
 
 	*g = (struct pmu_geometry){ 0 };
 	if (intel && leaf(cpuid, arg, LEAF_PERFMON, 0, &r)) {
-		g->version = bits(r.eax, 0, 8);
-		g->nr_gp = bits(r.eax, 8, 8);
-		g->gp_width = bits(r.eax, 16, 8);
-		g->events_missing = r.ebx & (BIT(bits(r.eax, 24, 8)) - 1);
+		g->version = field32(r.eax, 0, 8);
+		g->nr_gp = field32(r.eax, 8, 8);
+		g->gp_width = field32(r.eax, 16, 8);
+		g->events_missing = r.ebx & (BIT(field32(r.eax, 24, 8)) - 1);
 		g->fixed_mask = g->version >= 5 ? r.ecx : 0;
-		g->nr_fixed = bits(r.edx, 0, 5);
-		g->fixed_width = bits(r.edx, 5, 8);
+		g->nr_fixed = field32(r.edx, 0, 5);
+		g->fixed_width = field32(r.edx, 5, 8);
 	}
 	if (intel && leaf(cpuid, arg, 7, 0, &r) && (r.edx & CPUID7_EDX_HYBRID) &&
 	    leaf(cpuid, arg, LEAF_HYBRID, 0, &r))
-		g->core_type = bits(r.eax, 24, 8);
+		g->core_type = field32(r.eax, 24, 8);
 	if (amd) {
 		if (leaf(cpuid, arg, 0x80000001u, 0, &r))
 			g->amd_core_counters = r.ecx & AMD_PERFCTR_CORE ? 6 : 4;
 		if (leaf(cpuid, arg, LEAF_AMD_PERFMON, 0, &r)) {
 			g->amd_features = r.eax;
 			if (r.eax & BIT(0)) /* PerfMonV2: the count is in EBX */
-				g->amd_core_counters = bits(r.ebx, 0, 4);
-			g->amd_lbr_depth = bits(r.ebx, 4, 6);
+				g->amd_core_counters = field32(r.ebx, 0, 4);
+			g->amd_lbr_depth = field32(r.ebx, 4, 6);
 		}
 	}
 }

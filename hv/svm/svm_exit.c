@@ -4,7 +4,8 @@
 #include "core/vm.h"
 #include "arch/segment.h"
 
-static void decode_msr(const struct vmcb *vmcb, const struct guest_regs *regs, struct vm_exit *exit)
+static void svm_decode_msr(const struct vmcb *vmcb, const struct guest_regs *regs,
+			   struct vm_exit *exit)
 {
 	/* EXITINFO1: 0 = RDMSR, 1 = WRMSR (APM Vol 2 §15.11) */
 	bool write = vmcb->control.exit_info_1 & 1;
@@ -89,7 +90,7 @@ static const struct {
 	{ SVM_EXIT_VMMCALL, { EXIT_HYPERCALL, INSN_VMMCALL, NULL } },
 	{ SVM_EXIT_CPUID, { EXIT_CPUID, INSN_CPUID, NULL } },
 	{ SVM_EXIT_RDPMC, { EXIT_RDPMC, INSN_RDPMC, NULL } },
-	{ SVM_EXIT_MSR, { EXIT_MSR_READ, INSN_RDMSR, decode_msr } },
+	{ SVM_EXIT_MSR, { EXIT_MSR_READ, INSN_RDMSR, svm_decode_msr } },
 	{ SVM_EXIT_IOIO, { EXIT_IO, INSN_OP_COUNT, decode_ioio } },
 	{ SVM_EXIT_HLT, { EXIT_HLT, INSN_HLT, NULL } },
 	{ SVM_EXIT_PAUSE, { EXIT_PAUSE, INSN_PAUSE, NULL } },

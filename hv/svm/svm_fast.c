@@ -30,15 +30,15 @@
 svm_fast_fn *svm_fast_exits[SVM_EXIT_TABLE_SIZE];
 svm_fast_fn *svm_fast_exits_pmu[SVM_EXIT_TABLE_SIZE + 1];
 
-static inline bool fast_allowed(const struct vmcb *vmcb)
+static inline bool svm_fast_allowed(const struct vmcb *vmcb)
 {
 	return !(vmcb->save.rflags & RFLAGS_TF);
 }
 
 /* What svm_handle_exit does for every exit, and the step past the
  * instruction to next_rip. */
-static inline void fast_done(struct vcpu *vcpu, struct vmcb *vmcb, enum exit_kind kind,
-			     u64 next_rip)
+static inline void svm_fast_done(struct vcpu *vcpu, struct vmcb *vmcb, enum exit_kind kind,
+				 u64 next_rip)
 {
 	vmcb->control.tlb_control = 0;
 	vmcb->control.event_inj = 0;
@@ -55,18 +55,18 @@ static int fast_vmmcall(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	u64 nr = vmcb->save.rax;
 
-	if (!fast_allowed(vmcb))
+	if (!svm_fast_allowed(vmcb))
 		return svm_handle_exit_nrips(vcpu, vmcb);
 	if (unlikely(nr != HC_NULL)) {
 		if (nr < HC_COUNT)
 			return svm_handle_exit_nrips(vcpu, vmcb);
 		vmcb->save.rax = HC_ERROR;
 	}
-	fast_done(vcpu, vmcb, EXIT_HYPERCALL, vmcb->control.next_rip);
+	svm_fast_done(vcpu, vmcb, EXIT_HYPERCALL, vmcb->control.next_rip);
 	return 1;
 }
 
-static inline int cpuid_done(struct vcpu *vcpu, struct vmcb *vmcb, const struct cpuid_regs *r)
+static inline int svm_cpuid_done(struct vcpu *vcpu, struct vmcb *vmcb, const struct cpuid_regs *r)
 {
 	u64 *g = vcpu->regs.gpr;
 
@@ -74,31 +74,31 @@ static inline int cpuid_done(struct vcpu *vcpu, struct vmcb *vmcb, const struct 
 	g[GPR_RBX] = r->ebx;
 	g[GPR_RCX] = r->ecx;
 	g[GPR_RDX] = r->edx;
-	fast_done(vcpu, vmcb, EXIT_CPUID, vmcb->control.next_rip);
+	svm_fast_done(vcpu, vmcb, EXIT_CPUID, vmcb->control.next_rip);
 	return 1;
 }
 
 /* Out of line, and a tail call: the hot leaves' handler keeps no frame. */
-static __attribute__((noinline)) int cpuid_any(struct vcpu *vcpu, struct vmcb *vmcb)
+static __attribute__((noinline)) int svm_cpuid_any(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	struct cpuid_regs r;
 
 	guest_cpuid_any(vcpu, (u32)vmcb->save.rax, (u32)vcpu->regs.gpr[GPR_RCX], &r);
-	return cpuid_done(vcpu, vmcb, &r);
+	return svm_cpuid_done(vcpu, vmcb, &r);
 }
 
 /* Every leaf: none needs more than the vCPU's own state. */
-static int fast_cpuid_exit(struct vcpu *vcpu, struct vmcb *vmcb)
+static int svm_fast_cpuid_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	u32 leaf = (u32)vmcb->save.rax;
 	const struct cpuid_regs *r;
 
-	if (!fast_allowed(vmcb))
+	if (!svm_fast_allowed(vmcb))
 		return svm_handle_exit_nrips(vcpu, vmcb);
 	r = fast_cpuid(vcpu, leaf);
 	if (unlikely(!r))
-		__attribute__((musttail)) return cpuid_any(vcpu, vmcb);
-	return cpuid_done(vcpu, vmcb, r);
+		__attribute__((musttail)) return svm_cpuid_any(vcpu, vmcb);
+	return svm_cpuid_done(vcpu, vmcb, r);
 }
 
 /* EXITINFO1: 0 = RDMSR, 1 = WRMSR (APM Vol 2 §15.11); inlined into both
@@ -110,18 +110,18 @@ static inline __attribute__((always_inline)) int fast_msr(struct vcpu *vcpu, str
 	u32 index = (u32)g[GPR_RCX];
 	u64 val;
 
-	if (!fast_msr_index(index) || !fast_allowed(vmcb))
+	if (!fast_msr_index(index) || !svm_fast_allowed(vmcb))
 		return general(vcpu, vmcb);
 	if (vmcb->control.exit_info_1 & 1) {
 		if (!fast_msr_write(vcpu, index, (g[GPR_RDX] << 32) | (u32)vmcb->save.rax))
 			return general(vcpu, vmcb);
-		fast_done(vcpu, vmcb, EXIT_MSR_WRITE, vmcb->control.next_rip);
+		svm_fast_done(vcpu, vmcb, EXIT_MSR_WRITE, vmcb->control.next_rip);
 		return 1;
 	}
 	fast_msr_read(vcpu, index, &val);
 	vmcb->save.rax = (u32)val;
 	g[GPR_RDX] = val >> 32;
-	fast_done(vcpu, vmcb, EXIT_MSR_READ, vmcb->control.next_rip);
+	svm_fast_done(vcpu, vmcb, EXIT_MSR_READ, vmcb->control.next_rip);
 	return 1;
 }
 
@@ -161,7 +161,7 @@ static __attribute__((noinline)) int ioio_device(struct vcpu *vcpu, struct vmcb 
 	if (!io_port_fast(vcpu, info >> 16, size, info & BIT(0), &rax))
 		return svm_handle_exit(vcpu, vmcb);
 	vmcb->save.rax = rax;
-	fast_done(vcpu, vmcb, EXIT_IO, vmcb->control.exit_info_2);
+	svm_fast_done(vcpu, vmcb, EXIT_IO, vmcb->control.exit_info_2);
 	return vcpu->vm->stop == VM_RUNNING;
 }
 
@@ -171,14 +171,14 @@ static int fast_ioio(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	u64 info = vmcb->control.exit_info_1;
 
-	if ((info & IOIO_STRING_REP) || !fast_allowed(vmcb))
+	if ((info & IOIO_STRING_REP) || !svm_fast_allowed(vmcb))
 		return svm_handle_exit(vcpu, vmcb);
 	if (likely((info & IOIO_SIZE_MASK) == IOIO_SZ32 && (u16)(info >> 16) == GUEST_TEST_PORT)) {
 		if (info & BIT(0))
 			vmcb->save.rax = vcpu->vm->test_port_value;
 		else
 			vcpu->vm->test_port_value = (u32)vmcb->save.rax;
-		fast_done(vcpu, vmcb, EXIT_IO, vmcb->control.exit_info_2);
+		svm_fast_done(vcpu, vmcb, EXIT_IO, vmcb->control.exit_info_2);
 		return 1;
 	}
 	__attribute__((musttail)) return ioio_device(vcpu, vmcb);
@@ -209,7 +209,7 @@ void svm_fast_exits_init(bool nrips)
 	svm_fast_exits[SVM_EXIT_IOIO] = fast_ioio;
 	if (nrips) {
 		svm_fast_exits[SVM_EXIT_VMMCALL] = fast_vmmcall;
-		svm_fast_exits[SVM_EXIT_CPUID] = fast_cpuid_exit;
+		svm_fast_exits[SVM_EXIT_CPUID] = svm_fast_cpuid_exit;
 		svm_fast_exits[SVM_EXIT_MSR] = fast_msr_plain;
 	}
 	fill_pmu_table();

@@ -66,7 +66,7 @@ static svm_fast_fn *const switch_exits[SVM_EXIT_TABLE_SIZE + 1] = {
  * depends on changes only in pmu_set_msr, which only an intercepted MSR
  * access reaches, and in the hooks: so only exits under the switch choose.
  */
-static void choose_exit_table(struct vcpu *vcpu)
+static void svm_choose_exit_table(struct vcpu *vcpu)
 {
 	vcpu->exit_table =
 	    pmu_exit_quiet(&vcpu->pmu, vcpu->pmu_mode) ? svm_fast_exits_pmu : switch_exits;
@@ -77,7 +77,7 @@ void svm_pmu_first_entry(struct vcpu *vcpu, struct vmcb *vmcb)
 	pmu_vcpu_before_entry(vcpu, vcpu->regs.rip);
 	if (vcpu->pmu_mode == PMU_HW)
 		raise_accounted_pmi(vcpu, vmcb);
-	choose_exit_table(vcpu);
+	svm_choose_exit_table(vcpu);
 }
 
 /* Modes sw and sw-noelide: called by their run loops after every #VMEXIT;
@@ -114,6 +114,6 @@ int svm_pmu_general_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 	pmu_vcpu_before_entry(vcpu, exit_rip);
 	if (vcpu->pmu_mode == PMU_HW)
 		raise_accounted_pmi(vcpu, vmcb);
-	choose_exit_table(vcpu);
+	svm_choose_exit_table(vcpu);
 	return 1;
 }

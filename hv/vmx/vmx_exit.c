@@ -13,8 +13,8 @@ void vmx_decode_raw(const struct vmx_exit_fields *f, const struct guest_regs *re
 	exit->info2 = f->gpa;
 }
 
-static void decode_msr(const struct vmx_exit_fields *f, const struct guest_regs *regs,
-		       struct vm_exit *exit)
+static void vmx_decode_msr(const struct vmx_exit_fields *f, const struct guest_regs *regs,
+			   struct vm_exit *exit)
 {
 	exit->msr.index = (u32)regs->gpr[GPR_RCX];
 }
@@ -96,8 +96,8 @@ static const struct {
 	{ EXIT_REASON_VMCALL, { EXIT_HYPERCALL, INSN_VMCALL, 0, NULL } },
 	{ EXIT_REASON_CPUID, { EXIT_CPUID, INSN_CPUID, 0, NULL } },
 	{ EXIT_REASON_RDPMC, { EXIT_RDPMC, INSN_RDPMC, 0, NULL } },
-	{ EXIT_REASON_RDMSR, { EXIT_MSR_READ, INSN_RDMSR, 0, decode_msr } },
-	{ EXIT_REASON_WRMSR, { EXIT_MSR_WRITE, INSN_WRMSR, 0, decode_msr } },
+	{ EXIT_REASON_RDMSR, { EXIT_MSR_READ, INSN_RDMSR, 0, vmx_decode_msr } },
+	{ EXIT_REASON_WRMSR, { EXIT_MSR_WRITE, INSN_WRMSR, 0, vmx_decode_msr } },
 	{ EXIT_REASON_IO, { EXIT_IO, INSN_OP_COUNT, NEED_QUAL | NEED_STRING_IO_INFO, decode_io } },
 	{ EXIT_REASON_HLT, { EXIT_HLT, INSN_HLT, 0, NULL } },
 	{ EXIT_REASON_CR_ACCESS,

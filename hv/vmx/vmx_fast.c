@@ -34,14 +34,14 @@
 vmx_fast_fn *vmx_fast_exits[VMX_FAST_EXITS];
 vmx_fast_fn *vmx_fast_exits_pmu[VMX_FAST_EXITS + 1];
 
-static inline bool fast_allowed(void)
+static inline bool vmx_fast_allowed(void)
 {
 	return !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_TF);
 }
 
 /* Past the instruction: its length is valid for every instruction exit
  * (SDM Vol 3 §28.2.5). */
-static inline void fast_done(struct vcpu *vcpu, enum exit_kind kind)
+static inline void vmx_fast_done(struct vcpu *vcpu, enum exit_kind kind)
 {
 	vmwrite(VMCS_GUEST_RIP, vmread(VMCS_GUEST_RIP) + vmread(VMCS_EXIT_INSTRUCTION_LEN));
 	vcpu->exits[kind]++;
@@ -56,18 +56,18 @@ static int fast_vmcall(struct vcpu *vcpu, u32 reason)
 {
 	u64 nr = vcpu->regs.gpr[GPR_RAX];
 
-	if (!fast_allowed())
+	if (!vmx_fast_allowed())
 		return vmx_handle_exit_reason(vcpu, reason);
 	if (unlikely(nr != HC_NULL)) {
 		if (nr < HC_COUNT)
 			return vmx_handle_exit_reason(vcpu, reason);
 		vcpu->regs.gpr[GPR_RAX] = HC_ERROR;
 	}
-	fast_done(vcpu, EXIT_HYPERCALL);
+	vmx_fast_done(vcpu, EXIT_HYPERCALL);
 	return 1;
 }
 
-static inline int cpuid_done(struct vcpu *vcpu, const struct cpuid_regs *r)
+static inline int vmx_cpuid_done(struct vcpu *vcpu, const struct cpuid_regs *r)
 {
 	u64 *g = vcpu->regs.gpr;
 
@@ -75,31 +75,31 @@ static inline int cpuid_done(struct vcpu *vcpu, const struct cpuid_regs *r)
 	g[GPR_RBX] = r->ebx;
 	g[GPR_RCX] = r->ecx;
 	g[GPR_RDX] = r->edx;
-	fast_done(vcpu, EXIT_CPUID);
+	vmx_fast_done(vcpu, EXIT_CPUID);
 	return 1;
 }
 
 /* Out of line, and a tail call: the hot leaves' handler keeps no frame. */
-static __attribute__((noinline)) int cpuid_any(struct vcpu *vcpu, u32 reason)
+static __attribute__((noinline)) int vmx_cpuid_any(struct vcpu *vcpu, u32 reason)
 {
 	struct cpuid_regs r;
 
 	guest_cpuid_any(vcpu, (u32)vcpu->regs.gpr[GPR_RAX], (u32)vcpu->regs.gpr[GPR_RCX], &r);
-	return cpuid_done(vcpu, &r);
+	return vmx_cpuid_done(vcpu, &r);
 }
 
 /* Every leaf: none needs more than the vCPU's own state. */
-static int fast_cpuid_exit(struct vcpu *vcpu, u32 reason)
+static int vmx_fast_cpuid_exit(struct vcpu *vcpu, u32 reason)
 {
 	u32 leaf = (u32)vcpu->regs.gpr[GPR_RAX];
 	const struct cpuid_regs *r;
 
-	if (!fast_allowed())
+	if (!vmx_fast_allowed())
 		return vmx_handle_exit_reason(vcpu, reason);
 	r = fast_cpuid(vcpu, leaf);
 	if (unlikely(!r))
-		__attribute__((musttail)) return cpuid_any(vcpu, reason);
-	return cpuid_done(vcpu, r);
+		__attribute__((musttail)) return vmx_cpuid_any(vcpu, reason);
+	return vmx_cpuid_done(vcpu, r);
 }
 
 static int fast_rdmsr(struct vcpu *vcpu, u32 reason)
@@ -108,12 +108,12 @@ static int fast_rdmsr(struct vcpu *vcpu, u32 reason)
 	u32 index = (u32)g[GPR_RCX];
 	u64 val;
 
-	if (!fast_msr_index(index) || !fast_allowed())
+	if (!fast_msr_index(index) || !vmx_fast_allowed())
 		return vmx_handle_exit_reason(vcpu, reason);
 	fast_msr_read(vcpu, index, &val);
 	g[GPR_RAX] = (u32)val;
 	g[GPR_RDX] = val >> 32;
-	fast_done(vcpu, EXIT_MSR_READ);
+	vmx_fast_done(vcpu, EXIT_MSR_READ);
 	return 1;
 }
 
@@ -123,10 +123,10 @@ static inline __attribute__((always_inline)) int fast_wrmsr(struct vcpu *vcpu, u
 	u64 *g = vcpu->regs.gpr;
 	u32 index = (u32)g[GPR_RCX];
 
-	if (!fast_msr_index(index) || !fast_allowed() ||
+	if (!fast_msr_index(index) || !vmx_fast_allowed() ||
 	    !fast_msr_write(vcpu, index, (g[GPR_RDX] << 32) | (u32)g[GPR_RAX]))
 		return general(vcpu, reason);
-	fast_done(vcpu, EXIT_MSR_WRITE);
+	vmx_fast_done(vcpu, EXIT_MSR_WRITE);
 	return 1;
 }
 
@@ -165,7 +165,7 @@ static __attribute__((noinline)) int io_device(struct vcpu *vcpu, u32 reason)
 	if (!io_port_fast(vcpu, qual >> 16, (qual & IO_QUAL_SIZE) + 1, qual & BIT(3),
 			  &vcpu->regs.gpr[GPR_RAX]))
 		return vmx_handle_exit_reason(vcpu, reason);
-	fast_done(vcpu, EXIT_IO);
+	vmx_fast_done(vcpu, EXIT_IO);
 	return vcpu->vm->stop == VM_RUNNING;
 }
 
@@ -176,7 +176,7 @@ static int fast_io(struct vcpu *vcpu, u32 reason)
 	u64 qual = vmread(VMCS_EXIT_QUALIFICATION);
 	u64 *rax = &vcpu->regs.gpr[GPR_RAX];
 
-	if ((qual & IO_QUAL_STRING_REP) || !fast_allowed())
+	if ((qual & IO_QUAL_STRING_REP) || !vmx_fast_allowed())
 		return vmx_handle_exit_reason(vcpu, reason);
 	if (likely((qual & IO_QUAL_SIZE) == IO_QUAL_SIZE4 &&
 		   (u16)(qual >> 16) == GUEST_TEST_PORT)) {
@@ -184,7 +184,7 @@ static int fast_io(struct vcpu *vcpu, u32 reason)
 			*rax = vcpu->vm->test_port_value;
 		else
 			vcpu->vm->test_port_value = (u32)*rax;
-		fast_done(vcpu, EXIT_IO);
+		vmx_fast_done(vcpu, EXIT_IO);
 		return 1;
 	}
 	__attribute__((musttail)) return io_device(vcpu, reason);
@@ -197,7 +197,7 @@ void vmx_fast_exits_init(void)
 	for (i = 0; i < ARRAY_SIZE(vmx_fast_exits); i++)
 		vmx_fast_exits[i] = vmx_handle_exit_reason;
 	vmx_fast_exits[EXIT_REASON_VMCALL] = fast_vmcall;
-	vmx_fast_exits[EXIT_REASON_CPUID] = fast_cpuid_exit;
+	vmx_fast_exits[EXIT_REASON_CPUID] = vmx_fast_cpuid_exit;
 	vmx_fast_exits[EXIT_REASON_RDMSR] = fast_rdmsr;
 	vmx_fast_exits[EXIT_REASON_WRMSR] = fast_wrmsr_plain;
 	vmx_fast_exits[EXIT_REASON_IO] = fast_io;

@@ -65,7 +65,7 @@ static vmx_fast_fn *const switch_exits[VMX_FAST_EXITS + 1] = {
  * depends on changes only in pmu_set_msr, which only an intercepted MSR
  * access reaches, and in the hooks: so only exits under the switch choose.
  */
-static void choose_exit_table(struct vcpu *vcpu)
+static void vmx_choose_exit_table(struct vcpu *vcpu)
 {
 	vcpu->exit_table =
 	    pmu_exit_quiet(&vcpu->pmu, vcpu->pmu_mode) ? vmx_fast_exits_pmu : switch_exits;
@@ -75,7 +75,7 @@ void vmx_pmu_first_entry(struct vcpu *vcpu)
 {
 	pmu_vcpu_before_entry(vcpu, vcpu->regs.rip);
 	sync_global_ctrl(vcpu);
-	choose_exit_table(vcpu);
+	vmx_choose_exit_table(vcpu);
 }
 
 /* Modes sw and sw-noelide: called by their run loops after every VM exit;
@@ -113,6 +113,6 @@ int vmx_pmu_general_exit(struct vcpu *vcpu, u32 reason)
 	}
 	pmu_vcpu_before_entry(vcpu, exit_rip);
 	sync_global_ctrl(vcpu);
-	choose_exit_table(vcpu);
+	vmx_choose_exit_table(vcpu);
 	return 1;
 }
