@@ -56,6 +56,13 @@ if out=$(python3 tests/kut/expect.py table --check 2>&1); then
 else
 	bad "style/docs-tables" "$out"
 fi
+# every docs/ page linked from the README, every link to a page there whole
+if out=$(python3 scripts/check-docs.py 2>&1); then
+	ok "style/docs-links"
+else
+	printf '%s\n' "$out" | sed 's/^/        /'
+	bad "style/docs-links" "$(printf '%s\n' "$out" | wc -l | tr -d ' ') broken, first: $(printf '%s\n' "$out" | head -n 1)"
+fi
 
 echo "== host unit tests (cmocka, ASan + UBSan) =="
 for t in build/unit/test_*; do
