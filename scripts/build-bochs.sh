@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build the pinned Bochs (README: kvm-unit-tests) once, into a cache outside
+# Build the pinned Bochs (docs/testing.md) once, into a cache outside
 # the clone, and print the path of its binary on the last line.
 #   build-bochs.sh [--path]
 # --path only prints where the binary is (or would be) for the current key.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build kvm-unit-tests (README: kvm-unit-tests) out of tree into OUT
+# Build kvm-unit-tests (docs/kvm-unit-tests.md) out of tree into OUT
 # (build/kut): OUT/src holds the unpacked source (unless KUT_SRC names a
 # folder), OUT/obj the configured build with x86/*.flat and x86/unittests.cfg.
 #   build-kut.sh [OUT]

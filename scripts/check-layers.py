@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Dependencies point down (README: Layout): check every #include "..." and
+"""Dependencies point down (docs/architecture.md, "The layers"): check every #include "..." and
 %include in hv/ and boot/.
 
   check-layers.py [ROOT]     ROOT: the repository (default: this script's)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The Linux guest (README: Linux guest): a Debian kernel and an initramfs.
+"""The Linux guest (docs/linux-guest.md): a Debian kernel and an initramfs.
 
     linux-guest.py [OUT]          (default build/linux-guest)
 

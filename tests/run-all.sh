@@ -36,7 +36,7 @@ else
 	printf '%s\n' "$out" | sed 's/^/        /'
 	bad "style/nospec" "$(printf '%s\n' "$out" | tail -n 1): first $(printf '%s\n' "$out" | head -n 1)"
 fi
-# dependencies point down (README: Layout): the checker's own tests, then hv/ and boot/
+# dependencies point down (docs/architecture.md): the checker's own tests, then hv/ and boot/
 if ! out=$(python3 -m unittest discover -s tests/layers 2>&1); then
 	printf '%s\n' "$out" >"$LOGS/layers.txt"
 	bad "style/layers" "tests/layers: $(printf '%s\n' "$out" | tail -n 1); log $LOGS/layers.txt"
@@ -49,11 +49,19 @@ else
 	bad "style/layers" "$(printf '%s\n' "$out" | grep -v '^info:' | head -n 3 | tr '\n' ' ')(all: $LOGS/layers.txt)"
 fi
 
-# README's kvm-unit-tests table is generated from tests/kut/expect.txt
-if out=$(python3 tests/kut/expect.py readme --check 2>&1); then
-	ok "style/kut-readme"
+# the tables in docs/ generated from their sources (make docs-tables):
+# docs/kvm-unit-tests.md's from tests/kut/expect.txt
+if out=$(python3 tests/kut/expect.py table --check 2>&1); then
+	ok "style/docs-tables"
 else
-	bad "style/kut-readme" "$out"
+	bad "style/docs-tables" "$out"
+fi
+# every docs/ page linked from the README, every link to a page there whole
+if out=$(python3 scripts/check-docs.py 2>&1); then
+	ok "style/docs-links"
+else
+	printf '%s\n' "$out" | sed 's/^/        /'
+	bad "style/docs-links" "$(printf '%s\n' "$out" | wc -l | tr -d ' ') broken, first: $(printf '%s\n' "$out" | head -n 1)"
 fi
 
 echo "== host unit tests (cmocka, ASan + UBSan) =="

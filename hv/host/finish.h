@@ -8,7 +8,7 @@
  * How a run ends.  With exit_action = qemu-exit the code is written to
  * QEMU's isa-debug-exit port, which ends QEMU with status (code << 1) | 1:
  * never 0, so a harness can tell them from a triple fault (0) or a
- * timeout (124).  The README lists them.
+ * timeout (124).  docs/configuration.md lists them.
  */
 enum mhv_status {
 	MHV_PASS = 0x10,	 /* QEMU exit status 33 */

@@ -267,7 +267,7 @@ static const char *const mitigations_tests[] = {
 	"guest_to_exit", NULL
 };
 
-/* One column per PMU mode (README, "PMU modes"), and accounting on/off with a guest
+/* One column per PMU mode (docs/pmu.md), and accounting on/off with a guest
  * that counts instructions: refused, with the reason, where the host
  * cannot run them (pmu_caps). */
 const struct vm_config vm_configs[] = {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The run's log kept across a reboot (README: Running on real hardware),
+# The run's log kept across a reboot (docs/hardware.md),
 # end to end under QEMU: one stick image and one variable store for two
 # boots.  Boot 1 stores its log in UEFI variables; boot 2's loader writes
 # them to \mhv-results\ on the stick; the file, read back with mtools, must

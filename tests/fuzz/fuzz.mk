@@ -1,5 +1,5 @@
-# libFuzzer harnesses for everything mhv parses from outside (README:
-# Fuzzing).  Included by the top-level Makefile.
+# libFuzzer harnesses for everything mhv parses from outside
+# (docs/testing.md, "Fuzzing").  Included by the top-level Makefile.
 FUZZ_TARGETS := config acpi insn hypercall multiboot srat
 FUZZ_SRCS_config := tests/fuzz/fuzz_config.c hv/lab/config.c hv/lib/fmt.c
 FUZZ_SRCS_acpi := tests/fuzz/fuzz_acpi.c hv/platform/acpi.c

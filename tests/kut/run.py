@@ -79,7 +79,7 @@ MAX_MHV_MEM = 1024  # MiB: what fits an emulated host beside mhv's own pool
 MAX_GUESTS_PER_BOOT = 8  # guest = lines mhv.cfg takes (hv/lab/config.h)
 DEFAULT_HEADER = [
     "# kvm-unit-tests expectations: what `make test` expects of each KUT test under mhv,",
-    "# beside the same binary on the bare emulator (README: kvm-unit-tests).",
+    "# beside the same binary on the bare emulator (docs/kvm-unit-tests.md).",
     "#",
     "#   ENV  TEST  BARE COUNT  MHV",
     "#",
@@ -98,7 +98,7 @@ DEFAULT_HEADER = [
     "# 'kvm:' (the check needs KVM itself: PV interfaces, kvmclock, Hyper-V),",
     "# 'device:' (a device the bare run has) or 'cpu:' (the CPU's own",
     "# virtualization does it so, manual cited), else open.  tests/kut/run.py --check",
-    "# lists both; tests/kut/expect.py readme writes README's table from this file.",
+    "# lists both; make docs-tables writes docs/kvm-unit-tests.md's table from this file.",
 ]
 REPORT_RE = re.compile(r"^(PASS|FAIL|SKIP|XFAIL|XPASS|KFAIL): ")
 SUMMARY_RE = re.compile(r"^SUMMARY: (\d+) tests(?:, (\d+) unexpected failures)?.*?(?:, (\d+) skipped)?$")

@@ -69,16 +69,16 @@ class File(unittest.TestCase):
         self.assertIn("at least 30", x2.judge("fail", 29))
         self.assertIn("now passes", x2.judge("pass", 33))
 
-    def test_readme_block(self):
+    def test_table_block(self):
         exp = expect.parse(SAMPLE)
         text = "a\n%s\nold\n%s\nb\n" % (expect.BEGIN, expect.END)
-        new = expect.update_readme(text, exp)
+        new = expect.update_table(text, exp)
         self.assertTrue(new.startswith("a\n" + expect.BEGIN))
         self.assertTrue(new.endswith(expect.END + "\nb\n"))
         self.assertIn("| x2apic | pass 33 / fail 30 | — |", new)
-        self.assertEqual(expect.update_readme(new, exp), new)
+        self.assertEqual(expect.update_table(new, exp), new)
         with self.assertRaises(expect.ExpectError):
-            expect.update_readme("no markers", exp)
+            expect.update_table("no markers", exp)
 
 
 LOG = """mhv: config: \\mhv.cfg, 100 bytes
@@ -159,13 +159,13 @@ class Modes(unittest.TestCase):
         self.assertIs(run.with_modes(plain, "bochs-svm"), plain)
         self.assertIsNone(plain[0].pmu)
 
-    def test_mode_rows_gaps_and_readme(self):
+    def test_mode_rows_gaps_and_table(self):
         exp = expect.parse(SAMPLE + ZEN5)
         self.assertEqual(exp.get("bochs-zen5", "pmu:off").gap(), "accepted")
         self.assertEqual(exp.get("bochs-zen5", "pmu:hw").gap(), "accepted")
         again = expect.parse(expect.format_file(exp))
         self.assertEqual([x.key() for x in again.entries], [x.key() for x in exp.entries])
-        block = expect.readme_block(exp)
+        block = expect.table_block(exp)
         self.assertIn("| pmu | pass 99 | fail 5 | **pass** | — | — | fail 36 |", block)
         self.assertNotIn("| pmu:sw |", block)  # not a row of the main table
         self.assertIn("| x2apic | pass 33 / fail 30 | — |", block)

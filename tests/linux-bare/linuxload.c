@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The bare run of the Linux guest (README: Linux guest): a UEFI chain
+ * The bare run of the Linux guest (docs/linux-guest.md): a UEFI chain
  * loader that starts \vmlinuz, the Debian kernel's EFI stub, from its own
  * volume with the command line of the first `cmdline = "..."` line of
  * \mhv.cfg plus initrd=\initrd.cpio (mhv passes the initrd through the boot

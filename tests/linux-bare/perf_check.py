@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Compare the Linux guest's perf stat counts between runs (README: Linux guest).
+"""Compare the Linux guest's perf stat counts between runs (docs/linux-guest.md).
 
     perf_check.py [--reference BARE_LOG] [--tolerance-ppm N] [--runs A,B,..] LOG...
 
