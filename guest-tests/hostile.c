@@ -461,7 +461,8 @@ static void pmu_reserved(void)
 /*
  * CPU state that VM entry does not switch: x87/SSE/AVX registers and
  * MXCSR, DR0-3, DR6 and CR2 (VMX keeps neither in the VMCS),
- * KERNEL_GS_BASE, the hardware IA32_XSS, XCR0.  One VM plants markers in
+ * KERNEL_GS_BASE, the hardware IA32_XSS, XCR0, the supervisor state
+ * components IA32_XSS offers (CET_U, CET_S).  One VM plants markers in
  * all of it; the next VM on the same CPU must find the reset values
  * (SDM Vol 3 §10.1 Table 10-1; x87/SSE init state: SDM Vol 1 §13.6).
  */
@@ -556,12 +557,101 @@ static u64 xss_supported(void)
 	return r.eax & XSTATE_LEAF1_XSAVES ? (u64)r.edx << 32 | r.ecx : 0;
 }
 
+/*
+ * Supervisor state components, planted with XRSTORS and read back with
+ * XSAVES: their registers are MSRs no VM entry or exit switches.  CET_U is
+ * IA32_U_CET then IA32_PL3_SSP, CET_S is IA32_PL0_SSP..PL2_SSP, all zero in
+ * the init state (SDM Vol 1 §13.5, CET state).  The markers are canonical,
+ * the SSPs 4-byte aligned, U_CET has ENDBR_EN, NO_TRACK_EN and a legacy
+ * bitmap base and no reserved bit (SDM Vol 4 Table 2-2, IA32_U_CET): values
+ * XRSTORS loads without #GP (it checks them as WRMSR does).  The guest never
+ * sets CR4.CET, so they stay inert.
+ */
+#define SUP_QWORDS 3
+static const struct {
+	u64 bit;
+	unsigned qwords;
+	const char *reg[SUP_QWORDS];
+	u64 marker[SUP_QWORDS];
+} sup_components[] = {
+	{ XSTATE_CET_U, 2, { "U_CET", "PL3_SSP" }, { (MARKER & ~0xfffull) | 0x14, MARKER + 0x30 } },
+	{ XSTATE_CET_S,
+	  3,
+	  { "PL0_SSP", "PL1_SSP", "PL2_SSP" },
+	  { MARKER + 0x800, MARKER + 0x810, MARKER + 0x820 } },
+};
+
+static u8 sup_buf[4096] __aligned(64);
+
+/* Where component n starts in a compacted area of xcomp_bv (SDM Vol 1 §13.4.3). */
+static u32 compacted_offset(u64 xcomp_bv, unsigned n)
+{
+	struct cpuid_regs r;
+	u32 off = XSAVE_EXT_OFFSET;
+	unsigned i;
+
+	for (i = 2; i < n; i++) {
+		if (!(xcomp_bv & BIT(i)))
+			continue;
+		cpuid_count(0xd, i, &r);
+		if (r.ecx & 2)
+			off = ALIGN_UP(off, 64);
+		off += r.eax;
+	}
+	cpuid_count(0xd, n, &r);
+	return r.ecx & 2 ? ALIGN_UP(off, 64) : off;
+}
+
+/* The supervisor components of xss this test knows the layout of. */
+static u64 sup_known(u64 xss)
+{
+	u64 m = 0;
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(sup_components); i++)
+		m |= sup_components[i].bit;
+	return xss & m;
+}
+
+/* XRSTORS the markers into every known supervisor component CPUID offers. */
+static u64 sup_plant(u64 xss)
+{
+	u64 mask = sup_known(xss), xcomp = BIT(63) | mask;
+	unsigned i, q;
+	u32 off;
+	int vec;
+
+	if (!mask)
+		return 0;
+	if ((vec = wrmsr_safe(MSR_IA32_XSS, mask)) >= 0) {
+		gprintf("WRMSR IA32_XSS 0x%llx raised vector %d: nothing planted there\n",
+			(unsigned long long)mask, vec);
+		return 0;
+	}
+	__builtin_memset(sup_buf, 0, sizeof(sup_buf));
+	*(u64 *)(sup_buf + XSAVE_LEGACY_SIZE) = mask;	   /* XSTATE_BV */
+	*(u64 *)(sup_buf + XSAVE_LEGACY_SIZE + 8) = xcomp; /* XCOMP_BV, compacted */
+	for (i = 0; i < ARRAY_SIZE(sup_components); i++) {
+		if (!(mask & sup_components[i].bit))
+			continue;
+		off = compacted_offset(xcomp, __builtin_ctzll(sup_components[i].bit));
+		for (q = 0; q < sup_components[i].qwords; q++)
+			*(u64 *)(sup_buf + off + 8 * q) = sup_components[i].marker[q];
+	}
+	if ((vec = xrstors_safe(sup_buf, mask)) >= 0) {
+		gprintf("XRSTORS of 0x%llx raised vector %d: nothing planted there\n",
+			(unsigned long long)mask, vec);
+		return 0;
+	}
+	return mask;
+}
+
 static void state_plant(void)
 {
 	static const u64 marker = MARKER;
 	const u16 fcw = FCW_MARKER;
 	const u32 mxcsr = MXCSR_MARKER;
-	u64 xcr0 = vector_xcr0(), xss = xss_supported(), bit;
+	u64 xcr0 = vector_xcr0(), xss = xss_supported(), bit, sup;
 	unsigned i;
 
 	for (i = 0; i < SIMD_BYTES / 8; i++)
@@ -588,15 +678,17 @@ static void state_plant(void)
 		simd_load_ymm(simd_buf);
 	if (xcr0 & XSTATE_AVX512)
 		simd_load_zmm(simd_buf);
+	sup = sup_plant(xss);
 	/* one supervisor component the hypervisor lets the guest enable */
 	for (bit = 1; xss && bit; bit <<= 1)
 		if ((xss & bit) && wrmsr_safe(MSR_IA32_XSS, bit) < 0)
 			break;
 	gprintf("planted: CR2, DR0-3, DR6, FS/GS selectors, segment and syscall MSRs, x87, MXCSR, "
 		"XMM%s%s, XCR0 0x%llx, "
-		"IA32_XSS 0x%llx\n",
+		"IA32_XSS 0x%llx, supervisor components 0x%llx\n",
 		xcr0 & XSTATE_AVX ? ", YMM" : "", xcr0 & XSTATE_AVX512 ? ", ZMM, k0-7" : "",
-		(unsigned long long)xcr0, (unsigned long long)(xss ? bit : 0));
+		(unsigned long long)xcr0, (unsigned long long)(xss ? bit : 0),
+		(unsigned long long)sup);
 }
 
 static void expect_reset(const char *what, u64 got, u64 reset, bool planted)
@@ -621,13 +713,48 @@ static void expect_zero_bytes(const char *what, const u8 *p, u32 n)
 		}
 }
 
+/* XSAVES every known supervisor component CPUID offers: each in its init state. */
+static u64 sup_check(u64 xss)
+{
+	u64 mask = sup_known(xss), xstate_bv, xcomp, v;
+	unsigned i, q;
+	u32 off;
+	int vec;
+
+	if (!mask)
+		return 0;
+	if ((vec = wrmsr_safe(MSR_IA32_XSS, mask)) >= 0) {
+		check(false, "WRMSR IA32_XSS of a component CPUID offers", vec);
+		return 0;
+	}
+	__builtin_memset(sup_buf, 0, sizeof(sup_buf));
+	if ((vec = xsaves_safe(sup_buf, mask)) >= 0) {
+		check(false, "XSAVES of the supervisor components", vec);
+		return 0;
+	}
+	xstate_bv = *(u64 *)(sup_buf + XSAVE_LEGACY_SIZE);
+	xcomp = *(u64 *)(sup_buf + XSAVE_LEGACY_SIZE + 8);
+	for (i = 0; i < ARRAY_SIZE(sup_components); i++) {
+		if (!(xstate_bv & mask & sup_components[i].bit))
+			continue; /* XINUSE clear: in its init state */
+		off = compacted_offset(xcomp, __builtin_ctzll(sup_components[i].bit));
+		for (q = 0; q < sup_components[i].qwords; q++) {
+			v = *(u64 *)(sup_buf + off + 8 * q);
+			expect_reset(sup_components[i].reg[q], v, 0,
+				     v == sup_components[i].marker[q]);
+		}
+	}
+	wrmsr_safe(MSR_IA32_XSS, 0);
+	return mask;
+}
+
 static void state_fresh(void)
 {
 	static const char *const dr_names[4] = { "DR0", "DR1", "DR2", "DR3" };
 	u64 dr[4] = { read_dr0(), read_dr1(), read_dr2(), read_dr3() };
 	u64 cr2 = read_cr2(), dr6 = read_dr6();
 	u64 xcr0 = guest_has_xsave ? xgetbv(0) : XSTATE_X87, wide = vector_xcr0();
-	u64 xss = xss_supported(), v;
+	u64 xss = xss_supported(), v, sup = 0;
 	static struct fxsave_area fx __aligned(16);
 	unsigned i;
 	int vec;
@@ -674,11 +801,13 @@ static void state_fresh(void)
 				vec);
 		if (rdmsr_safe(MSR_IA32_XSS, &v) < 0)
 			expect_reset("IA32_XSS", v, 0, v != 0);
+		sup = sup_check(xss);
 	}
 	gprintf("checked: CR2, DR0-3, DR6, FS/GS selectors, segment and syscall MSRs, XCR0, x87, "
-		"MXCSR, XMM%s%s%s\n",
+		"MXCSR, XMM%s%s%s, supervisor components 0x%llx\n",
 		wide & XSTATE_AVX ? ", YMM" : "", wide & XSTATE_AVX512 ? ", ZMM, k0-7" : "",
-		xss ? ", IA32_XSS" : "; not IA32_XSS: CPUID offers no supervisor component");
+		xss ? ", IA32_XSS" : "; not IA32_XSS: CPUID offers no supervisor component",
+		(unsigned long long)sup);
 }
 
 /*

@@ -165,6 +165,16 @@ xsaves_safe:
 	xsaves64 [rdi]
 	FAULT_PROBE_END
 
+; int xrstors_safe(const void *area, u64 mask): -1, or the vector of the fault it raised
+global xrstors_safe
+xrstors_safe:
+	mov rax, rsi
+	mov rdx, rsi
+	shr rdx, 32
+	FAULT_PROBE_BEGIN
+	xrstors64 [rdi]
+	FAULT_PROBE_END
+
 ; int single_step_probe(void): sets TF, runs one instruction; the vector seen
 single_step_probe:
 	FAULT_PROBE_BEGIN

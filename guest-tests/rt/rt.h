@@ -56,6 +56,8 @@ extern const u8 syscall_landing[];
 extern volatile u32 syscall_taken;
 /* XSAVES of the components in mask: a vector on a fault, else -1. */
 int xsaves_safe(void *area, u64 mask);
+/* XRSTORS of the components in mask: a vector on a fault, else -1. */
+int xrstors_safe(const void *area, u64 mask);
 
 /* rt/simd.asm: the vector registers to and from memory, and XSAVE/XRSTOR */
 void simd_load_xmm(const void *src);

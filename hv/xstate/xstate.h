@@ -61,7 +61,7 @@ struct xstate_component {
 struct xstate_cache {
 	bool valid;	       /* CPUID.1:ECX.XSAVE and max leaf >= 0xD */
 	u64 xcr0_supported;    /* 0xD.0 EDX:EAX */
-	u64 xss_supported;     /* 0xD.1 EDX:ECX */
+	u64 xss_supported;     /* 0xD.1 EDX:ECX: in mhv, only what guests get (xss_allow.c) */
 	u32 max_size_all;      /* 0xD.0 ECX: standard size for every XCR0 bit supported */
 	u32 leaf0_ebx_at_init; /* 0xD.0 EBX as read (for the host XCR0 then) */
 	u32 leaf1_eax;	       /* 0xD.1 EAX: XSAVEOPT/XSAVEC/XGETBV1/XSAVES/XFD bits */

@@ -5,6 +5,7 @@
  * path), XSETBV and IA32_XSS checked as hardware checks them.
  */
 #include "xstate_guest.h"
+#include "xss_allow.h"
 #include "platform/console.h"
 #include "host/cpu_features.h"
 #include "lib/fmt.h"
@@ -17,6 +18,16 @@
 struct xstate_cache host_xstate;
 /* Components CPUID announced without a size, left out of the cache. */
 static u64 host_xstate_dropped;
+/* The host's IA32_XSS components guests do not get (xss_allow.c). */
+static u64 host_xss_withheld;
+/*
+ * The init state of every supervisor component guests may have: a compacted
+ * XSAVE header with XSTATE_BV = 0 (SDM Vol 1 §13.4.3, §13.12).  XCOMP_BV
+ * (bit 63 and the cache's IA32_XSS bits) is written once the cache is filled.
+ */
+static u8 xss_init_image[XSAVE_LEGACY_SIZE + XSAVE_HEADER_SIZE] __aligned(64);
+#define XSAVE_XCOMP_BV (XSAVE_LEGACY_SIZE + 8)
+#define XCOMP_BV_COMPACTED BIT(63)
 
 static inline void xsetbv(u32 index, u64 value)
 {
@@ -68,6 +79,20 @@ static void print_costs(void)
 		       t_cache, rdtsc() - t0);
 }
 
+static void print_withheld(void)
+{
+	const char *name, *why;
+	unsigned i;
+
+	for (i = 0; i < XSTATE_MAX_COMPONENTS; i++) {
+		if (!(host_xss_withheld & BIT(i)))
+			continue;
+		why = xstate_xss_withheld(i, &name);
+		console_printf("mhv: xstate: IA32_XSS component %u (%s) withheld from guests: %s\n",
+			       i, name, why);
+	}
+}
+
 void xstate_init(void)
 {
 	struct xstate_cpuid_leaf leaves[XSTATE_MAX_COMPONENTS];
@@ -83,14 +108,8 @@ void xstate_init(void)
 		cpuid_raw(0xd, i, &r);
 		leaves[n++] = (struct xstate_cpuid_leaf){ i, r.eax, r.ebx, r.ecx, r.edx };
 	}
-	/*
-	 * No Intel PT or architectural LBR state for guests: their CPUID hides
-	 * both (pmu/pmu_cpuid.c), and XRSTORS of the PT component would load
-	 * IA32_RTIT_CTL and start tracing into output regions that are host
-	 * physical addresses (SDM Vol 1 §13.5.6; Vol 3 ch. 33, without VMX's
-	 * "Intel PT uses guest physical addresses").  IA32_XSS refuses them.
-	 */
-	leaves[1].ecx &= ~(u32)(XSTATE_PT | XSTATE_LBR);
+	/* IA32_XSS offers guests only the components mhv virtualizes */
+	host_xss_withheld = xstate_xss_restrict(leaves, n);
 	mask =
 	    ((u64)leaves[0].edx << 32 | leaves[0].eax) | ((u64)leaves[1].edx << 32 | leaves[1].ecx);
 	for (i = 2; i < XSTATE_MAX_COMPONENTS; i++) {
@@ -125,7 +144,9 @@ void xstate_init(void)
 	}
 	/* XSETBV on behalf of guests needs CR4.OSXSAVE on the host (OVMF leaves it clear). */
 	write_cr4(read_cr4() | CR4_OSXSAVE);
+	*(u64 *)(xss_init_image + XSAVE_XCOMP_BV) = XCOMP_BV_COMPACTED | host_xstate.xss_supported;
 	print_costs();
+	print_withheld();
 }
 
 /*
@@ -187,7 +208,7 @@ static const u8 init_image[XSAVE_LEGACY_SIZE + XSAVE_HEADER_SIZE] __aligned(64) 
 void xstate_cpu_reset(void)
 {
 	const struct xstate_cache *c = &host_xstate;
-	u64 all = c->xcr0_supported;
+	u64 all = c->xcr0_supported, sup;
 
 	if (!c->valid) {
 		asm volatile("fxrstor64 %0" ::"m"(*(const u8(*)[XSAVE_LEGACY_SIZE])init_image));
@@ -197,8 +218,21 @@ void xstate_cpu_reset(void)
 	xsetbv(0, all);
 	asm volatile("xrstor64 %0" ::"m"(init_image), "a"((u32)all), "d"((u32)(all >> 32)));
 	xsetbv(0, XSTATE_X87); /* XCR0 after reset (SDM Vol 1 §13.3) */
-	if (c->leaf1_eax & XSTATE_LEAF1_XSAVES)
-		wrmsr(MSR_IA32_XSS, 0);
+	if (!(c->leaf1_eax & XSTATE_LEAF1_XSAVES))
+		return;
+	/*
+	 * The supervisor components a guest may have set in IA32_XSS: XRSTORS
+	 * acts on RFBM = (XCR0 | IA32_XSS) & EDX:EAX and puts each component
+	 * whose XSTATE_BV bit is 0 in its init state (SDM Vol 1 §13.12), so
+	 * what the VM before loaded with XRSTORS does not reach this one.
+	 */
+	sup = c->xss_supported;
+	if (sup) {
+		wrmsr(MSR_IA32_XSS, sup);
+		asm volatile("xrstors64 %0" ::"m"(xss_init_image), "a"((u32)sup),
+			     "d"((u32)(sup >> 32)));
+	}
+	wrmsr(MSR_IA32_XSS, 0);
 }
 
 static inline u64 xgetbv0(void)
@@ -227,6 +261,17 @@ static void refresh_memo(struct vcpu_xstate *x)
 	x->memo_valid = true;
 }
 
+/* A host CPUID.0xD answer less the IA32_XSS components guests do not get. */
+static __attribute__((noinline, cold)) void withhold_uncached(u32 subleaf, struct cpuid_regs *r)
+{
+	if (subleaf == 1) {
+		r->ecx = (u32)host_xstate.xss_supported;
+		r->edx = host_xstate.xss_supported >> 32;
+	} else if (subleaf < XSTATE_MAX_COMPONENTS && (host_xss_withheld & BIT(subleaf))) {
+		*r = (struct cpuid_regs){ 0, 0, 0, 0 };
+	}
+}
+
 void xstate_guest_cpuid(struct vcpu *vcpu, u32 subleaf, struct cpuid_regs *r)
 {
 	const struct xstate_cache *c = &host_xstate;
@@ -235,9 +280,13 @@ void xstate_guest_cpuid(struct vcpu *vcpu, u32 subleaf, struct cpuid_regs *r)
 	*r = (struct cpuid_regs){ 0, 0, 0, 0 };
 	if (!c->valid)
 		return;
-	/* The A/B path: the guest's XCR0 is loaded, so the host answer fits. */
+	/* The A/B path: the guest's XCR0 is loaded, so the host answer fits,
+	 * less the supervisor components guests do not get (one test where
+	 * the host has none: the path is benchmarked). */
 	if (unlikely(x->uncached)) {
 		cpuid_raw(0xd, subleaf, r);
+		if (unlikely(host_xss_withheld))
+			withhold_uncached(subleaf, r);
 		return;
 	}
 	refresh_memo(x);

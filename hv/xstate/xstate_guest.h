@@ -24,9 +24,11 @@ bool xstate_matches_this_cpu(char *why, size_t size);
 /* A new vCPU: XCR0 = x87 only, as after reset (SDM Vol 1 §13.3); the
  * CPU's registers are reset by xstate_cpu_reset where it will run. */
 void xstate_vcpu_reset(struct vcpu *vcpu, bool uncached);
-/* On the CPU a new vCPU is about to enter: every XSAVE component, x87
- * and MXCSR in their init state, XCR0 = x87 only, IA32_XSS = 0, whatever
- * the VM before left loaded (the host never switches them, DESIGN §4). */
+/* On the CPU a new vCPU is about to enter: every XSAVE component a guest
+ * can load (the user ones and the IA32_XSS ones xss_allow.c lets guests
+ * have), x87 and MXCSR in their init state, XCR0 = x87 only, IA32_XSS = 0,
+ * whatever the VM before left loaded (the host never switches them,
+ * DESIGN §4).  Once per vCPU start, never on an exit. */
 void xstate_cpu_reset(void);
 void xstate_guest_cpuid(struct vcpu *vcpu, u32 subleaf, struct cpuid_regs *r);
 /* false: #GP */

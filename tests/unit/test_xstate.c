@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "xstate/xstate.h"
+#include "xstate/xss_allow.h"
 
 #define L(sub, a, b, c, d)                                                       \
 	{                                                                        \
@@ -585,6 +586,90 @@ static void fill_errors(void **state)
 	assert_int_equal(cache.xcr0_supported, 0x7);
 }
 
+/*
+ * The IA32_XSS allowlist (hv/xstate/xss_allow.c): guests get CET_U and
+ * CET_S, the components xstate_cpu_reset puts back in their init state at
+ * every vCPU start; every other supervisor component, known or not, is
+ * withheld with a reason.
+ */
+static void xss_allowlist(void **state)
+{
+	const char *name, *why;
+	unsigned bit;
+
+	(void)state;
+	assert_int_equal(xstate_xss_allowed(), XSTATE_CET_U | XSTATE_CET_S);
+	for (bit = 0; bit < XSTATE_MAX_COMPONENTS; bit++) {
+		name = NULL;
+		why = xstate_xss_withheld(bit, &name);
+		assert_non_null(name);
+		if (BIT(bit) & xstate_xss_allowed())
+			assert_null(why);
+		else
+			assert_non_null(why);
+	}
+	xstate_xss_withheld(14, &name);
+	assert_string_equal(name, "UINTR");
+	why = xstate_xss_withheld(40, &name);
+	assert_string_equal(why, "not known to mhv");
+}
+
+/* Restrict a copy of t, fill the cache from it; returns what was withheld. */
+static u64 fill_restricted(const struct xstate_cpuid_leaf *t, unsigned n, u32 add_xss)
+{
+	struct xstate_cpuid_leaf copy[64];
+	unsigned i;
+	u64 withheld;
+
+	assert_true(n <= ARRAY_SIZE(copy));
+	memcpy(copy, t, n * sizeof(*t));
+	for (i = 0; i < n; i++)
+		if (copy[i].subleaf == 1)
+			copy[i].ecx |= add_xss;
+	withheld = xstate_xss_restrict(copy, n);
+	assert_int_equal(xstate_cache_fill(&cache, copy, n), 0);
+	return withheld;
+}
+
+/*
+ * What guests see of leaf 0xD after the allowlist: sub-leaf 1's ECX/EDX (the
+ * cache's xss_supported) and the IA32_XSS values WRMSR takes are CET only.
+ */
+static void xss_restricted(void **state)
+{
+	(void)state;
+	/* SPR: PT, PASID, UINTR, LBR withheld; CET_U, CET_S kept */
+	assert_int_equal(fill_restricted(spr, ARRAY_SIZE(spr), 0),
+			 XSTATE_PT | XSTATE_PASID | XSTATE_UINTR | XSTATE_LBR);
+	assert_int_equal(cache.xss_supported, XSTATE_CET_U | XSTATE_CET_S);
+	expect_xss(XSTATE_CET_U | XSTATE_CET_S, 0);
+	expect_xss(XSTATE_PT, -XSTATE_BAD_UNSUPPORTED);
+	expect_xss(XSTATE_PASID, -XSTATE_BAD_UNSUPPORTED);
+	expect_xss(XSTATE_UINTR, -XSTATE_BAD_UNSUPPORTED);
+	expect_xss(XSTATE_LBR, -XSTATE_BAD_UNSUPPORTED);
+	/* no size cached for a withheld component: it never counts */
+	assert_int_equal(cache.comp[14].size, 0);
+	/* 2440 +16 CET_U +24 CET_S */
+	assert_int_equal(xstate_size_compacted(&cache, 0x2e7 | 0xdd00), 2480);
+	/* user components untouched */
+	assert_int_equal(cache.xcr0_supported, 0x602e7);
+
+	/* the client part: PT and HDC withheld */
+	assert_int_equal(fill_restricted(intel_client, ARRAY_SIZE(intel_client), 0),
+			 XSTATE_PT | XSTATE_HDC);
+	assert_int_equal(cache.xss_supported, XSTATE_CET_U | XSTATE_CET_S);
+	expect_xss(XSTATE_HDC, -XSTATE_BAD_UNSUPPORTED);
+
+	/* HWP and a bit no manual names yet: withheld without a sub-leaf read */
+	assert_int_equal(fill_restricted(zen3, ARRAY_SIZE(zen3), XSTATE_HWP | BIT(30)),
+			 XSTATE_HWP | BIT(30));
+	assert_int_equal(cache.xss_supported, XSTATE_CET_U | XSTATE_CET_S);
+
+	/* no IA32_XSS bits at all: nothing to take away */
+	assert_int_equal(fill_restricted(qemu_max, ARRAY_SIZE(qemu_max), 0), 0);
+	assert_int_equal(cache.xss_supported, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -598,6 +683,8 @@ int main(void)
 		cmocka_unit_test_setup(xcr0_rules, setup),
 		cmocka_unit_test_setup(xss_rules, setup),
 		cmocka_unit_test_setup(fill_errors, setup),
+		cmocka_unit_test_setup(xss_allowlist, setup),
+		cmocka_unit_test_setup(xss_restricted, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
