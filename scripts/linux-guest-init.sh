@@ -33,6 +33,15 @@ env -i PATH=/bin:/usr/bin perf stat -x, -o /tmp/perf.csv \
 	sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i + 1)); done'
 echo "mhv-linux: perf stat status $?"
 sed -n 's/^\([^#].*\)/mhv-linux: perf \1/p' /tmp/perf.csv
+# Several CPUs: perf stat -a counts on each of them (-A: a line per CPU);
+# perf starts and reads every CPU's counters through cross-CPU function
+# calls, IPIs that must reach each vCPU.
+if [ "$(grep -c ^processor /proc/cpuinfo)" -gt 1 ]; then
+	perf stat -a -A -x, -o /tmp/perf-a.csv -e instructions,cycles -- \
+		sh -c 'i=0; while [ $i -lt 500 ]; do i=$((i + 1)); done'
+	echo "mhv-linux: perf-a status $?"
+	sed -n 's/^\([^#].*\)/mhv-linux: perf-a \1/p' /tmp/perf-a.csv
+fi
 echo "mhv-linux: done at $(cut -d' ' -f1 /proc/uptime) s"
 if [ -d /sys/firmware/acpi/tables ]; then
 	echo "mhv-linux: powering off"

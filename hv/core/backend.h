@@ -57,6 +57,9 @@ struct backend_ops {
 	bool (*interrupt_allowed)(struct vcpu *vcpu);
 	void (*inject_interrupt)(struct vcpu *vcpu, u8 vector);
 	void (*request_interrupt_window)(struct vcpu *vcpu, bool on);
+	/* An event (interrupt, NMI, exception) waits for the next entry:
+	 * SVM's EVENTINJ.V, VMX's VM-entry interruption-information valid bit. */
+	bool (*event_queued)(struct vcpu *vcpu);
 	/* An instruction mhv completed for the guest ends a STI/MOV SS shadow. */
 	void (*end_interrupt_shadow)(struct vcpu *vcpu);
 	u64 (*guest_cr0)(struct vcpu *vcpu);

@@ -424,6 +424,11 @@ static void svm_inject_interrupt(struct vcpu *vcpu, u8 vector)
 	s->vmcb->control.event_inj = vector | EVENT_TYPE_INTR | EVENT_VALID;
 }
 
+static bool svm_event_queued(struct vcpu *vcpu)
+{
+	return ((struct svm_vcpu *)vcpu->vendor)->vmcb->control.event_inj & EVENT_VALID;
+}
+
 /*
  * The interrupt window: a virtual interrupt (V_IRQ) that ignores V_TPR,
  * with the VINTR intercept, exits as soon as the guest could take it
@@ -694,6 +699,7 @@ const struct backend_ops svm_backend = {
 	.interrupt_allowed = svm_interrupt_allowed,
 	.inject_interrupt = svm_inject_interrupt,
 	.request_interrupt_window = svm_request_interrupt_window,
+	.event_queued = svm_event_queued,
 	.end_interrupt_shadow = svm_end_interrupt_shadow,
 	.guest_cr0 = svm_guest_cr0,
 	.guest_cr3 = svm_guest_cr3,

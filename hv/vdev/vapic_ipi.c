@@ -7,6 +7,7 @@
 #include "vapic_priv.h"
 #include "ioapic.h"
 #include "host/smp.h"
+#include "core/backend.h"
 #include "arch/apic.h"
 
 /* A fixed IPI to another vCPU: pending in its IRR, and its CPU kicked so
@@ -134,6 +135,12 @@ unsigned apic_bus_deliver(struct vcpu *vcpu, u8 dest, bool logical, bool lowest,
 	return n;
 }
 
+/*
+ * The AP sleeps until its SIPI: start_ap kicks its CPU, so does the VM's
+ * stop, and its host timer holds the VM's time limit (vm_vcpu_run).  A
+ * spin here took the time of the vCPUs that run where CPUs share a host:
+ * QEMU TCG's CPU threads on fewer cores, Bochs' CPUs run in turn.
+ */
 bool apic_wait_for_sipi(struct vcpu *vcpu)
 {
 	struct vm *vm = vcpu->vm;
@@ -143,7 +150,7 @@ bool apic_wait_for_sipi(struct vcpu *vcpu)
 			return false;
 		if (vm->deadline_tsc && rdtsc() >= vm->deadline_tsc)
 			return false;
-		cpu_relax();
+		backend->idle_wait();
 	}
 	return true;
 }

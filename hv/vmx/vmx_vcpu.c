@@ -656,6 +656,11 @@ static void vmx_inject_interrupt(struct vcpu *vcpu, u8 vector)
 	vmwrite(VMCS_ENTRY_INTR_INFO, vector | INTR_TYPE_EXTERNAL | INTR_INFO_VALID);
 }
 
+static bool vmx_event_queued(struct vcpu *vcpu)
+{
+	return vmread(VMCS_ENTRY_INTR_INFO) & INTR_INFO_VALID;
+}
+
 /* Interrupt-window exiting (SDM Vol 3 §26.7.5); without it the interrupt
  * waits for the next exit that re-evaluates it. */
 static void vmx_request_interrupt_window(struct vcpu *vcpu, bool on)
@@ -953,6 +958,7 @@ const struct backend_ops vmx_backend = {
 	.interrupt_allowed = vmx_interrupt_allowed,
 	.inject_interrupt = vmx_inject_interrupt,
 	.request_interrupt_window = vmx_request_interrupt_window,
+	.event_queued = vmx_event_queued,
 	.end_interrupt_shadow = vmx_end_interrupt_shadow,
 	.guest_cr0 = vmx_guest_cr0,
 	.guest_cr3 = vmx_guest_cr3,

@@ -60,6 +60,28 @@ static void fake_request_nmi_window(struct vcpu *vcpu)
 {
 }
 
+static struct vm vm;
+static struct vcpu *vcpu = &vm.vcpus[0];
+
+/* An interrupt queued by inject_interrupt waits for the next entry. */
+static bool fake_event_queued(struct vcpu *vcpu)
+{
+	return injected >= 0;
+}
+
+/* A halted vCPU's CPU sleeps: what wakes it is each test's on_idle; a
+ * HLT still asleep after a few wake-ups ends with the VM. */
+static void (*on_idle)(void);
+static int idle_waits;
+
+static void fake_idle_wait(void)
+{
+	if (on_idle)
+		on_idle();
+	if (++idle_waits >= 3)
+		vm_stop(vcpu->vm, VM_STOP_TIME_LIMIT, "asleep");
+}
+
 static const struct backend_ops fake_backend = {
 	.guest_cr4 = fake_cr4,
 	.name = "fake",
@@ -69,6 +91,8 @@ static const struct backend_ops fake_backend = {
 	.nmi_allowed = fake_nmi_allowed,
 	.inject_nmi = fake_inject_nmi,
 	.request_nmi_window = fake_request_nmi_window,
+	.event_queued = fake_event_queued,
+	.idle_wait = fake_idle_wait,
 };
 
 const struct backend_ops *backend = &fake_backend;
@@ -117,9 +141,6 @@ void ioapic_eoi(struct vcpu *v, u8 vector)
 	ioapic_eois++;
 }
 
-static struct vm vm;
-static struct vcpu *vcpu = &vm.vcpus[0];
-
 #define MSR_TPR 0x808
 #define MSR_EOI 0x80b
 #define MSR_ICR 0x830
@@ -138,6 +159,8 @@ static int setup(void **state)
 	apic_set_cr8_home(&vcpu->apic, &fake_cr8[0], 0);
 	apic_reset(&vcpu->apic, true, true);
 	kicks = 0;
+	on_idle = NULL;
+	idle_waits = 0;
 	guest_if = true;
 	injected = -1;
 	window = false;
@@ -793,6 +816,64 @@ static void pmi_follows_the_lvtpc(void **state)
 	assert_int_equal(injected, -1);
 }
 
+/*
+ * HLT with several vCPUs (apic_halt): the host timer ends the CPU's sleep
+ * at the guest's TSC deadline, and the timer check delivers the expiry
+ * at once.  The HLT is over: the vector waits in the backend, the IRR is
+ * empty.
+ */
+static struct host_timer halt_timer;
+
+static void deadline_reached(void)
+{
+	vcpu->apic.tsc_deadline = 1; /* the TSC passed it meanwhile */
+}
+
+static void halt_ends_at_its_timer(void **state)
+{
+	(void)state;
+	second_vcpu(false);
+	vcpu->timer = &halt_timer;
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xec | (2u << 17)));
+	assert_true(apic_tsc_deadline_write(vcpu, ~0ull));
+	on_idle = deadline_reached;
+	apic_halt(vcpu);
+	assert_int_equal(idle_waits, 1);
+	assert_int_equal(injected, 0xec);
+	assert_int_equal(vm.stop, VM_RUNNING);
+}
+
+/*
+ * Issue 28: Linux's call-function IPI (0xfb) from the other vCPU and the
+ * halted vCPU's own timer (0xec) in one wake-up.  The timer check
+ * delivers 0xfb, which holds 0xec back (its class is lower): no vector
+ * is deliverable, yet the HLT is over.
+ */
+static void ipi_and_timer_at_once(void)
+{
+	apic_mmio_write(&vm.vcpus[1], 0x310, 0); /* to APIC ID 0 */
+	apic_mmio_write(&vm.vcpus[1], 0x300, 0xfb);
+	deadline_reached();
+}
+
+static void halt_ends_for_an_ipi_and_its_timer_at_once(void **state)
+{
+	u32 irr;
+
+	(void)state;
+	second_vcpu(false);
+	vcpu->timer = &halt_timer;
+	assert_true(apic_mmio_write(vcpu, 0x320, 0xec | (2u << 17)));
+	assert_true(apic_tsc_deadline_write(vcpu, ~0ull));
+	on_idle = ipi_and_timer_at_once;
+	apic_halt(vcpu);
+	assert_int_equal(idle_waits, 1);
+	assert_int_equal(injected, 0xfb);
+	assert_true(apic_mmio_read(vcpu, 0x200 + 0x70, &irr)); /* IRR 224-255 */
+	assert_int_equal(irr, 1u << (0xec - 224));
+	assert_int_equal(vm.stop, VM_RUNNING);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -822,6 +903,8 @@ int main(void)
 		cmocka_unit_test_setup(init_sipi_starts_a_waiting_ap, setup),
 		cmocka_unit_test_setup(logical_flat_destination, setup),
 		cmocka_unit_test_setup(pmi_follows_the_lvtpc, setup),
+		cmocka_unit_test_setup(halt_ends_at_its_timer, setup),
+		cmocka_unit_test_setup(halt_ends_for_an_ipi_and_its_timer_at_once, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
