@@ -65,6 +65,12 @@ const struct backend_ops *svm_probe(const char **why, int *status)
 		*why = "SVM without nested paging (CPUID 8000_000A EDX[0]=0): mhv needs NPT";
 		return NULL;
 	}
+	if (!duty_sets_match(svm_loop_duty_sets)) {
+		*why = "the SVM run loops were built for other duty sets than "
+		       "core/mitigation_policy.c lists (core/duties.inc)";
+		*status = MHV_FATAL;
+		return NULL;
+	}
 	*status = svm_cpu_enable(why);
 	if (*status)
 		return NULL;

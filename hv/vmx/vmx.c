@@ -186,6 +186,12 @@ const struct backend_ops *vmx_probe(const char **why, int *status)
 {
 	u64 fc = rdmsr(MSR_IA32_FEATURE_CONTROL);
 
+	if (!duty_sets_match(vmx_loop_duty_sets)) {
+		*why = "the VMX run loops were built for other duty sets than "
+		       "core/mitigation_policy.c lists (core/duties.inc)";
+		*status = MHV_FATAL;
+		return NULL;
+	}
 	*status = MHV_NO_VIRT;
 	if ((fc & FEATURE_CONTROL_LOCK) && !(fc & FEATURE_CONTROL_VMX_OUTSIDE_SMX)) {
 		*why = "VMX disabled by firmware (IA32_FEATURE_CONTROL is locked with "
