@@ -14,10 +14,8 @@
 #include "host/cpu_features.h"
 #include "arch/msr.h"
 #include "arch/regs.h"
+#include "arch/spec_ctrl.h"
 #include "arch/x86.h"
-
-#define CPUID7_EDX_ARCH_CAPABILITIES BIT(29) /* SDM Vol 2A CPUID */
-#define EXT21_EAX_IBPB_BRTYPE BIT(28)	     /* APM Vol 3 Appendix E */
 
 struct mitigations mitigations;
 
@@ -66,7 +64,7 @@ static void read_cpu(struct spec_cpu *c)
 		.ext21_eax = ext_leaf(0x80000021)->eax,
 		.ext21_ecx = ext_leaf(0x80000021)->ecx,
 	};
-	if ((c->std7_edx & CPUID7_EDX_ARCH_CAPABILITIES) &&
+	if ((c->std7_edx & STD7_EDX_ARCH_CAPABILITIES) &&
 	    rdmsr_safe(MSR_IA32_ARCH_CAPABILITIES, &caps) == 0)
 		c->arch_caps = caps;
 	c->sbpb_probe = sbpb_probe(c);
