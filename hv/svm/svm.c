@@ -78,6 +78,7 @@ const struct backend_ops *svm_probe(const char **why, int *status)
 	svm_exit_table_init();
 	svm_nmi_exits_init();
 	svm_fast_exits_init(svm_has_nrips);
+	selfcheck_watch("the SVM run loops' table", svm_run_loops, sizeof(svm_run_loops));
 	selfcheck_watch("the SVM exit table", svm_exit_table, sizeof(svm_exit_table));
 	selfcheck_watch("the SVM fast exit table", svm_fast_exits, sizeof(svm_fast_exits));
 	return &svm_backend;

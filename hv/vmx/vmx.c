@@ -216,6 +216,7 @@ const struct backend_ops *vmx_probe(const char **why, int *status)
 	if (*status)
 		return NULL;
 	vmx_exit_table_init();
+	selfcheck_watch("the VMX run loops' table", vmx_run_loops, sizeof(vmx_run_loops));
 	selfcheck_watch("the VMX exit table", vmx_exit_table, sizeof(vmx_exit_table));
 	vmx_fast_exits_init();
 	selfcheck_watch("the VMX fast exit table", vmx_fast_exits, sizeof(vmx_fast_exits));
