@@ -141,7 +141,7 @@ $(B)/unit/test_$(1): $$(UNIT_SRCS_$(1))
 	@mkdir -p $$(@D) $(B)/deps
 	@echo '  HOSTCC  $$@'
 	@$$(HOSTCC) $$(UNIT_CFLAGS) -o $$@ $$(UNIT_SRCS_$(1)) -lcmocka
-	@$$(HOSTCC) $$(UNIT_CFLAGS) -MM -MP -MT $$@ $$(UNIT_SRCS_$(1)) >$(B)/deps/$$(@F).d
+	@$$(HOSTCC) $$(UNIT_CFLAGS) -MM -MP -MT $$@ $$(filter %.c,$$(UNIT_SRCS_$(1))) >$(B)/deps/$$(@F).d
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
 

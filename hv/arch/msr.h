@@ -26,8 +26,10 @@
 
 /* Speculation control: CPUID.7.0:EDX[26] and [29] say which exist */
 #define MSR_IA32_SPEC_CTRL 0x48
+#define SPEC_CTRL_IBRS BIT(0)  /* SDM Vol 4 Table 2-2; APM Vol 2 §3.2.9 */
 #define MSR_IA32_PRED_CMD 0x49 /* write-only: a command, no state */
 #define PRED_CMD_IBPB 1	       /* indirect branch prediction barrier */
+#define PRED_CMD_SBPB BIT(7)   /* selective IBPB (APM Vol 2 §3.2.9) */
 #define MSR_IA32_ARCH_CAPABILITIES 0x10a
 
 #define MSR_MICROCODE_REV 0x8b /* Intel IA32_BIOS_SIGN_ID, AMD PATCH_LEVEL */
@@ -133,6 +135,11 @@
 #define HWCR_TSC_FREQ_SEL BIT(24) /* read-only 1: the TSC counts at P0's rate */
 #define HWCR_CPB_DIS BIT(25) /* core performance boost off (PPR for Family 19h/1Ah, MSRC001_0015) */
 #define MSR_AMD_NB_CFG 0xc001001f
+/* BP_CFG[4] BpSpecReduce: SRSO across the guest/host boundary where
+ * CPUID 8000_0021 EAX[31] SRSO_MSR_FIX says so (Linux msr-index.h
+ * MSR_ZEN4_BP_CFG, commit 8442df2b49ed "Add support for SRSO_MSR_FIX") */
+#define MSR_AMD_BP_CFG 0xc001102e
+#define BP_CFG_BP_SPEC_REDUCE BIT(4)
 #define MSR_AMD_OSVW_ID_LENGTH 0xc0010140
 #define MSR_AMD_OSVW_STATUS 0xc0010141
 #define MSR_AMD_DE_CFG 0xc0011029

@@ -57,6 +57,7 @@
 #define EFER_LMA BIT(10)
 #define EFER_NXE BIT(11)
 #define EFER_SVME BIT(12)
+#define EFER_AIBRSE BIT(21) /* Automatic IBRS: CPL 0 IBRS-protected (APM Vol 2 §3.1.7) */
 
 /* RFLAGS (SDM Vol 1 §3.4.3; APM Vol 2 §3.1.6) */
 #define RFLAGS_FIXED1 BIT(1) /* reads as 1 */

@@ -177,8 +177,8 @@ enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id
 		struct vcpu *v = &vm->vcpus[i];
 
 		v->timed = spec->timed;
-		v->duties = spec->mitigations_off ? 0 : mitigations.exit_duties;
-		v->ibpb = !spec->mitigations_off && mitigations.ibpb;
+		v->mitigated = !spec->mitigations_off;
+		v->duty_set = v->mitigated ? mitigations.auto_set : 0;
 		apic_reset(&v->apic, i == 0, true); /* mhv's guests use the x2APIC MSRs */
 		/* every vCPU enters the same image; RDI says which one it is */
 		v->regs.rip = GUEST_LOAD;
@@ -243,12 +243,13 @@ void vm_vcpu_run(struct vcpu *vcpu)
 		goto out;
 	}
 	if (vcpu->vm->stop == VM_RUNNING) {
+		struct host_ctl_saved saved;
+
 		cpu_reset_for_new_vcpu(); /* nothing of the VM before it on this CPU */
-		/* nor its branch predictions: each vCPU runs once, start to end,
-		 * so another VM ran here before (SDM Vol 4 IA32_PRED_CMD) */
-		if (vcpu->ibpb)
-			wrmsr(MSR_IA32_PRED_CMD, PRED_CMD_IBPB);
+		/* nor its branch predictions (IBPB), and the host controls */
+		mitigations_vcpu_enter(vcpu, &saved);
 		backend->vcpu_run(vcpu);
+		mitigations_vcpu_leave(&saved);
 	}
 	backend->vcpu_destroy(vcpu);
 out:

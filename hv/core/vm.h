@@ -116,8 +116,8 @@ struct vcpu {
 	} msr_refused[VCPU_MSR_REFUSALS];
 	u32 msr_refused_other; /* refusals of MSRs past the table's room */
 	bool timed;	       /* run with the timed loop (stamps around every entry/exit) */
-	u8 duties;	       /* DUTY_* bits (core/mitigations.h): the backend's loop variant */
-	bool ibpb;	       /* IBPB before it runs: its CPU ran another VM */
+	u8 duty_set;	       /* index in duty_sets (core/mitigation_policy.h): its loop */
+	bool mitigated;	       /* "auto": IBPB and host controls around its run */
 	u8 pmu_mode;	       /* enum pmu_mode; not PMU_OFF: the backend's PMU run loop */
 	u8 pmu_account;	       /* HV_PMU_ACCOUNT_* events counted for emulated instructions */
 	struct pmu_state pmu;

@@ -288,9 +288,9 @@ const struct vm_config vm_configs[] = {
 	{ "sw+insn-noacct", "pmu-sw, guest counts instructions, no accounting", false, NULL, "sw",
 	  true, true, false, false },
 	/* the other side of "mitigations =": the one the config does not pick */
-	{ "mitigations-off", "no RSB fill, IBPB or VERW: the floor", false, mitigations_tests,
-	  "off", false, false, true, false },
-	{ "mitigations-auto", "RSB fill, IBPB, VERW where this CPU needs them", false,
+	{ "mitigations-off", "none of the exit duties: the floor", false, mitigations_tests, "off",
+	  false, false, true, false },
+	{ "mitigations-auto", "the exit duties this CPU needs (header line)", false,
 	  mitigations_tests, "off", false, false, false, true },
 };
 

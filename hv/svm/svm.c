@@ -65,6 +65,12 @@ const struct backend_ops *svm_probe(const char **why, int *status)
 		*why = "SVM without nested paging (CPUID 8000_000A EDX[0]=0): mhv needs NPT";
 		return NULL;
 	}
+	if (!duty_sets_match(svm_loop_duty_sets)) {
+		*why = "the SVM run loops were built for other duty sets than "
+		       "core/mitigation_policy.c lists (core/duties.inc)";
+		*status = MHV_FATAL;
+		return NULL;
+	}
 	*status = svm_cpu_enable(why);
 	if (*status)
 		return NULL;
@@ -72,6 +78,7 @@ const struct backend_ops *svm_probe(const char **why, int *status)
 	svm_exit_table_init();
 	svm_nmi_exits_init();
 	svm_fast_exits_init(svm_has_nrips);
+	selfcheck_watch("the SVM run loops' table", svm_run_loops, sizeof(svm_run_loops));
 	selfcheck_watch("the SVM exit table", svm_exit_table, sizeof(svm_exit_table));
 	selfcheck_watch("the SVM fast exit table", svm_fast_exits, sizeof(svm_fast_exits));
 	return &svm_backend;

@@ -3,6 +3,7 @@
 #define MHV_SVM_H
 
 #include "core/backend.h"
+#include "core/mitigation_policy.h"
 #include "vmcb.h"
 
 struct guest_regs;
@@ -90,17 +91,21 @@ static inline void svm_gif_release(void)
 {
 	asm volatile("cli; stgi" ::: "memory");
 }
-/* The VM-run loops (svm_entry.asm): no PMU, PMU switch at every exit (sw,
- * sw-noelide), fast path while the PMU needs no hook (sw-lazy, hw); timed or
- * not; RSB fill after every exit or not. */
+/* The VM-run loops (svm_entry.asm), by kind: no PMU, PMU switch at every
+ * exit (sw, sw-noelide), fast path while the PMU needs no hook (sw-lazy;
+ * hw, which also clears the host's GLOBAL_CTL before VMRUN); timed or not;
+ * one per duty set (core/mitigation_policy.h), listed in
+ * svm_loop_duty_sets (then 0xff), which svm_probe checks. */
+enum svm_loop_kind {
+	SVM_LOOP_PLAIN,
+	SVM_LOOP_PMU,
+	SVM_LOOP_LAZY,
+	SVM_LOOP_HW,
+	SVM_LOOP_KINDS
+};
 typedef void svm_run_loop_fn(struct vcpu *vcpu, u64 vmcb_pa);
-svm_run_loop_fn svm_run_loop, svm_run_loop_timed, svm_run_loop_rsb, svm_run_loop_timed_rsb;
-svm_run_loop_fn svm_run_loop_pmu, svm_run_loop_pmu_timed, svm_run_loop_pmu_rsb,
-    svm_run_loop_pmu_timed_rsb;
-svm_run_loop_fn svm_run_loop_lazy, svm_run_loop_lazy_timed, svm_run_loop_lazy_rsb,
-    svm_run_loop_lazy_timed_rsb;
-svm_run_loop_fn svm_run_loop_hw, svm_run_loop_hw_timed, svm_run_loop_hw_rsb,
-    svm_run_loop_hw_timed_rsb;
+extern svm_run_loop_fn *const svm_run_loops[SVM_LOOP_KINDS][2][DUTY_SETS];
+extern const u8 svm_loop_duty_sets[DUTY_SETS + 1];
 int svm_handle_exit(struct vcpu *vcpu, struct vmcb *vmcb);
 int svm_handle_exit_nrips(struct vcpu *vcpu, struct vmcb *vmcb);
 int svm_handle_exit_pmu(struct vcpu *vcpu, struct vmcb *vmcb);

@@ -33,14 +33,12 @@ extern svm_fast_exits
 ; every code calls through the table vcpu->exit_table points to, codes above
 ; 255 its last entry; the PMU code switches it between the plain handlers
 ; and its world switch (svm_pmu.c).  %5: the
-; per-exit duties (core/mitigations.h), DUTY_RSB_FILL or none (VERW is for
-; Intel's MDS only).  %6: an MSR to write 0 right before every VMRUN, or 0
-; (pmu_entry_zeroed_msr).
+; per-exit duties, one duty set (core/duties.inc).  %6: an MSR to write 0
+; right before every VMRUN, or 0 (pmu_entry_zeroed_msr).
 %macro RUN_LOOP 6
 %if %2
 	TIMED_LOOP_ALIGN TIMED_ALIGN
 %endif
-global %1
 %1:
 	PUSH_HOST_CALLEE_SAVED
 	push rdi
@@ -61,6 +59,9 @@ global %1
 	mov rax, [rsp + F_VMCB]		; VMRUN takes the VMCB in RAX
 	LOAD_GUEST_GPRS
 	mov rdi, [rdi + G_RDI]
+%if (%5) & DUTY_VERW
+	CLEAR_CPU_BUFFERS
+%endif
 	vmrun
 	; #VMEXIT: host RSP, RAX and RIP are back from the host save area
 	push rdi
@@ -73,9 +74,7 @@ global %1
 %endif
 	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]
-%if %5 & DUTY_RSB_FILL
-	FILL_RSB
-%endif
+	EXIT_DUTIES %5
 	mov rsi, [rsp + F_VMCB]		; identity-mapped: the VMCB's address
 %if %4
 	; Codes above 255 (NPF, VMEXIT_INVALID) take the general path; the
@@ -83,7 +82,7 @@ global %1
 	cmp qword [rsi + VMCB_EXIT_CODE], 0xff
 	ja %%general
 	movzx eax, byte [rsi + VMCB_EXIT_CODE]
-	CALL_EXIT_TABLE %4, svm_fast_exits	; (vcpu, vmcb); non-zero: enter again
+	CALL_EXIT_TABLE %4, svm_fast_exits, %5	; (vcpu, vmcb); non-zero: enter again
 %else
 	call %3
 %endif
@@ -95,29 +94,64 @@ global %1
 	ret
 %if %4
 %%general:
-	CALL_EXIT_GENERAL %4, %3, %%handled
+	CALL_EXIT_GENERAL %4, %3, %%handled, %5
 %endif
 %endmacro
 
 ; PerfCntrGlobalCtl (APM Vol 2 §13.2.1, PerfMonV2): PMU_HW's VMRUN needs it 0
 %define ZERO_GLOBAL_CTL 0xc0000301
 
-RUN_LOOP svm_run_loop, 0, svm_handle_exit, 1, 0, 0
-RUN_LOOP svm_run_loop_timed, 1, svm_handle_exit, 1, 0, 0
-RUN_LOOP svm_run_loop_rsb, 0, svm_handle_exit, 1, DUTY_RSB_FILL, 0
-RUN_LOOP svm_run_loop_timed_rsb, 1, svm_handle_exit, 1, DUTY_RSB_FILL, 0
-; sw, sw-noelide: the switch around every exit
-RUN_LOOP svm_run_loop_pmu, 0, svm_handle_exit_pmu, 0, 0, 0
-RUN_LOOP svm_run_loop_pmu_timed, 1, svm_handle_exit_pmu, 0, 0, 0
-RUN_LOOP svm_run_loop_pmu_rsb, 0, svm_handle_exit_pmu, 0, DUTY_RSB_FILL, 0
-RUN_LOOP svm_run_loop_pmu_timed_rsb, 1, svm_handle_exit_pmu, 0, DUTY_RSB_FILL, 0
-; sw-lazy: fast handlers while the PMU needs no hook
-RUN_LOOP svm_run_loop_lazy, 0, 0, 2, 0, 0
-RUN_LOOP svm_run_loop_lazy_timed, 1, 0, 2, 0, 0
-RUN_LOOP svm_run_loop_lazy_rsb, 0, 0, 2, DUTY_RSB_FILL, 0
-RUN_LOOP svm_run_loop_lazy_timed_rsb, 1, 0, 2, DUTY_RSB_FILL, 0
-; hw: the same, and the host GLOBAL_CTL off before each VMRUN
-RUN_LOOP svm_run_loop_hw, 0, 0, 2, 0, ZERO_GLOBAL_CTL
-RUN_LOOP svm_run_loop_hw_timed, 1, 0, 2, 0, ZERO_GLOBAL_CTL
-RUN_LOOP svm_run_loop_hw_rsb, 0, 0, 2, DUTY_RSB_FILL, ZERO_GLOBAL_CTL
-RUN_LOOP svm_run_loop_hw_timed_rsb, 1, 0, 2, DUTY_RSB_FILL, ZERO_GLOBAL_CTL
+; The loop kinds, as enum svm_loop_kind (svm.h): %1 name, %2 timed, %3 duties
+%macro SVM_KIND_0 3			; PMU off: the fast handlers
+	RUN_LOOP %1, %2, svm_handle_exit, 1, %3, 0
+%endmacro
+%macro SVM_KIND_1 3			; sw, sw-noelide: the switch around every exit
+	RUN_LOOP %1, %2, svm_handle_exit_pmu, 0, %3, 0
+%endmacro
+%macro SVM_KIND_2 3			; sw-lazy: fast handlers while the PMU needs no hook
+	RUN_LOOP %1, %2, 0, 2, %3, 0
+%endmacro
+%macro SVM_KIND_3 3			; hw: the same, and the host GLOBAL_CTL off before each VMRUN
+	RUN_LOOP %1, %2, 0, 2, %3, ZERO_GLOBAL_CTL
+%endmacro
+%define SVM_LOOP_KINDS 4
+
+DUTY_DATA
+
+; One loop per kind, timed or not, and duty set
+%assign k 0
+%rep SVM_LOOP_KINDS
+%assign t 0
+%rep 2
+%assign s 0
+%rep DUTY_SETS
+	SVM_KIND_%[k] svm_loop_%[k]_%[t]_%[s], t, DUTY_SET_%[s]
+%assign s s + 1
+%endrep
+%assign t t + 1
+%endrep
+%assign k k + 1
+%endrep
+
+; the table of loop addresses needs load-time relocation: not .rodata
+section .data.rel.ro progbits alloc noexec write align=8
+; svm_run_loop_fn *const svm_run_loops[SVM_LOOP_KINDS][2][DUTY_SETS]
+global svm_run_loops
+svm_run_loops:
+%assign k 0
+%rep SVM_LOOP_KINDS
+%assign t 0
+%rep 2
+%assign s 0
+%rep DUTY_SETS
+	dq svm_loop_%[k]_%[t]_%[s]
+%assign s s + 1
+%endrep
+%assign t t + 1
+%endrep
+%assign k k + 1
+%endrep
+
+section .rodata
+global svm_loop_duty_sets
+DUTY_SET_LIST svm_loop_duty_sets

@@ -13,7 +13,6 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 #include "core/vm.h"
-#include "core/mitigations.h"
 #include "core/guest_cr.h"
 #include "arch/msr.h"
 #include "arch/ctlreg.h"
@@ -368,18 +367,10 @@ static void svm_vmsave(u64 vmcb_pa)
 	asm volatile("vmsave %%rax" ::"a"(vmcb_pa) : "memory");
 }
 
-/* [PMU mode][timed][RSB fill]: VERW is never a duty on AMD (MDS is Intel's) */
-static svm_run_loop_fn *const run_loops[PMU_MODE_COUNT][2][2] = {
-	[PMU_OFF] = { { svm_run_loop, svm_run_loop_rsb },
-		      { svm_run_loop_timed, svm_run_loop_timed_rsb } },
-	[PMU_SW] = { { svm_run_loop_pmu, svm_run_loop_pmu_rsb },
-		     { svm_run_loop_pmu_timed, svm_run_loop_pmu_timed_rsb } },
-	[PMU_SW_NOELIDE] = { { svm_run_loop_pmu, svm_run_loop_pmu_rsb },
-			     { svm_run_loop_pmu_timed, svm_run_loop_pmu_timed_rsb } },
-	[PMU_SW_LAZY] = { { svm_run_loop_lazy, svm_run_loop_lazy_rsb },
-			  { svm_run_loop_lazy_timed, svm_run_loop_lazy_timed_rsb } },
-	[PMU_HW] = { { svm_run_loop_hw, svm_run_loop_hw_rsb },
-		     { svm_run_loop_hw_timed, svm_run_loop_hw_timed_rsb } },
+/* The loop kind of each PMU mode */
+static const u8 loop_kind[PMU_MODE_COUNT] = {
+	[PMU_OFF] = SVM_LOOP_PLAIN,    [PMU_SW] = SVM_LOOP_PMU, [PMU_SW_NOELIDE] = SVM_LOOP_PMU,
+	[PMU_SW_LAZY] = SVM_LOOP_LAZY, [PMU_HW] = SVM_LOOP_HW,
 };
 
 static void svm_vcpu_run(struct vcpu *vcpu)
@@ -393,7 +384,7 @@ static void svm_vcpu_run(struct vcpu *vcpu)
 	if (pmu)
 		svm_pmu_first_entry(vcpu, s->vmcb);
 	svm_gif_hold();
-	run_loops[vcpu->pmu_mode][vcpu->timed][!!(vcpu->duties & DUTY_RSB_FILL)](vcpu, s->vmcb_pa);
+	svm_run_loops[loop_kind[vcpu->pmu_mode]][vcpu->timed][vcpu->duty_set](vcpu, s->vmcb_pa);
 	/* a fast handler may have ended the VM with GIF still clear */
 	svm_gif_release();
 	if (pmu)

@@ -186,6 +186,12 @@ const struct backend_ops *vmx_probe(const char **why, int *status)
 {
 	u64 fc = rdmsr(MSR_IA32_FEATURE_CONTROL);
 
+	if (!duty_sets_match(vmx_loop_duty_sets)) {
+		*why = "the VMX run loops were built for other duty sets than "
+		       "core/mitigation_policy.c lists (core/duties.inc)";
+		*status = MHV_FATAL;
+		return NULL;
+	}
 	*status = MHV_NO_VIRT;
 	if ((fc & FEATURE_CONTROL_LOCK) && !(fc & FEATURE_CONTROL_VMX_OUTSIDE_SMX)) {
 		*why = "VMX disabled by firmware (IA32_FEATURE_CONTROL is locked with "
@@ -210,6 +216,7 @@ const struct backend_ops *vmx_probe(const char **why, int *status)
 	if (*status)
 		return NULL;
 	vmx_exit_table_init();
+	selfcheck_watch("the VMX run loops' table", vmx_run_loops, sizeof(vmx_run_loops));
 	selfcheck_watch("the VMX exit table", vmx_exit_table, sizeof(vmx_exit_table));
 	vmx_fast_exits_init();
 	selfcheck_watch("the VMX fast exit table", vmx_fast_exits, sizeof(vmx_fast_exits));

@@ -3,6 +3,7 @@
 #define MHV_VMX_H
 
 #include "core/backend.h"
+#include "core/mitigation_policy.h"
 #include "vmx_controls.h"
 
 struct vcpu;
@@ -41,21 +42,19 @@ const struct backend_ops *vmx_probe(const char **why, int *status);
 /* Per CPU (the BSP from vmx_probe, each AP when it starts); 0 or a status. */
 int vmx_cpu_enable(const char **why);
 void vmx_idle_wait(void);
-/* The VM-run loops (vmx_entry.asm): no PMU, PMU switch at every exit (sw,
- * sw-noelide), fast path while the PMU needs no hook (sw-lazy); timed or
- * not; the per-exit duties (RSB fill, VERW). */
+/* The VM-run loops (vmx_entry.asm), by kind: no PMU, PMU switch at every
+ * exit (sw, sw-noelide), fast path while the PMU needs no hook (sw-lazy);
+ * timed or not; one per duty set (core/mitigation_policy.h), listed in
+ * vmx_loop_duty_sets (then 0xff), which vmx_probe checks. */
+enum vmx_loop_kind {
+	VMX_LOOP_PLAIN,
+	VMX_LOOP_PMU,
+	VMX_LOOP_LAZY,
+	VMX_LOOP_KINDS
+};
 typedef void vmx_run_loop_fn(struct vcpu *vcpu);
-vmx_run_loop_fn vmx_run_loop, vmx_run_loop_timed, vmx_run_loop_pmu, vmx_run_loop_pmu_timed;
-vmx_run_loop_fn vmx_run_loop_rsb, vmx_run_loop_timed_rsb, vmx_run_loop_pmu_rsb,
-    vmx_run_loop_pmu_timed_rsb;
-vmx_run_loop_fn vmx_run_loop_verw, vmx_run_loop_timed_verw, vmx_run_loop_pmu_verw,
-    vmx_run_loop_pmu_timed_verw;
-vmx_run_loop_fn vmx_run_loop_rsb_verw, vmx_run_loop_timed_rsb_verw, vmx_run_loop_pmu_rsb_verw,
-    vmx_run_loop_pmu_timed_rsb_verw;
-vmx_run_loop_fn vmx_run_loop_lazy, vmx_run_loop_lazy_timed, vmx_run_loop_lazy_rsb,
-    vmx_run_loop_lazy_timed_rsb;
-vmx_run_loop_fn vmx_run_loop_lazy_verw, vmx_run_loop_lazy_timed_verw, vmx_run_loop_lazy_rsb_verw,
-    vmx_run_loop_lazy_timed_rsb_verw;
+extern vmx_run_loop_fn *const vmx_run_loops[VMX_LOOP_KINDS][2][DUTY_SETS];
+extern const u8 vmx_loop_duty_sets[DUTY_SETS + 1];
 int vmx_handle_exit(struct vcpu *vcpu);
 int vmx_handle_exit_reason(struct vcpu *vcpu, u32 reason);
 int vmx_handle_exit_pmu(struct vcpu *vcpu);

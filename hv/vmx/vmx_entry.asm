@@ -26,14 +26,8 @@ extern vmx_fast_exits
 ; Stack frame while the loop runs: [rsp + 16] vcpu
 %define F_VCPU 16
 ; The entry stamp of a VMRESUME comes after the exit handling and the
-; duties: a timed loop's stamps lie within its first 512 bytes (guest_regs.inc).
-%define TIMED_ALIGN 512
-
-section .rodata
-verw_selector:
-	dw 0x10				; HOST_DS (host/cpu_tables.h)
-
-section .text
+; duties: a timed loop's stamps lie within its first 1024 bytes (guest_regs.inc).
+%define TIMED_ALIGN 1024
 
 ; The guest's GPRs from struct vcpu at [rsp + F_VCPU], ready to enter;
 ; %2: the duties, VERW last (after the host's last load of its own data);
@@ -48,7 +42,7 @@ section .text
 	mov rax, [rdi + G_RAX]
 	LOAD_GUEST_GPRS
 	mov rdi, [rdi + G_RDI]
-%if %2 & DUTY_VERW
+%if (%2) & DUTY_VERW
 	CLEAR_CPU_BUFFERS
 %endif
 %endmacro
@@ -61,12 +55,11 @@ section .text
 ; entry of vmx_fast_exits).  %4 = 2 (sw-lazy): every reason calls through
 ; the table vcpu->exit_table points to, reasons from 256 up its last entry;
 ; the PMU code switches it between the fast handlers and its world switch
-; (vmx_pmu.c).  %5: the per-exit duties (core/mitigations.h), DUTY_* bits.
+; (vmx_pmu.c).  %5: the per-exit duties, one duty set (core/duties.inc).
 %macro RUN_LOOP 5
 %if %2
 	TIMED_LOOP_ALIGN TIMED_ALIGN
 %endif
-global %1
 %1:
 	PUSH_HOST_CALLEE_SAVED
 	push rdi
@@ -90,8 +83,10 @@ global %1
 %endif
 	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]
-%if %5 & DUTY_RSB_FILL
-	FILL_RSB
+	EXIT_DUTIES %5
+%if (%5 & DUTY_CLEAR_REGS) && %4 == 0
+	xor eax, eax			; guest values the handler call does not load
+	xor esi, esi
 %endif
 %if %4
 	; Only bits 15:0 are the basic reason (SDM Vol 3 §28.2.1); reasons
@@ -102,7 +97,7 @@ global %1
 	cmp si, 0x100
 	jae %%general
 	movzx eax, sil
-	CALL_EXIT_TABLE %4, vmx_fast_exits	; (vcpu, reason); non-zero: enter again
+	CALL_EXIT_TABLE %4, vmx_fast_exits, %5	; (vcpu, reason); non-zero: enter again
 %else
 	call %3
 %endif
@@ -121,31 +116,58 @@ global %1
 	ret
 %if %4
 %%general:
-	CALL_EXIT_GENERAL %4, %3, %%handled
+	CALL_EXIT_GENERAL %4, %3, %%handled, %5
 %endif
 %endmacro
 
-RUN_LOOP vmx_run_loop, 0, vmx_handle_exit_reason, 1, 0
-RUN_LOOP vmx_run_loop_timed, 1, vmx_handle_exit_reason, 1, 0
-RUN_LOOP vmx_run_loop_pmu, 0, vmx_handle_exit_pmu, 0, 0
-RUN_LOOP vmx_run_loop_lazy, 0, 0, 2, 0
-RUN_LOOP vmx_run_loop_pmu_timed, 1, vmx_handle_exit_pmu, 0, 0
-RUN_LOOP vmx_run_loop_lazy_timed, 1, 0, 2, 0
-RUN_LOOP vmx_run_loop_rsb, 0, vmx_handle_exit_reason, 1, DUTY_RSB_FILL
-RUN_LOOP vmx_run_loop_timed_rsb, 1, vmx_handle_exit_reason, 1, DUTY_RSB_FILL
-RUN_LOOP vmx_run_loop_pmu_rsb, 0, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL
-RUN_LOOP vmx_run_loop_lazy_rsb, 0, 0, 2, DUTY_RSB_FILL
-RUN_LOOP vmx_run_loop_pmu_timed_rsb, 1, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL
-RUN_LOOP vmx_run_loop_lazy_timed_rsb, 1, 0, 2, DUTY_RSB_FILL
-RUN_LOOP vmx_run_loop_verw, 0, vmx_handle_exit_reason, 1, DUTY_VERW
-RUN_LOOP vmx_run_loop_timed_verw, 1, vmx_handle_exit_reason, 1, DUTY_VERW
-RUN_LOOP vmx_run_loop_pmu_verw, 0, vmx_handle_exit_pmu, 0, DUTY_VERW
-RUN_LOOP vmx_run_loop_lazy_verw, 0, 0, 2, DUTY_VERW
-RUN_LOOP vmx_run_loop_pmu_timed_verw, 1, vmx_handle_exit_pmu, 0, DUTY_VERW
-RUN_LOOP vmx_run_loop_lazy_timed_verw, 1, 0, 2, DUTY_VERW
-RUN_LOOP vmx_run_loop_rsb_verw, 0, vmx_handle_exit_reason, 1, DUTY_RSB_FILL | DUTY_VERW
-RUN_LOOP vmx_run_loop_timed_rsb_verw, 1, vmx_handle_exit_reason, 1, DUTY_RSB_FILL | DUTY_VERW
-RUN_LOOP vmx_run_loop_pmu_rsb_verw, 0, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL | DUTY_VERW
-RUN_LOOP vmx_run_loop_lazy_rsb_verw, 0, 0, 2, DUTY_RSB_FILL | DUTY_VERW
-RUN_LOOP vmx_run_loop_pmu_timed_rsb_verw, 1, vmx_handle_exit_pmu, 0, DUTY_RSB_FILL | DUTY_VERW
-RUN_LOOP vmx_run_loop_lazy_timed_rsb_verw, 1, 0, 2, DUTY_RSB_FILL | DUTY_VERW
+; The loop kinds, as enum vmx_loop_kind (vmx.h): %1 name, %2 timed, %3 duties
+%macro VMX_KIND_0 3			; PMU off: the fast handlers
+	RUN_LOOP %1, %2, vmx_handle_exit_reason, 1, %3
+%endmacro
+%macro VMX_KIND_1 3			; sw, sw-noelide (and hw, which VMX has not)
+	RUN_LOOP %1, %2, vmx_handle_exit_pmu, 0, %3
+%endmacro
+%macro VMX_KIND_2 3			; sw-lazy
+	RUN_LOOP %1, %2, 0, 2, %3
+%endmacro
+%define VMX_LOOP_KINDS 3
+
+DUTY_DATA
+
+; One loop per kind, timed or not, and duty set
+%assign k 0
+%rep VMX_LOOP_KINDS
+%assign t 0
+%rep 2
+%assign s 0
+%rep DUTY_SETS
+	VMX_KIND_%[k] vmx_loop_%[k]_%[t]_%[s], t, DUTY_SET_%[s]
+%assign s s + 1
+%endrep
+%assign t t + 1
+%endrep
+%assign k k + 1
+%endrep
+
+; the table of loop addresses needs load-time relocation: not .rodata
+section .data.rel.ro progbits alloc noexec write align=8
+; vmx_run_loop_fn *const vmx_run_loops[VMX_LOOP_KINDS][2][DUTY_SETS]
+global vmx_run_loops
+vmx_run_loops:
+%assign k 0
+%rep VMX_LOOP_KINDS
+%assign t 0
+%rep 2
+%assign s 0
+%rep DUTY_SETS
+	dq vmx_loop_%[k]_%[t]_%[s]
+%assign s s + 1
+%endrep
+%assign t t + 1
+%endrep
+%assign k k + 1
+%endrep
+
+section .rodata
+global vmx_loop_duty_sets
+DUTY_SET_LIST vmx_loop_duty_sets

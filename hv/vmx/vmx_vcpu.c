@@ -13,7 +13,6 @@
 #include "pmu/pmu_vcpu.h"
 #include "core/vcpu.h"
 #include "core/vm.h"
-#include "core/mitigations.h"
 #include "core/guest_cr.h"
 #include "arch/ctlreg.h"
 #include "vmcs.h"
@@ -592,29 +591,11 @@ static void vmx_explain_invalid(struct vcpu *vcpu, u64 reason, char *why, size_t
 		guest_state_problem(why, size);
 }
 
-#define SWITCH_LOOPS                                                                     \
-	{                                                                                \
-		{ vmx_run_loop_pmu, vmx_run_loop_pmu_rsb, vmx_run_loop_pmu_verw,         \
-		  vmx_run_loop_pmu_rsb_verw },                                           \
-		{                                                                        \
-			vmx_run_loop_pmu_timed, vmx_run_loop_pmu_timed_rsb,              \
-			    vmx_run_loop_pmu_timed_verw, vmx_run_loop_pmu_timed_rsb_verw \
-		}                                                                        \
-	}
-
-/* [PMU mode][timed][DUTY_* bits]; hw has no VMX form (pmu_caps) and keeps
+/* The loop kind of each PMU mode; hw has no VMX form (pmu_caps) and keeps
  * the switch at every exit should it ever get here. */
-static vmx_run_loop_fn *const run_loops[PMU_MODE_COUNT][2][DUTY_VARIANTS] = {
-	[PMU_OFF] = { { vmx_run_loop, vmx_run_loop_rsb, vmx_run_loop_verw, vmx_run_loop_rsb_verw },
-		      { vmx_run_loop_timed, vmx_run_loop_timed_rsb, vmx_run_loop_timed_verw,
-			vmx_run_loop_timed_rsb_verw } },
-	[PMU_SW] = SWITCH_LOOPS,
-	[PMU_SW_NOELIDE] = SWITCH_LOOPS,
-	[PMU_SW_LAZY] = { { vmx_run_loop_lazy, vmx_run_loop_lazy_rsb, vmx_run_loop_lazy_verw,
-			    vmx_run_loop_lazy_rsb_verw },
-			  { vmx_run_loop_lazy_timed, vmx_run_loop_lazy_timed_rsb,
-			    vmx_run_loop_lazy_timed_verw, vmx_run_loop_lazy_timed_rsb_verw } },
-	[PMU_HW] = SWITCH_LOOPS,
+static const u8 loop_kind[PMU_MODE_COUNT] = {
+	[PMU_OFF] = VMX_LOOP_PLAIN,    [PMU_SW] = VMX_LOOP_PMU, [PMU_SW_NOELIDE] = VMX_LOOP_PMU,
+	[PMU_SW_LAZY] = VMX_LOOP_LAZY, [PMU_HW] = VMX_LOOP_PMU,
 };
 
 static void vmx_vcpu_run(struct vcpu *vcpu)
@@ -631,7 +612,7 @@ static void vmx_vcpu_run(struct vcpu *vcpu)
 	sync_regs_to_vmcs(vcpu);
 	if (pmu)
 		vmx_pmu_first_entry(vcpu);
-	run_loops[vcpu->pmu_mode][vcpu->timed][vcpu->duties % DUTY_VARIANTS](vcpu);
+	vmx_run_loops[loop_kind[vcpu->pmu_mode]][vcpu->timed][vcpu->duty_set](vcpu);
 	if (pmu)
 		pmu_vcpu_stopped(vcpu);
 }

@@ -98,26 +98,7 @@ void svm_idle_wait(void)
 
 exit_handler_fn *const exit_handlers[EXIT_KIND_COUNT];
 
-#define RUN_LOOP_STUB(name)                       \
-	void name(struct vcpu *vcpu, u64 vmcb_pa) \
-	{                                         \
-	}
-RUN_LOOP_STUB(svm_run_loop)
-RUN_LOOP_STUB(svm_run_loop_timed)
-RUN_LOOP_STUB(svm_run_loop_rsb)
-RUN_LOOP_STUB(svm_run_loop_timed_rsb)
-RUN_LOOP_STUB(svm_run_loop_pmu)
-RUN_LOOP_STUB(svm_run_loop_pmu_timed)
-RUN_LOOP_STUB(svm_run_loop_pmu_rsb)
-RUN_LOOP_STUB(svm_run_loop_pmu_timed_rsb)
-RUN_LOOP_STUB(svm_run_loop_lazy)
-RUN_LOOP_STUB(svm_run_loop_lazy_timed)
-RUN_LOOP_STUB(svm_run_loop_lazy_rsb)
-RUN_LOOP_STUB(svm_run_loop_lazy_timed_rsb)
-RUN_LOOP_STUB(svm_run_loop_hw)
-RUN_LOOP_STUB(svm_run_loop_hw_timed)
-RUN_LOOP_STUB(svm_run_loop_hw_rsb)
-RUN_LOOP_STUB(svm_run_loop_hw_timed_rsb)
+svm_run_loop_fn *const svm_run_loops[SVM_LOOP_KINDS][2][DUTY_SETS];
 
 /* The model: VMCB offsets of each clean-bit group (APM Vol 2 §15.15.3) */
 static const struct {
