@@ -22,14 +22,15 @@ KCFLAGS := -target x86_64-pc-linux-gnu -std=gnu11 -ffreestanding -fpic -fshort-w
 	-Ihv -I. -I$(B) -MMD -MP
 BOOT_CFLAGS := $(KCFLAGS) -DGNU_EFI_USE_MS_ABI -I$(GNUEFI_INC) -I$(GNUEFI_INC)/x86_64 \
 	-Wno-sign-compare
-NASMFLAGS := -f elf64 -Ihv/ -I$(B)/guest/
+NASMFLAGS := -f elf64 -Ihv/ -I$(B)/hv/ -I$(B)/guest/
 
 # Guests: flat 64-bit images linked at their load address, embedded as blobs.
 GCFLAGS := -target x86_64-pc-linux-gnu -std=gnu11 -ffreestanding -fno-pic -mcmodel=small \
 	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fno-asynchronous-unwind-tables \
 	-O2 -Wall -Wextra -Werror -Wno-unused-parameter -Iguest-tests -Iguest-tests/rt -Ihv -MMD -MP
 
-HV_C := $(wildcard hv/*.c hv/*/*.c)
+# core/asm_offsets.c is compiled to assembly only (asm_offsets.inc below).
+HV_C := $(filter-out hv/core/asm_offsets.c,$(wildcard hv/*.c hv/*/*.c))
 HV_ASM := $(wildcard hv/*/*.asm)
 HV_OBJ := $(HV_C:%.c=$(B)/%.o) $(HV_ASM:%.asm=$(B)/%.o)
 BOOT_OBJ := $(B)/boot/efi_main.o $(B)/boot/kept_log_file.o $(B)/boot/secure_boot.o
@@ -59,9 +60,23 @@ $(B)/hv/%.o: hv/%.c
 	@echo '  CC      $<'
 	@$(CC) $(KCFLAGS) -c $< -o $@
 
+# The entry code's offsets into struct vcpu, generated from the C struct:
+# each "->NAME value" marker of the compiled core/asm_offsets.c becomes a
+# NASM %define (clang prints an "i" operand's value bare with %c).
+$(B)/hv/core/asm_offsets.inc: hv/core/asm_offsets.c
+	@mkdir -p $(@D)
+	@echo '  GEN     $@'
+	@$(CC) $(KCFLAGS) -MT $@ -MF $(B)/hv/core/asm_offsets.d -S $< -o $(@:.inc=.s)
+	@{ echo '; generated from hv/core/asm_offsets.c: do not edit'; \
+	  sed -n 's/.*->\([A-Z_0-9]*\) \([0-9]*\).*/%define \1 \2/p' $(@:.inc=.s); } >$@.tmp
+	@test $$(grep -c define $@.tmp) -eq $$(grep -c '^	ASM_OFFSET(' $<) || \
+		{ echo "asm_offsets: $$(grep -c define $@.tmp) offsets read from $(@:.inc=.s)" >&2; exit 1; }
+	@mv $@.tmp $@
+-include $(B)/hv/core/asm_offsets.d
+
 # Dependencies in a pass of their own: NASM 2.16's -MD, while assembling,
 # leaves out the %include files (core/guest_regs.inc); -M lists them.
-$(B)/hv/%.o: hv/%.asm
+$(B)/hv/%.o: hv/%.asm $(B)/hv/core/asm_offsets.inc
 	@mkdir -p $(@D)
 	@echo '  NASM    $<'
 	@$(NASM) $(NASMFLAGS) -M -MP -MT $@ -MF $(@:.o=.d) $<
