@@ -375,8 +375,8 @@ static bool suite_vm_create(struct vm_life *l)
 {
 	const struct suite *s = l->s;
 	const struct suite_vm *sv = l->sv;
-	struct vm_spec spec =
-	    runner_vm_spec(l, sv->name, suite_vm_limit_ms(sv, l->cr->run->cfg), sv->nr_vcpus);
+	struct vm_spec spec = runner_vm_spec(l, sv->name, suite_vm_limit_ms(sv, l->cr->run->cfg),
+					     sv->nr_vcpus ? sv->nr_vcpus : 1);
 	enum vm_create_error err;
 
 	spec.blob = s->blob;

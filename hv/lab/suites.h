@@ -33,7 +33,7 @@ struct suite_vm {
 	/* Another acceptable end (VM_RUNNING: none): where the hardware may
 	 * refuse a state outright, the VM stopped with the reason is contained. */
 	enum vm_stop expect_alt;
-	u32 nr_vcpus; /* more than 1: each vCPU on its own physical CPU */
+	u32 nr_vcpus; /* 0 (left out) or 1: one vCPU; more: each on its own physical CPU */
 };
 
 /* Which columns of the VM configuration matrix a suite runs in. */
