@@ -243,27 +243,13 @@ static void vmx_vcpu_destroy(struct vcpu *vcpu)
 	vcpu->vendor = NULL;
 }
 
-static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt,
-				       u16 gdt_limit, struct backend_error *err)
+/* The MSR and I/O bitmaps (everything exits but the pass-through MSRs)
+ * and the virtual-APIC page. */
+static enum backend_err vmx_alloc_bitmaps(struct vcpu *vcpu, struct vmx_vcpu *x,
+					  struct backend_error *err)
 {
-	struct vmx_vcpu *x = alloc_page_zeroed();
-	void *vmcs = alloc_page_zeroed();
-	struct vm *vm = vcpu->vm;
-	/* One VPID per VM, never 0: that one is the host's (SDM Vol 3 §29.1). */
-	u16 vpid_value = 1 + vm->id % 0xfffe;
-	u64 eptp = vm->npt_root | EPTP_WALK_LENGTH_4 | EPTP_WB;
-	enum backend_err e;
-	char text[96];
-	/* a multiboot guest has unrestricted guest (vmx_boot32 checks) */
-	bool unrestricted = vcpu->boot32 && vmx_caps.unrestricted_guest;
-	bool paging_off = vcpu->boot32 && !vcpu->boot64;
-	u64 guest_cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | (paging_off ? 0 : CR0_PG);
-	u64 guest_cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
-	u64 cr0, cr4;
 	unsigned i;
 
-	if (!x || !vmcs)
-		return backend_fail(err, BACKEND_ERR_NO_MEMORY, "no memory for the VMCS");
 	x->msr_bitmap = alloc_page_zeroed();
 	x->io_bitmaps = alloc_pages_zeroed(2);
 	x->virtual_apic = alloc_page_zeroed();
@@ -280,6 +266,14 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		if (!msr_passthrough[i].available || msr_passthrough[i].available())
 			vmx_msr_bitmap_allow(x->msr_bitmap, msr_passthrough[i].index,
 					     msr_passthrough[i].read, msr_passthrough[i].write);
+	return BACKEND_OK;
+}
+
+/* A fresh VMCS, made the CPU's current one. */
+static enum backend_err vmx_load_new_vmcs(struct vmx_vcpu *x, void *vmcs, struct backend_error *err)
+{
+	char text[96];
+
 	*(u32 *)vmcs = vmx_caps.revision;
 	x->vmcs_pa = (u64)(uintptr_t)vmcs;
 	if (!vmclear(x->vmcs_pa))
@@ -290,17 +284,13 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		return backend_fail(err, BACKEND_ERR_VMPTRLD,
 				    "VMPTRLD of the VMCS at 0x%llx failed: %s", x->vmcs_pa,
 				    vmx_failure_text(vmx_last_error(), text, sizeof(text)));
-	vcpu->vendor = x; /* the VMCS is current: vmx_vcpu_destroy clears it */
-	vcpu->guest_rflags = &vcpu->exit_rflags;
+	return BACKEND_OK;
+}
 
-	x->unrestricted = unrestricted;
-	x->cr0_mask = vmx_cr0_mask(unrestricted);
-	x->cr4_mask = vmx_cr4_mask(vcpu);
-	cr0 = vmx_fix_cr(guest_cr0, vmx_cr0_fixed0(unrestricted), vmx_caps.cr0_fixed1);
-	cr4 = vmx_fix_cr(guest_cr4, vmx_caps.cr4_fixed0, vmx_caps.cr4_fixed1);
-	x->proc = vmx_caps.proc;
-	x->vpid = vpid_value;
-
+/* The execution, exit and entry controls, and what they point at. */
+static enum backend_err vmx_write_controls(const struct vmx_vcpu *x, u64 eptp, u64 guest_cr0,
+					   u64 guest_cr4, struct backend_error *err)
+{
 	const struct vmcs_init fields[] = {
 		F(VMCS_PIN_CONTROLS, vmx_caps.pin),
 		F(VMCS_PROC_CONTROLS, vmx_caps.proc),
@@ -323,6 +313,15 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_CR0_GUEST_HOST_MASK, x->cr0_mask),
 		F(VMCS_CR0_READ_SHADOW, guest_cr0),
 
+	};
+
+	return vmx_write_fields(fields, ARRAY_SIZE(fields), BACKEND_ERR_VMWRITE, err);
+}
+
+/* Where an exit lands: mhv's own CPU state. */
+static enum backend_err vmx_write_host_state(struct backend_error *err)
+{
+	const struct vmcs_init fields[] = {
 		F(VMCS_HOST_CR0, read_cr0()),
 		F(VMCS_HOST_CR3, read_cr3()),
 		F(VMCS_HOST_CR4, read_cr4()),
@@ -344,6 +343,17 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_HOST_EFER, rdmsr(MSR_EFER)),
 		F(VMCS_HOST_PAT, rdmsr(MSR_IA32_PAT)),
 
+	};
+
+	return vmx_write_fields(fields, ARRAY_SIZE(fields), BACKEND_ERR_VMWRITE, err);
+}
+
+/* The guest's state at its first entry: 64-bit mode on mhv's page tables
+ * and GDT (an external guest's boot mode is set over it afterwards). */
+static enum backend_err vmx_write_guest_state(u64 cr0, u64 guest_cr3, u64 cr4, u64 guest_gdt,
+					      u16 gdt_limit, struct backend_error *err)
+{
+	const struct vmcs_init fields[] = {
 		F(VMCS_GUEST_CR0, cr0),
 		F(VMCS_GUEST_CR3, guest_cr3),
 		F(VMCS_GUEST_CR4, cr4),
@@ -397,6 +407,13 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_LINK_POINTER, ~0ull),
 	};
 
+	return vmx_write_fields(fields, ARRAY_SIZE(fields), BACKEND_ERR_VMWRITE, err);
+}
+
+/* The controls only some CPUs or some VMs have. */
+static enum backend_err vmx_write_optional_controls(const struct vm *vm, u16 vpid_value,
+						    struct backend_error *err)
+{
 	const struct vmcs_init vpid[] = { F(VMCS_VPID, vpid_value) };
 	/* Without "enable XSAVES/XRSTORS" both #UD in the guest, whose CPUID
 	 * shows them (Linux's first return to user mode dies in XRSTORS); with
@@ -411,13 +428,60 @@ static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 gue
 		F(VMCS_PLE_WINDOW, 4096),
 	};
 
-	e = vmx_write_fields(fields, ARRAY_SIZE(fields), BACKEND_ERR_VMWRITE, err);
-	if (!e && vmx_caps.vpid)
+	enum backend_err e = BACKEND_OK;
+
+	if (vmx_caps.vpid)
 		e = vmx_write_fields(vpid, ARRAY_SIZE(vpid), BACKEND_ERR_VPID, err);
 	if (!e && (vmx_caps.proc2 & PROC2_ENABLE_XSAVES))
 		e = vmx_write_fields(xsaves, ARRAY_SIZE(xsaves), BACKEND_ERR_VMWRITE, err);
 	if (!e && vm->nr_vcpus > 1 && vmx_caps.ple)
 		e = vmx_write_fields(ple, ARRAY_SIZE(ple), BACKEND_ERR_VMWRITE, err);
+	return e;
+}
+
+static enum backend_err vmx_vcpu_setup(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt,
+				       u16 gdt_limit, struct backend_error *err)
+{
+	struct vmx_vcpu *x = alloc_page_zeroed();
+	void *vmcs = alloc_page_zeroed();
+	struct vm *vm = vcpu->vm;
+	/* One VPID per VM, never 0: that one is the host's (SDM Vol 3 §29.1). */
+	u16 vpid_value = 1 + vm->id % 0xfffe;
+	u64 eptp = vm->npt_root | EPTP_WALK_LENGTH_4 | EPTP_WB;
+	enum backend_err e;
+	char text[96];
+	/* a multiboot guest has unrestricted guest (vmx_boot32 checks) */
+	bool unrestricted = vcpu->boot32 && vmx_caps.unrestricted_guest;
+	bool paging_off = vcpu->boot32 && !vcpu->boot64;
+	u64 guest_cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | (paging_off ? 0 : CR0_PG);
+	u64 guest_cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
+	u64 cr0, cr4;
+
+	if (!x || !vmcs)
+		return backend_fail(err, BACKEND_ERR_NO_MEMORY, "no memory for the VMCS");
+	e = vmx_alloc_bitmaps(vcpu, x, err);
+	if (!e)
+		e = vmx_load_new_vmcs(x, vmcs, err);
+	if (e)
+		return e;
+	vcpu->vendor = x; /* the VMCS is current: vmx_vcpu_destroy clears it */
+	vcpu->guest_rflags = &vcpu->exit_rflags;
+
+	x->unrestricted = unrestricted;
+	x->cr0_mask = vmx_cr0_mask(unrestricted);
+	x->cr4_mask = vmx_cr4_mask(vcpu);
+	cr0 = vmx_fix_cr(guest_cr0, vmx_cr0_fixed0(unrestricted), vmx_caps.cr0_fixed1);
+	cr4 = vmx_fix_cr(guest_cr4, vmx_caps.cr4_fixed0, vmx_caps.cr4_fixed1);
+	x->proc = vmx_caps.proc;
+	x->vpid = vpid_value;
+
+	e = vmx_write_controls(x, eptp, guest_cr0, guest_cr4, err);
+	if (!e)
+		e = vmx_write_host_state(err);
+	if (!e)
+		e = vmx_write_guest_state(cr0, guest_cr3, cr4, guest_gdt, gdt_limit, err);
+	if (!e)
+		e = vmx_write_optional_controls(vm, vpid_value, err);
 	if (!e && vcpu->boot64)
 		vmx_boot64();
 	else if (!e && vcpu->boot32)
