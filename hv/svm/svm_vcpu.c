@@ -121,20 +121,11 @@ static void svm_boot_real(struct vmcb_save_area *g, u8 vector)
 	g->cpl = 0;
 }
 
-static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt,
-					u16 gdt_limit, struct backend_error *err)
+/* The MSR and I/O permission maps: everything exits but the pass-through MSRs. */
+static enum backend_err svm_alloc_maps(struct svm_vcpu *s, struct backend_error *err)
 {
-	struct svm_vcpu *s = alloc_page_zeroed();
-	struct vmcb *vmcb = alloc_page_zeroed();
-	struct vmcb_control_area *c;
-	struct vmcb_save_area *g;
-	char why[96];
 	unsigned i;
 
-	if (!s || !vmcb)
-		return backend_fail(err, BACKEND_ERR_NO_MEMORY, "no memory for the VMCB");
-	s->vmcb = vmcb;
-	s->vmcb_pa = (u64)(uintptr_t)vmcb;
 	s->msrpm = alloc_pages_zeroed(MSRPM_PAGES);
 	s->iopm = alloc_pages_zeroed(IOPM_PAGES);
 	if (!s->msrpm || !s->iopm)
@@ -147,13 +138,15 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 		if (!msr_passthrough[i].available || msr_passthrough[i].available())
 			svm_msrpm_allow(s->msrpm, msr_passthrough[i].index, msr_passthrough[i].read,
 					msr_passthrough[i].write);
-	vcpu->vendor = s;
-	/* the VMCB is packed, but RFLAGS sits 8-byte aligned in its page */
-	_Static_assert(__builtin_offsetof(struct vmcb, save.rflags) % 8 == 0, "RFLAGS aligned");
-	vcpu->guest_rflags =
-	    (const u64 *)(const void *)((u8 *)vmcb + __builtin_offsetof(struct vmcb, save.rflags));
+	return BACKEND_OK;
+}
 
-	c = &vmcb->control;
+/* The intercepts, the maps, the ASID, nested paging and the virtual
+ * interrupt controls. */
+static void svm_init_controls(struct vcpu *vcpu, struct svm_vcpu *s)
+{
+	struct vmcb_control_area *c = &s->vmcb->control;
+
 	/* SMIs too, as KVM does: the firmware's SMM handler then runs from
 	 * the host's context, at the general exit path's STGI, never from the
 	 * guest's (APM Vol 2 §15.22.2, Response to SMI). */
@@ -189,7 +182,20 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 	c->nested_ctl = NESTED_CTL_NP_ENABLE;
 	c->nested_cr3 = vcpu->vm->npt_root;
 
-	g = &vmcb->save;
+	/* PAUSE filter where vCPUs can wait on each other (APM Vol 2 §15.14.4);
+	 * KVM's defaults: 3000 PAUSEs, 128 cycles between them */
+	if (vcpu->vm->nr_vcpus > 1 && host_cpu.has.pause_filter) {
+		c->intercept_misc1 |= INTERCEPT_PAUSE;
+		c->pause_filter_count = 3000;
+		c->pause_filter_threshold = 128;
+	}
+}
+
+/* The guest's state at its first VMRUN: 64-bit mode on mhv's page tables
+ * and GDT (an external guest's boot mode is set over it afterwards). */
+static void svm_init_guest_state(struct vmcb_save_area *g, u64 guest_cr3, u64 guest_gdt,
+				 u16 gdt_limit)
+{
 	set_segment(&g->cs, 0x08, SEG_ATTR_CODE64, 0xffffffff, 0);
 	set_segment(&g->ds, 0x10, SEG_ATTR_DATA, 0xffffffff, 0);
 	set_segment(&g->es, 0x10, SEG_ATTR_DATA, 0xffffffff, 0);
@@ -206,19 +212,39 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 	g->dr6 = DR6_INIT;
 	g->dr7 = DR7_INIT;
 	g->g_pat = PAT_POWER_ON_DEFAULT;
+}
+
+static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 guest_gdt,
+					u16 gdt_limit, struct backend_error *err)
+{
+	struct svm_vcpu *s = alloc_page_zeroed();
+	struct vmcb *vmcb = alloc_page_zeroed();
+	struct vmcb_save_area *g;
+	enum backend_err e;
+	char why[96];
+
+	if (!s || !vmcb)
+		return backend_fail(err, BACKEND_ERR_NO_MEMORY, "no memory for the VMCB");
+	s->vmcb = vmcb;
+	s->vmcb_pa = (u64)(uintptr_t)vmcb;
+	e = svm_alloc_maps(s, err);
+	if (e)
+		return e;
+	vcpu->vendor = s;
+	/* the VMCB is packed, but RFLAGS sits 8-byte aligned in its page */
+	_Static_assert(__builtin_offsetof(struct vmcb, save.rflags) % 8 == 0, "RFLAGS aligned");
+	vcpu->guest_rflags =
+	    (const u64 *)(const void *)((u8 *)vmcb + __builtin_offsetof(struct vmcb, save.rflags));
+
+	svm_init_controls(vcpu, s);
+	g = &vmcb->save;
+	svm_init_guest_state(g, guest_cr3, guest_gdt, gdt_limit);
 	if (vcpu->boot64)
 		svm_boot64(g);
 	else if (vcpu->boot32)
 		svm_boot32(g);
 	if (vcpu->wait_sipi)
 		svm_boot_real(g, vcpu->sipi_vector);
-	/* PAUSE filter where vCPUs can wait on each other (APM Vol 2 §15.14.4);
-	 * KVM's defaults: 3000 PAUSEs, 128 cycles between them */
-	if (vcpu->vm->nr_vcpus > 1 && host_cpu.has.pause_filter) {
-		c->intercept_misc1 |= INTERCEPT_PAUSE;
-		c->pause_filter_count = 3000;
-		c->pause_filter_threshold = 128;
-	}
 	if (vcpu->pmu_mode)
 		svm_pmu_setup(vcpu, s);
 	if (svm_vmcb_check(vmcb, host_cpu.phys_bits, why, sizeof(why)))
