@@ -14,6 +14,9 @@ echo "mhv-linux: kernel $(uname -r)"
 echo "mhv-linux: cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)" \
 	"x $(grep -c ^processor /proc/cpuinfo)"
 echo "mhv-linux: flags $(sed -n 's/^flags[^:]*: //p' /proc/cpuinfo | head -1)"
+# How the kernel found the TSC's rate (PIT, PM timer, tsc_early_khz):
+# quiet keeps these info lines off the console, not out of the log.
+dmesg | sed -n 's/^\[[ 0-9.]*\] \(tsc: .*\)/mhv-linux: dmesg \1/p'
 echo "mhv-linux: clocksource" \
 	"$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 echo "mhv-linux: $(perf --version 2>&1)"
