@@ -24,42 +24,53 @@ extern svm_fast_exits
 %define VMCB_EXIT_CODE 0x70	; APM Vol 2 Table B-1
 %define TIMED_ALIGN 256		; both stamps of a timed loop (guest_regs.inc)
 
-; void NAME(struct vcpu *vcpu, u64 vmcb_pa): returns when the exit handler
-; says the VM stopped.  The timed variant also stamps the TSC just before
-; VMRUN and just after #VMEXIT (vmrun_to_guest / guest_to_exit); the plain
-; one, used for everything else, has no extra instruction.
-; %3: the exit handler, called for every exit (%4 = 0) or for codes above
-; 255 (%4 = 1: the others call the code's entry of svm_fast_exits).  %4 = 2:
-; every code calls through the table vcpu->exit_table points to, codes above
-; 255 its last entry; the PMU code switches it between the plain handlers
-; and its world switch (svm_pmu.c).  %5: the
-; per-exit duties, one duty set (core/duties.inc).  %6: an MSR to write 0
-; right before every VMRUN, or 0 (pmu_entry_zeroed_msr).
+; RUN_LOOP name, timed, handler, dispatch, duties, zeroed_msr
+; void name(struct vcpu *vcpu, u64 vmcb_pa): returns when the exit handler
+; says the VM stopped.
+;   timed: 1 also stamps the TSC just before VMRUN and just after #VMEXIT
+;     (vmrun_to_guest / guest_to_exit); 0, used for everything else, has
+;     no extra instruction.
+;   handler: the exit handler, called for every exit (dispatch 0) or for
+;     codes above 255 (dispatch 1: the others call the code's entry of
+;     svm_fast_exits).  dispatch 2: every code calls through the table
+;     vcpu->exit_table points to, codes above 255 its last entry; the PMU
+;     code switches it between the plain handlers and its world switch
+;     (svm_pmu.c).
+;   duties: the per-exit duties, one duty set (core/duties.inc).
+;   zeroed_msr: an MSR to write 0 right before every VMRUN, or 0
+;     (pmu_entry_zeroed_msr).
 %macro RUN_LOOP 6
-%if %2
+%push run_loop
+%define %$name %1
+%define %$timed %2
+%define %$handler %3
+%define %$dispatch %4
+%define %$duties %5
+%define %$zeroed_msr %6
+%if %$timed
 	TIMED_LOOP_ALIGN TIMED_ALIGN
 %endif
-%1:
+%$name:
 	PUSH_HOST_CALLEE_SAVED
 	push rdi
 	push rsi
 	sub rsp, 8			; 16-byte alignment at the call below
 %%enter:
-%if %6
-	mov ecx, %6
+%if %$zeroed_msr
+	mov ecx, %$zeroed_msr
 	xor eax, eax
 	xor edx, edx
 	wrmsr
 %endif
 	mov rdi, [rsp + F_VCPU]
-%if %2
+%if %$timed
 	lfence
 	STAMP_TSC T_ENTRY_TSC
 %endif
 	mov rax, [rsp + F_VMCB]		; VMRUN takes the VMCB in RAX
 	LOAD_GUEST_GPRS
 	mov rdi, [rdi + G_RDI]
-%if (%5) & DUTY_VERW
+%if (%$duties) & DUTY_VERW
 	CLEAR_CPU_BUFFERS
 %endif
 	vmrun
@@ -67,24 +78,24 @@ extern svm_fast_exits
 	push rdi
 	mov rdi, [rsp + 8 + F_VCPU]
 	mov [rdi + G_RDX], rdx
-%if %2
+%if %$timed
 	; RAX is the host's here: guest RAX is in the VMCB
 	STAMP_TSC T_EXIT_TSC
-	TIMED_LOOP_CHECK %1, TIMED_ALIGN
+	TIMED_LOOP_CHECK %$name, TIMED_ALIGN
 %endif
 	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]
-	EXIT_DUTIES %5
+	EXIT_DUTIES %$duties
 	mov rsi, [rsp + F_VMCB]		; identity-mapped: the VMCB's address
-%if %4
+%if %$dispatch
 	; Codes above 255 (NPF, VMEXIT_INVALID) take the general path; the
 	; MOVZX keeps even a mispredicted index inside the table.
 	cmp qword [rsi + VMCB_EXIT_CODE], 0xff
 	ja %%general
 	movzx eax, byte [rsi + VMCB_EXIT_CODE]
-	CALL_EXIT_TABLE %4, svm_fast_exits, %5	; (vcpu, vmcb); non-zero: enter again
+	CALL_EXIT_TABLE %$dispatch, svm_fast_exits, %$duties	; (vcpu, vmcb); non-zero: enter again
 %else
-	call %3
+	call %$handler
 %endif
 %%handled:
 	test eax, eax
@@ -92,10 +103,11 @@ extern svm_fast_exits
 	add rsp, 24
 	POP_HOST_CALLEE_SAVED
 	ret
-%if %4
+%if %$dispatch
 %%general:
-	CALL_EXIT_GENERAL %4, %3, %%handled, %5
+	CALL_EXIT_GENERAL %$dispatch, %$handler, %%handled, %$duties
 %endif
+%pop
 %endmacro
 
 ; PerfCntrGlobalCtl (APM Vol 2 §13.2.1, PerfMonV2): PMU_HW's VMRUN needs it 0
@@ -118,39 +130,9 @@ extern svm_fast_exits
 
 DUTY_DATA
 
-; One loop per kind, timed or not, and duty set
-%assign k 0
-%rep SVM_LOOP_KINDS
-%assign t 0
-%rep 2
-%assign s 0
-%rep DUTY_SETS
-	SVM_KIND_%[k] svm_loop_%[k]_%[t]_%[s], t, DUTY_SET_%[s]
-%assign s s + 1
-%endrep
-%assign t t + 1
-%endrep
-%assign k k + 1
-%endrep
-
-; the table of loop addresses needs load-time relocation: not .rodata
-section .data.rel.ro progbits alloc noexec write align=8
+; One loop per kind, timed or not, and duty set, and the table of them:
 ; svm_run_loop_fn *const svm_run_loops[SVM_LOOP_KINDS][2][DUTY_SETS]
-global svm_run_loops
-svm_run_loops:
-%assign k 0
-%rep SVM_LOOP_KINDS
-%assign t 0
-%rep 2
-%assign s 0
-%rep DUTY_SETS
-	dq svm_loop_%[k]_%[t]_%[s]
-%assign s s + 1
-%endrep
-%assign t t + 1
-%endrep
-%assign k k + 1
-%endrep
+RUN_LOOPS SVM_KIND_, svm_loop_, SVM_LOOP_KINDS, svm_run_loops
 
 section .rodata
 global svm_loop_duty_sets

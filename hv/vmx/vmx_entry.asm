@@ -47,20 +47,29 @@ extern vmx_fast_exits
 %endif
 %endmacro
 
-; void NAME(struct vcpu *vcpu): returns when the VM has stopped.  The timed
-; variant also stamps the TSC just before VMLAUNCH/VMRESUME and just after
-; the VM exit (vmrun_to_guest / guest_to_exit).  %3 is the exit handler,
-; called for every exit (%4 = 0: sw, sw-noelide, the PMU switch around each)
-; or for reasons from 256 up (%4 = 1: the others call the basic reason's
-; entry of vmx_fast_exits).  %4 = 2 (sw-lazy): every reason calls through
-; the table vcpu->exit_table points to, reasons from 256 up its last entry;
-; the PMU code switches it between the fast handlers and its world switch
-; (vmx_pmu.c).  %5: the per-exit duties, one duty set (core/duties.inc).
+; RUN_LOOP name, timed, handler, dispatch, duties
+; void name(struct vcpu *vcpu): returns when the VM has stopped.
+;   timed: 1 also stamps the TSC just before VMLAUNCH/VMRESUME and just
+;     after the VM exit (vmrun_to_guest / guest_to_exit).
+;   handler: the exit handler, called for every exit (dispatch 0: sw,
+;     sw-noelide, the PMU switch around each) or for reasons from 256 up
+;     (dispatch 1: the others call the basic reason's entry of
+;     vmx_fast_exits).  dispatch 2 (sw-lazy): every reason calls through
+;     the table vcpu->exit_table points to, reasons from 256 up its last
+;     entry; the PMU code switches it between the fast handlers and its
+;     world switch (vmx_pmu.c).
+;   duties: the per-exit duties, one duty set (core/duties.inc).
 %macro RUN_LOOP 5
-%if %2
+%push run_loop
+%define %$name %1
+%define %$timed %2
+%define %$handler %3
+%define %$dispatch %4
+%define %$duties %5
+%if %$timed
 	TIMED_LOOP_ALIGN TIMED_ALIGN
 %endif
-%1:
+%$name:
 	PUSH_HOST_CALLEE_SAVED
 	push rdi
 	sub rsp, 16			; 16-byte alignment at the calls below
@@ -70,7 +79,7 @@ extern vmx_fast_exits
 	lea rdx, [%%exit]
 	mov rax, VMCS_HOST_RIP
 	vmwrite rax, rdx
-	LOAD_GUEST %2, %5, %1
+	LOAD_GUEST %$timed, %$duties, %$name
 	vmlaunch
 	jmp %%failed
 %%exit:
@@ -78,17 +87,17 @@ extern vmx_fast_exits
 	mov rdi, [rsp + 8 + F_VCPU]
 	mov [rdi + G_RAX], rax
 	mov [rdi + G_RDX], rdx
-%if %2
+%if %$timed
 	STAMP_TSC T_EXIT_TSC
 %endif
 	STORE_GUEST_GPRS
 	pop qword [rdi + G_RDI]
-	EXIT_DUTIES %5
-%if (%5 & DUTY_CLEAR_REGS) && %4 == 0
+	EXIT_DUTIES %$duties
+%if (%$duties & DUTY_CLEAR_REGS) && %$dispatch == 0
 	xor eax, eax			; guest values the handler call does not load
 	xor esi, esi
 %endif
-%if %4
+%if %$dispatch
 	; Only bits 15:0 are the basic reason (SDM Vol 3 §28.2.1); reasons
 	; from 256 up take the general path, and the MOVZX keeps even a
 	; mispredicted index inside the table.
@@ -97,14 +106,14 @@ extern vmx_fast_exits
 	cmp si, 0x100
 	jae %%general
 	movzx eax, sil
-	CALL_EXIT_TABLE %4, vmx_fast_exits, %5	; (vcpu, reason); non-zero: enter again
+	CALL_EXIT_TABLE %$dispatch, vmx_fast_exits, %$duties	; (vcpu, reason); non-zero: enter again
 %else
-	call %3
+	call %$handler
 %endif
 %%handled:
 	test eax, eax
 	jz %%out
-	LOAD_GUEST %2, %5, %1
+	LOAD_GUEST %$timed, %$duties, %$name
 	vmresume
 %%failed:
 	; VMfailInvalid/VMfailValid: the guest never ran
@@ -114,10 +123,11 @@ extern vmx_fast_exits
 	add rsp, 24
 	POP_HOST_CALLEE_SAVED
 	ret
-%if %4
+%if %$dispatch
 %%general:
-	CALL_EXIT_GENERAL %4, %3, %%handled, %5
+	CALL_EXIT_GENERAL %$dispatch, %$handler, %%handled, %$duties
 %endif
+%pop
 %endmacro
 
 ; The loop kinds, as enum vmx_loop_kind (vmx.h): %1 name, %2 timed, %3 duties
@@ -134,39 +144,9 @@ extern vmx_fast_exits
 
 DUTY_DATA
 
-; One loop per kind, timed or not, and duty set
-%assign k 0
-%rep VMX_LOOP_KINDS
-%assign t 0
-%rep 2
-%assign s 0
-%rep DUTY_SETS
-	VMX_KIND_%[k] vmx_loop_%[k]_%[t]_%[s], t, DUTY_SET_%[s]
-%assign s s + 1
-%endrep
-%assign t t + 1
-%endrep
-%assign k k + 1
-%endrep
-
-; the table of loop addresses needs load-time relocation: not .rodata
-section .data.rel.ro progbits alloc noexec write align=8
+; One loop per kind, timed or not, and duty set, and the table of them:
 ; vmx_run_loop_fn *const vmx_run_loops[VMX_LOOP_KINDS][2][DUTY_SETS]
-global vmx_run_loops
-vmx_run_loops:
-%assign k 0
-%rep VMX_LOOP_KINDS
-%assign t 0
-%rep 2
-%assign s 0
-%rep DUTY_SETS
-	dq vmx_loop_%[k]_%[t]_%[s]
-%assign s s + 1
-%endrep
-%assign t t + 1
-%endrep
-%assign k k + 1
-%endrep
+RUN_LOOPS VMX_KIND_, vmx_loop_, VMX_LOOP_KINDS, vmx_run_loops
 
 section .rodata
 global vmx_loop_duty_sets
