@@ -4,6 +4,31 @@
  * exits that need no more than a table lookup.  Each returns false for
  * the cases it leaves to the general path (exit_dispatch.c), before it
  * has changed anything, so a fast handler can still hand the exit over.
+ *
+ * The rules every backend's fast table (svm/svm_fast.c, vmx/vmx_fast.c)
+ * follows, here once:
+ * - Which exits: the hypercall (HC_NULL only: the benchmark floor), CPUID
+ *   (the leaves fast_cpuid answers; the others out of line, still without
+ *   the general path), RDMSR/WRMSR of the MSRs fast_msr_index names, and
+ *   port I/O (the benchmark's test port inline, io_port_fast's devices);
+ *   every other exit goes to the general path directly.
+ * - When not: a guest with RFLAGS.TF set (the #DB after the completed
+ *   instruction, and mhv's own single step for an NMI window, are
+ *   vcpu_insn_completed()'s), string or REP I/O, and a case one of the
+ *   helpers below refuses.
+ * - What they may skip: the event being delivered (an instruction exit is
+ *   not taken during event delivery, APM Vol 2 §15.7.2, SDM Vol 3
+ *   §28.2.4, and an event mhv injected is gone once the guest ran); the
+ *   VM's stop, which comes from another CPU's kick (an interrupt exit,
+ *   general) or from a port device (io_port_fast's caller checks it).
+ * - What they must do: step RIP past the instruction, count the exit
+ *   kind, and clear the injection field where the vendor keeps it across
+ *   exits (SVM's EVENTINJ) before anything that may inject: a port
+ *   device's line reaches the APIC, which injects at once.
+ * - PMU: the sw-lazy (and AMD hw) loops use the same table while the PMU
+ *   needs no hook, but a WRMSR that pmu_vcpu_msr_write_needs_switch names
+ *   goes to the vendor's PMU world switch; sw and sw-noelide switch around
+ *   every exit and use no fast table.
  */
 #ifndef MHV_FAST_EXIT_H
 #define MHV_FAST_EXIT_H

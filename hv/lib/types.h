@@ -37,4 +37,13 @@ static inline u32 field32(u32 v, unsigned lo, unsigned n)
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
+/* A tail call the compiler must make (clang: the fast exit handlers keep
+ * no frame); a plain return for a host compiler without the attribute
+ * (gcc 12 builds the unit tests). */
+#if __has_attribute(musttail)
+#define MUST_TAIL __attribute__((musttail))
+#else
+#define MUST_TAIL
+#endif
+
 #endif

@@ -7,17 +7,10 @@
  * (svm_handle_exit) before it has changed anything; every other code goes
  * there directly.
  *
- * Left to the general path:
- * - a guest with RFLAGS.TF set: the #DB after the completed instruction
- *   (and mhv's own NMI single step) is vcpu_insn_completed()'s;
- * - EXITINTINFO needs no look: an instruction intercept is not taken
- *   while an event is delivered (APM Vol 2 §15.7.2);
- * - a stop comes from another CPU, whose kick is an INTR exit, or from a
- *   port device (fast_ioio says so).
- * The PMU loops of modes sw-lazy and hw use the same table while their PMU
- * needs no hook (svm_fast_exits_pmu, svm_pmu.c), but for the MSR exit: a
- * write that may change that (an event select's) hands on to the world
- * switch, svm_pmu_general_exit.
+ * The rules (which exits, when not, what may be skipped) are core/fast_exit.h's.
+ * SVM's own: EXITINTINFO needs no look (APM Vol 2 §15.7.2); without NRIP
+ * save only IOIO, whose EXITINFO2 is the next RIP, goes fast
+ * (svm_fast_exits_init).
  */
 #include "svm.h"
 #include "svm_exit.h"
@@ -35,15 +28,23 @@ static inline bool svm_fast_allowed(const struct vmcb *vmcb)
 	return !(vmcb->save.rflags & RFLAGS_TF);
 }
 
-/* What svm_handle_exit does for every exit, and the step past the
- * instruction to next_rip. */
-static inline void svm_fast_done(struct vcpu *vcpu, struct vmcb *vmcb, enum exit_kind kind,
+/* The step past the instruction to next_rip, the exit counted, and no TLB
+ * flush at the next VMRUN. */
+static inline void svm_fast_step(struct vcpu *vcpu, struct vmcb *vmcb, enum exit_kind kind,
 				 u64 next_rip)
 {
 	vmcb->control.tlb_control = 0;
-	vmcb->control.event_inj = 0;
 	vmcb->save.rip = next_rip;
 	vcpu->exits[kind]++;
+}
+
+/* What svm_handle_exit does for every exit (the event injected at the last
+ * VMRUN is not injected again), and the step. */
+static inline void svm_fast_done(struct vcpu *vcpu, struct vmcb *vmcb, enum exit_kind kind,
+				 u64 next_rip)
+{
+	vmcb->control.event_inj = 0;
+	svm_fast_step(vcpu, vmcb, kind, next_rip);
 }
 
 /*
@@ -97,7 +98,7 @@ static int svm_fast_cpuid_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 		return svm_handle_exit_nrips(vcpu, vmcb);
 	r = fast_cpuid(vcpu, leaf);
 	if (unlikely(!r))
-		__attribute__((musttail)) return svm_cpuid_any(vcpu, vmcb);
+		MUST_TAIL return svm_cpuid_any(vcpu, vmcb);
 	return svm_cpuid_done(vcpu, vmcb, r);
 }
 
@@ -158,10 +159,14 @@ static __attribute__((noinline)) int ioio_device(struct vcpu *vcpu, struct vmcb 
 	u8 size = info & BIT(4) ? 1 : info & BIT(5) ? 2 : 4;
 	u64 rax = vmcb->save.rax;
 
+	/* Cleared first: the device may raise a line whose vector the APIC
+	 * injects at once (a UART's THRE on its IER write), and that must
+	 * reach the guest (tests/unit/test_svm_fast.c). */
+	vmcb->control.event_inj = 0;
 	if (!io_port_fast(vcpu, info >> 16, size, info & BIT(0), &rax))
 		return svm_handle_exit(vcpu, vmcb);
 	vmcb->save.rax = rax;
-	svm_fast_done(vcpu, vmcb, EXIT_IO, vmcb->control.exit_info_2);
+	svm_fast_step(vcpu, vmcb, EXIT_IO, vmcb->control.exit_info_2);
 	return vcpu->vm->stop == VM_RUNNING;
 }
 
@@ -181,7 +186,7 @@ static int fast_ioio(struct vcpu *vcpu, struct vmcb *vmcb)
 		svm_fast_done(vcpu, vmcb, EXIT_IO, vmcb->control.exit_info_2);
 		return 1;
 	}
-	__attribute__((musttail)) return ioio_device(vcpu, vmcb);
+	MUST_TAIL return ioio_device(vcpu, vmcb);
 }
 
 /*

@@ -7,20 +7,12 @@
  * cover it hands to vmx_handle_exit_reason before it has changed
  * anything; every other reason goes there directly.
  *
- * Left to the general path:
- * - a guest with RFLAGS.TF set: the #DB after the completed instruction
- *   is vcpu_insn_completed()'s;
- * - the IDT-vectoring information needs no look: an instruction exit is
- *   not taken while an event is delivered (SDM Vol 3 §28.2.4); an event
- *   mhv injected is gone, VM exits clear the VM-entry
- *   interruption-information valid bit (SDM Vol 3 §25.8.3);
- * - a stop comes from another CPU, whose kick is an external-interrupt
- *   exit, or from a port device (fast_io says so).
- * The sw-lazy loops use the same table while their PMU needs no hook
- * (vmx_fast_exits_pmu, vmx_pmu.c), but for WRMSR: a write that may change
- * that (an event select's) or the guest's GLOBAL_CTRL, which the next
- * VM entry loads from the VMCS, hands on to vmx_pmu_general_exit.  The sw
- * and sw-noelide loops keep the switch around every exit.
+ * The rules (which exits, when not, what may be skipped) are core/fast_exit.h's.
+ * VMX's own: the IDT-vectoring information needs no look (SDM Vol 3
+ * §28.2.4), and VM exits clear the VM-entry interruption-information valid
+ * bit (SDM Vol 3 §25.8.3); in sw-lazy a WRMSR of the guest's GLOBAL_CTRL,
+ * which the next VM entry loads from the VMCS, also goes to
+ * vmx_pmu_general_exit.
  */
 #include "vmx.h"
 #include "vmx_exit.h"
@@ -98,7 +90,7 @@ static int vmx_fast_cpuid_exit(struct vcpu *vcpu, u32 reason)
 		return vmx_handle_exit_reason(vcpu, reason);
 	r = fast_cpuid(vcpu, leaf);
 	if (unlikely(!r))
-		__attribute__((musttail)) return vmx_cpuid_any(vcpu, reason);
+		MUST_TAIL return vmx_cpuid_any(vcpu, reason);
 	return vmx_cpuid_done(vcpu, r);
 }
 
@@ -187,7 +179,7 @@ static int fast_io(struct vcpu *vcpu, u32 reason)
 		vmx_fast_done(vcpu, EXIT_IO);
 		return 1;
 	}
-	__attribute__((musttail)) return io_device(vcpu, reason);
+	MUST_TAIL return io_device(vcpu, reason);
 }
 
 void vmx_fast_exits_init(void)
