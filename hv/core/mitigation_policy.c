@@ -51,7 +51,7 @@ static bool amd(const struct spec_cpu *c)
 	return c->vendor == SPEC_VENDOR_AMD;
 }
 
-static bool has_ibpb(const struct spec_cpu *c)
+static bool spec_cpu_has_ibpb(const struct spec_cpu *c)
 {
 	return (c->ext8_ebx & EXT8_EBX_IBPB) || (c->std7_edx & STD7_EDX_IBRS_IBPB);
 }
@@ -63,8 +63,8 @@ static bool has_ibpb(const struct spec_cpu *c)
  */
 static bool ibpb_brtype(const struct spec_cpu *c)
 {
-	return (c->ext21_eax & EXT21_EAX_IBPB_BRTYPE) || (c->family == 0x17 && has_ibpb(c)) ||
-	       (c->family >= 0x19 && c->sbpb_probe);
+	return (c->ext21_eax & EXT21_EAX_IBPB_BRTYPE) ||
+	       (c->family == 0x17 && spec_cpu_has_ibpb(c)) || (c->family >= 0x19 && c->sbpb_probe);
 }
 
 /*
@@ -99,7 +99,7 @@ static void decide_srso(const struct spec_cpu *c, struct spec_decision *d)
 				    "SRSO_MSR_FIX, EAX[30] SRSO_USER_KERNEL_NO)";
 		return;
 	}
-	if (!has_ibpb(c)) {
+	if (!spec_cpu_has_ibpb(c)) {
 		d->why[SPEC_SRSO] = "SRSO/retbleed: NOT mitigated, the CPU has no IBPB "
 				    "(8000_0008 EBX[12])";
 		return;
@@ -225,7 +225,7 @@ void mitigation_decide(const struct spec_cpu *c, struct spec_decision *d)
 	decide_bti(c, d);
 	decide_rsb(c, d);
 	decide_verw(c, d);
-	d->ibpb_switch = has_ibpb(c);
+	d->ibpb_switch = spec_cpu_has_ibpb(c);
 	d->why[SPEC_SWITCH] = d->ibpb_switch ? "IBPB when a vCPU takes its CPU"
 					     : "no IBPB when a vCPU takes its CPU (the CPU has "
 					       "none)";

@@ -17,7 +17,7 @@
 #include "arch/x86.h"
 #include "lib/nospec.h"
 
-static bool has_ibpb(void)
+static bool host_has_ibpb(void)
 {
 	return host_cpu.has.ibpb || host_cpu.has.spec_ctrl;
 }
@@ -65,7 +65,7 @@ const struct msr_passthrough msr_passthrough[] = {
 	{ MSR_TSC_AUX, true, true, guest_has_tsc_aux },
 	{ MSR_IA32_PKRS, true, true, guest_has_pks },
 	/* IBPB is a command with no state to switch; reads #GP (write-only MSR) */
-	{ MSR_IA32_PRED_CMD, false, true, has_ibpb },
+	{ MSR_IA32_PRED_CMD, false, true, host_has_ibpb },
 };
 const unsigned msr_passthrough_count = ARRAY_SIZE(msr_passthrough);
 
