@@ -30,6 +30,7 @@ struct port_device {
 	u16 base, count;
 	u32 (*in)(struct vcpu *vcpu, u16 offset, u8 size);
 	void (*out)(struct vcpu *vcpu, u16 offset, u8 size, u32 val);
+	bool fast; /* the fast exit path may call it: it never waits */
 };
 
 /* COM1: the 16550A, its IRQ line to the I/O APIC after every access.
@@ -341,7 +342,7 @@ static void i8042_cmd_out(struct vcpu *vcpu, u16 offset, u8 size, u32 val)
  * one range over both covered port 0x61 (the PIT's gate and OUT2,
  * registered after it), which then read 0xFF and dropped writes.
  */
-#define PORT_DEVICE(base, count, in, out) { base, count, in, out },
+#define PORT_DEVICE(base, count, in, out, fast) { base, count, in, out, fast },
 static const struct port_device port_devices[] = { PORT_DEVICE_LIST(PORT_DEVICE) };
 #undef PORT_DEVICE
 
@@ -388,7 +389,9 @@ bool io_port_fast(struct vcpu *vcpu, u16 port, u8 size, bool in, u64 *rax)
 {
 	const struct port_device *dev = find_port_device(port);
 
-	if (!dev)
+	/* the table is constant: the compiler folds the flag into each
+	 * device's branch of the search, no cost on the others' */
+	if (!dev || !dev->fast)
 		return false;
 	if (in) {
 		u32 val = port_in(vcpu, dev, port, size);
