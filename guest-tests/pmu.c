@@ -260,6 +260,87 @@ static void t_overflow_nmi(const char *name)
 	overflow(name, LVT_DELIVERY_NMI);
 }
 
+/*
+ * A PMI per overflow, not per status bit (issue 28: perf test 35 lost its
+ * cycles samples under sw and sw-lazy).  Counter 0 overflows inside the
+ * loop three times, re-armed by writing the counter alone (no exit: the
+ * counters and StatusClr are not intercepted): the second time while its
+ * status bit from the first is still set, the third after the guest
+ * cleared it through StatusClr/OVF_CTRL, with no exit between the clear
+ * and the overflow.  Each overflow is one PMI, as the CPU raises one for
+ * each (mode hw: a virtual NMI).  The LVTPC is written again after each
+ * PMI (Intel's masks itself).  Before mhv counted host PMIs only a new
+ * status bit made a PMI, and the second and third never came.
+ */
+static void t_overflow_again(const char *name)
+{
+	u64 base = guest_irqs + guest_nmis, pmis[3], status[3];
+	unsigned i;
+
+	if (!pmu_on(name))
+		return;
+	wrmsr(MSR_X2APIC_LVTPC, PMI_VECTOR);
+	wrmsr(pmu.global_ctrl, 0);
+	wrmsr(pmu.status_clr, 1);
+	wrmsr(ctr_msr(0), (0 - (u64)LOOPS) & width_mask());
+	wrmsr(ctl_msr(0), EVTSEL_INSTRUCTIONS | EVTSEL_OS | EVTSEL_EN | EVTSEL_INT);
+	asm volatile("sti");
+	wrmsr(pmu.global_ctrl, 1);
+	for (i = 0; i < 3; i++) {
+		if (i == 2)
+			wrmsr(pmu.status_clr, 1);
+		if (i)
+			wrmsr(ctr_msr(0), (0 - (u64)LOOPS) & width_mask());
+		spin(LOOPS);
+		asm volatile("nop; nop" ::: "memory");
+		pmis[i] = guest_irqs + guest_nmis - base;
+		status[i] = rdmsr(pmu.global_status);
+		wrmsr(MSR_X2APIC_LVTPC, PMI_VECTOR);
+	}
+	wrmsr(pmu.global_ctrl, 0);
+	asm volatile("cli");
+	wrmsr(pmu.status_clr, 1);
+	wrmsr(ctl_msr(0), 0);
+	wrmsr(MSR_X2APIC_LVTPC, LVT_MASKED);
+	expect(name,
+	       pmis[0] == 1 && pmis[1] == 2 && pmis[2] == 3 && (status[0] & 1) && (status[1] & 1) &&
+		   (status[2] & 1),
+	       "PMIs after each overflow %llu, %llu, %llu (want 1, 2, 3: the second with "
+	       "status still set, the third after StatusClr); status 0x%llx 0x%llx 0x%llx",
+	       (unsigned long long)pmis[0], (unsigned long long)pmis[1],
+	       (unsigned long long)pmis[2], (unsigned long long)status[0],
+	       (unsigned long long)status[1], (unsigned long long)status[2]);
+}
+
+/*
+ * AMD's PerfCntrGlobalStatusClr/Set ignore the bits of no status flag, no
+ * #GP (hardware takes all-ones; Linux's amd_pmu_cpu_reset writes LbrFreeze,
+ * bit 58, to StatusClr on every PerfMonV2 CPU: 0x040000000000003f with six
+ * counters, and a #GP was Linux's "unchecked MSR access error: WRMSR to
+ * 0xc0000302", issue 28).  Intel's OVF_CTRL refuses a reserved bit.
+ */
+static void t_status_clr_reserved(const char *name)
+{
+	u64 counters = BIT(pmu.nr_gp) - 1, after_set = 0, after_clr = 0;
+	int clr, set;
+
+	if (!pmu_on(name))
+		return;
+	if (!guest_is_amd) {
+		clr = wrmsr_safe(pmu.status_clr, BIT(57));
+		expect(name, clr == VECTOR_GP, "OVF_CTRL bit 57 gave %d, want #GP", clr);
+		return;
+	}
+	set = wrmsr_safe(0xc0000303, BIT(58) | 1);
+	after_set = rdmsr(pmu.global_status);
+	clr = wrmsr_safe(pmu.status_clr, BIT(58) | counters);
+	after_clr = rdmsr(pmu.global_status);
+	expect(name, set < 0 && clr < 0 && after_set == 1 && after_clr == 0,
+	       "StatusSet 0x%llx gave %d, status 0x%llx; StatusClr 0x%llx gave %d, status 0x%llx",
+	       (unsigned long long)(BIT(58) | 1), set, (unsigned long long)after_set,
+	       (unsigned long long)(BIT(58) | counters), clr, (unsigned long long)after_clr);
+}
+
 /* kvm-unit-tests "running counter wrmsr": 0 restarts it; all-ones overflows. */
 static void t_running_write(const char *name)
 {
@@ -452,6 +533,8 @@ static const struct {
 	{ "counting", t_counting },
 	{ "overflow_pmi", t_overflow },
 	{ "overflow_nmi", t_overflow_nmi },
+	{ "overflow_again", t_overflow_again },
+	{ "status_clr_reserved", t_status_clr_reserved },
 	{ "running_counter_write", t_running_write },
 	{ "emulated_insn_count", t_emulated_count },
 	{ "emulated_overflow_pmi", t_emulated_overflow },

@@ -45,6 +45,29 @@ if [ "$(grep -c ^processor /proc/cpuinfo)" -gt 1 ]; then
 	echo "mhv-linux: perf-a status $?"
 	sed -n 's/^\([^#].*\)/mhv-linux: perf-a \1/p' /tmp/perf-a.csv
 fi
+# mhvperftest=1 on the command line (tests/emu/linux-bochs-*.cfg): Linux's
+# own tests of the PMU, breakpoints, watchpoints, sampling and the TSC,
+# judged against the bare run's verdicts (tests/linux-bare/perf_check.py,
+# docs/linux-guest.md), and perf record with a fixed period on the
+# workload above: its sample count against the bare run's.
+if [ "${mhvperftest:-0}" = 1 ] && [ -e /sys/bus/event_source/devices/cpu/type ]; then
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+	echo -1 >/proc/sys/kernel/perf_event_paranoid
+	echo "mhv-linux: perf-test start at $(cut -d' ' -f1 /proc/uptime) s"
+	# each verdict line "N: name : Ok" (or N.M: for a subtest) prefixed
+	perf test 2 4 8 20 21 22 23 24 25 28 35 50 51 71 73 77 2>&1 |
+		sed -n 's/^ *\([0-9][0-9.:]*\): \(.*\)$/mhv-linux: perf-test \1: \2/p'
+	for ev in cycles:u instructions:u; do
+		env -i PATH=/bin:/usr/bin perf record -c 100000 -e $ev -o /tmp/rec.data -- \
+			sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i + 1)); done' 2>/tmp/rec.err
+		echo "mhv-linux: perf-record $ev period 100000 samples" \
+			"$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' /tmp/rec.err | head -n 1)"
+	done
+	# the kernel's complaints about PMU MSRs (printed below quiet's level)
+	dmesg | grep 'unchecked MSR access error' | sed 's/^/mhv-linux: perf-test dmesg: /'
+	echo "mhv-linux: perf-test done at $(cut -d' ' -f1 /proc/uptime) s"
+fi
 echo "mhv-linux: done at $(cut -d' ' -f1 /proc/uptime) s"
 if [ -d /sys/firmware/acpi/tables ]; then
 	echo "mhv-linux: powering off"

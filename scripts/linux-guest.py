@@ -9,8 +9,11 @@ clone ($MHV_CACHE, else ~/.cache/mhv, folder linux-guest/), unpacks them
 with `dpkg-deb -x` (never installs them) and writes OUT/vmlinuz (the
 bzImage, unmodified) and OUT/initrd.cpio (newc): busybox-static, linux-perf
 with the shared libraries its ELF NEEDED entries name (closure over the
-unpacked libraries, found through the packages' Depends), and /init from
-scripts/linux-guest-init.sh.
+unpacked libraries, found through the packages' Depends), coreutils'
+dynamically linked sleep as /bin/sleep (perf test 8, "PERF_RECORD_* events
+& perf_sample fields", runs `sleep 1` and wants PERF_RECORD_MMAPs of a file
+named sleep, of libc and of ld: busybox's sleep is /bin/busybox, static,
+and fails it), and /init from scripts/linux-guest-init.sh.
 
 LINUX_IMAGE=PKG picks the kernel package; by default the one the
 linux-image-cloud-amd64 meta package depends on.  Without apt or network:
@@ -180,6 +183,12 @@ def main():
     bbroot = fetch("busybox-static")
     perf_root = fetch("linux-perf")
     libs = perf_closure("linux-perf", perf_root)
+    sleep = os.path.join(fetch("coreutils"), "bin/sleep")
+    if not os.path.exists(sleep):
+        raise Skip("coreutils holds no bin/sleep")
+    missing = [so for so in needed(sleep) if so not in libs]
+    if missing:
+        raise Skip("coreutils' sleep needs %s, which perf does not" % ", ".join(missing))
 
     c = Cpio()
     for d in ("bin", "sbin", "usr", "usr/bin", "usr/sbin", "lib", "lib64",
@@ -190,6 +199,9 @@ def main():
     with open(os.path.join(bbroot, "bin/busybox"), "rb") as f:
         c.file("bin/busybox", f.read())
     c.symlink("bin/sh", "busybox")
+    # before init's busybox --install -s, which leaves an existing file be
+    with open(sleep, "rb") as f:
+        c.file("bin/sleep", f.read())
     with open(os.path.join(perf_root, "usr/bin/perf"), "rb") as f:
         c.file("usr/bin/perf", f.read())
     for soname, path in sorted(libs.items()):
@@ -204,7 +216,8 @@ def main():
         f.write(c.bytes())
     os.replace(os.path.join(out, "initrd.cpio.tmp"), os.path.join(out, "initrd.cpio"))
     shutil.copyfile(os.path.join(kroot, "boot", vmlinuz[0]), os.path.join(out, "vmlinuz"))
-    print("linux-guest: %s/vmlinuz (%s), %s/initrd.cpio (%d KiB: busybox, perf, %d libraries)" %
+    print("linux-guest: %s/vmlinuz (%s), %s/initrd.cpio (%d KiB: busybox, perf, sleep, "
+          "%d libraries)" %
           (out, vmlinuz[0], out, os.path.getsize(os.path.join(out, "initrd.cpio")) >> 10,
            len(libs)))
 

@@ -286,7 +286,9 @@ run_case() {
 		# volume; the Debian Linux guest (a skip without make linux-guest)
 		# in a machine with room for its 512 MiB; bare: no mhv, the Linux
 		# guest's chain loader (tests/linux-bare) boots it, its COM1 output
-		# is the log, and Bochs ends on init's last line (no ACPI tables)
+		# is the log, and Bochs ends on init's last line (no ACPI tables);
+		# perftest: its guests run Linux's perf test too (mhvperftest=1,
+		# a minute of guest time each): 1200 s
 		files="" bochs="" megs="" efi=$EFI timeout=300 bare=""
 		for opt in $options; do
 			case "$opt" in
@@ -295,6 +297,7 @@ run_case() {
 			bare) efi=build/linux-bare/linuxload.efi bare=1 ;;
 			esac
 		done
+		case " $options " in *" perftest "*) timeout=1200 ;; esac
 		case " $options " in *" linux "*)
 			if [ ! -f build/linux-guest/vmlinuz ] || [ ! -f build/linux-guest/initrd.cpio ]; then
 				result SKIP "$name: no Linux guest (make linux-guest: apt-get download failed or not run)"

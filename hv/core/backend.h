@@ -120,6 +120,16 @@ struct backend_ops {
 	bool (*nmi_allowed)(struct vcpu *vcpu);
 	void (*inject_nmi)(struct vcpu *vcpu);
 	void (*request_nmi_window)(struct vcpu *vcpu);
+	/*
+	 * An external interrupt queued for the next entry taken out again,
+	 * not delivered: its vector, or -1 when the queued event is none
+	 * (optional).  A pending NMI ranks above it (SDM Vol 3 §6.9, Table
+	 * 6-2): vapic.c gives the vector back to the IRR and injects the
+	 * NMI, where the backend would otherwise wait for an NMI window
+	 * behind the interrupt (SVM: a single step, whose TF the interrupt's
+	 * delivery would push into the guest's frame).
+	 */
+	int (*take_back_interrupt)(struct vcpu *vcpu);
 };
 
 #define BACKEND_REQUEUE_NMI 256

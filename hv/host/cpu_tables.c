@@ -124,8 +124,10 @@ void isr_dispatch(struct isr_frame *f)
 			host_timer_interrupt();
 		/* Intel's APIC masks LVTPC as it delivers a PMI (SDM Vol 3 §11.5.1):
 		 * unmasked again, the next guest overflow also exits at once. */
-		if (f->vector == HOST_PMI_VECTOR)
+		if (f->vector == HOST_PMI_VECTOR) {
+			this_cpu()->host_pmis++;
 			lapic_host_lvtpc();
+		}
 		return;
 	}
 	if (f->vector == 2) {

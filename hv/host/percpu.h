@@ -46,6 +46,10 @@ struct cpu {
 	/* Its own allocation arena while CPUs run VMs at once, else NULL
 	 * (hv_pages): see page_arena(). */
 	struct page_alloc *arena;
+	/* Host PMIs taken (HOST_PMI_VECTOR, isr_dispatch): each one a guest
+	 * counter's overflow in guest mode, new to the guest PMU code
+	 * (pmu_vcpu.c) even when its GLOBAL_STATUS bit was set already. */
+	u64 host_pmis;
 };
 
 /* nr_cpus of them, cpus[0] the BSP: until smp_init, the BSP's alone

@@ -97,6 +97,8 @@ struct pmu_state {
 	u64 pmi_mask;
 	/* Overflow bits already turned into a guest PMI. */
 	u64 pmi_signalled;
+	/* The CPU's host PMI count at the last overflow check (pmu_vcpu.c). */
+	u64 host_pmis_seen;
 	bool hw_switched; /* PMU_HW: VMRUN/#VMEXIT switch the PMU (APM Vol 2 §15.39) */
 	bool loaded;	  /* guest values are in the PMU registers (PMU_SW*) */
 	bool pmi_pending; /* an accounted overflow wants a PMI injected */

@@ -324,9 +324,19 @@ bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 		return false; /* read-only (APM Vol 2 §13.2.1; SDM Vol 4 Table 2-2) */
 	case REG_STATUS_CLR:
 	case REG_STATUS_SET:
-		/* Passed through in every mode (pmu_vcpu.c): here only for the MSR
-		 * table, which refuses what it cannot hold, as KVM does. */
-		if (v & ~s->global_valid)
+		/*
+		 * Passed through in every mode (pmu_vcpu.c): here for the MSR
+		 * table and an intercepted write.  AMD's StatusClr/StatusSet
+		 * ignore bits of no status flag: hardware takes all-ones (a
+		 * WRMSR of -1 on Turin, kvm@vger July 2025) and Linux writes
+		 * LbrFreeze (bit 58) to StatusClr on every PerfMonV2 CPU
+		 * (commit 23d2626b841c), so they are masked, as KVM masks
+		 * them.  Intel's reserved OVF_CTRL/STATUS_SET bits are #GP
+		 * (SDM Vol 4 Table 2-2; KVM's intel_pmu_set_msr).
+		 */
+		if (s->vendor == PMU_AMD)
+			v &= s->global_valid;
+		else if (v & ~s->global_valid)
 			return false;
 		change_status(s, hw, mode, r, v);
 		return true;

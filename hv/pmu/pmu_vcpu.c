@@ -9,6 +9,7 @@
 #include "vdev/vapic.h"
 #include "core/backend.h"
 #include "host/cpu_features.h"
+#include "host/percpu.h"
 #include "lib/guest_abi.h"
 #include "core/vcpu.h"
 #include "arch/x86.h"
@@ -90,6 +91,17 @@ void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool
  * guest mode raises the host's PMI (lapic.h), which forces an exit at the
  * overflow, as the PMI comes on hardware; an accounted one is found right
  * after accounting.
+ * A PMI per overflow, not per status bit: a counter may overflow again
+ * while its GLOBAL_STATUS bit is still set, or set again after the guest
+ * cleared it through the unintercepted StatusClr/OVF_CTRL without an exit
+ * in between (Linux's AMD PMI handler does exactly that), and the CPU
+ * raises a PMI for each.  The status alone cannot tell such an overflow
+ * from the last one, so a host PMI taken on this CPU since the last check
+ * (struct cpu's host_pmis) or an accounted overflow (pmi_pending) makes
+ * every armed status bit fresh; without either only bits mhv has not
+ * signalled yet are.  (Before, only a new status bit raised a PMI, and a
+ * perf record of Linux under sw and sw-lazy lost its samples: issue 28,
+ * perf test 35.)
  * Mode hw: the CPU itself delivers a guest overflow as a virtual NMI (APM
  * Vol 2 §15.39, VNMI without AVIC ignores the LVTPC), so mhv adds nothing:
  * a second delivery of one overflow; its accounted overflows are left in
@@ -98,19 +110,28 @@ void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool
 static void check_overflow(struct vcpu *vcpu)
 {
 	struct pmu_state *s = &vcpu->pmu;
-	u64 status = 0, fresh, mask = s->pmi_mask;
+	u64 status = 0, fresh, mask = s->pmi_mask, pmis = vcpu->cpu->host_pmis;
+	bool again;
 
 	s->pmi_mask = s->pmi_armed; /* a counter disarmed since the last check is checked now */
 	if (vcpu->pmu_mode == PMU_HW)
 		return;
+	again = s->pmi_pending || pmis != s->host_pmis_seen;
+	s->host_pmis_seen = pmis;
 	s->pmi_pending = false;
 	pmu_get_msr(s, &host_pmu, vcpu->pmu_mode, status_msr(s), &status);
 	s->pmi_signalled &= status; /* bits the guest cleared may fire again */
-	fresh = status & mask & ~s->pmi_signalled;
+	fresh = status & mask & (again ? ~0ull : ~s->pmi_signalled);
 	if (!fresh)
 		return;
 	s->pmi_signalled |= fresh;
 	apic_raise_pmi(vcpu, s->vendor == PMU_INTEL);
+}
+
+void pmu_vcpu_first_entry(struct vcpu *vcpu)
+{
+	vcpu->pmu.host_pmis_seen = vcpu->cpu->host_pmis;
+	pmu_vcpu_before_entry(vcpu, vcpu->regs.rip);
 }
 
 void pmu_vcpu_after_exit(struct vcpu *vcpu)

@@ -74,7 +74,7 @@ static void svm_choose_exit_table(struct vcpu *vcpu)
 
 void svm_pmu_first_entry(struct vcpu *vcpu, struct vmcb *vmcb)
 {
-	pmu_vcpu_before_entry(vcpu, vcpu->regs.rip);
+	pmu_vcpu_first_entry(vcpu);
 	if (vcpu->pmu_mode == PMU_HW)
 		raise_accounted_pmi(vcpu, vmcb);
 	svm_choose_exit_table(vcpu);

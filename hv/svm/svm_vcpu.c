@@ -505,6 +505,19 @@ static int svm_single_step_trap(struct vcpu *vcpu)
 	return taken_back;
 }
 
+/* EVENTINJ holds an external interrupt (APM Vol 2 §15.20): out again. */
+static int svm_take_back_interrupt(struct vcpu *vcpu)
+{
+	struct vmcb_control_area *c = &((struct svm_vcpu *)vcpu->vendor)->vmcb->control;
+	int v;
+
+	if ((c->event_inj & (EVENT_VALID | EVENT_TYPE_MASK)) != (EVENT_VALID | EVENT_TYPE_INTR))
+		return -1;
+	v = c->event_inj & EVENT_VECTOR_MASK;
+	c->event_inj = 0;
+	return v;
+}
+
 static bool svm_nmi_allowed(struct vcpu *vcpu)
 {
 	struct svm_vcpu *s = vcpu->vendor;
@@ -742,4 +755,5 @@ const struct backend_ops svm_backend = {
 	.nmi_allowed = svm_nmi_allowed,
 	.inject_nmi = svm_inject_nmi,
 	.request_nmi_window = svm_request_nmi_window,
+	.take_back_interrupt = svm_take_back_interrupt,
 };

@@ -159,13 +159,26 @@ int apic_deliverable_vector(const struct vapic *apic)
 	return v >= 0 && above_ppr(apic, v) ? v : -1;
 }
 
-/* An NMI is taken before interrupts (SDM Vol 3 §6.9, Table 6-2); the
- * guest blocks further ones until its handler's IRET (§6.7.1). */
+/*
+ * An NMI is taken before interrupts (SDM Vol 3 §6.9, Table 6-2); the
+ * guest blocks further ones until its handler's IRET (§6.7.1).  An
+ * interrupt queued for entry, not yet delivered, goes back to the IRR for
+ * it (backend.h, take_back_interrupt), and is put back in the queue when
+ * something else (a shadow, an earlier NMI's handler) holds the NMI.
+ */
 static __attribute__((noinline)) void deliver_nmi(struct vcpu *vcpu)
 {
 	if (!backend->nmi_allowed(vcpu)) {
-		backend->request_nmi_window(vcpu);
-		return;
+		int v = backend->take_back_interrupt ? backend->take_back_interrupt(vcpu) : -1;
+
+		if (v >= 0 && backend->nmi_allowed(vcpu)) {
+			apic_requeue(vcpu, (u8)v);
+		} else {
+			if (v >= 0)
+				backend->inject_interrupt(vcpu, (u8)v);
+			backend->request_nmi_window(vcpu);
+			return;
+		}
 	}
 	__atomic_store_n(&vcpu->nmi_pending, 0, __ATOMIC_RELAXED);
 	backend->inject_nmi(vcpu);

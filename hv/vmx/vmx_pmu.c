@@ -73,7 +73,7 @@ static void vmx_choose_exit_table(struct vcpu *vcpu)
 
 void vmx_pmu_first_entry(struct vcpu *vcpu)
 {
-	pmu_vcpu_before_entry(vcpu, vcpu->regs.rip);
+	pmu_vcpu_first_entry(vcpu);
 	sync_global_ctrl(vcpu);
 	vmx_choose_exit_table(vcpu);
 }

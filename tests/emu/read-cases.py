@@ -21,7 +21,7 @@ EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk")
 OPTIONS = {"qemu": ("nmi", "mce", "mce-logged", "fb", "mb", "linux", "gpu2", "many", "smm",
                     "snakeoil", "signed", "refused", "numa", "com2", "spcr", "noserial"),
            "bochs": ("mb",),
-           "bochs-pmu": ("mb", "linux", "bare", "perf"), "qemu-usb": (),
+           "bochs-pmu": ("mb", "linux", "bare", "perf", "perftest"), "qemu-usb": (),
            "bochs-disk": ()}
 KEYS = ("emulator", "cpu", "cpus", "config", "status", "options", "expect")
 SINGLE = ("emulator", "cpu", "cpus", "config", "status")  # required, once each

@@ -112,3 +112,104 @@ class CheckTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+PERF_TESTS = [
+    "mhv-linux: perf-test start at 29.32 s",
+    "mhv-linux: perf-test 2: Detect openat syscall event                : Ok",
+    "mhv-linux: perf-test 4: mmap interface tests                       :",
+    "mhv-linux: perf-test 4.1: Read samples using the mmap interface     : Ok",
+    "mhv-linux: perf-test 23.1: Read Only Watchpoint                     : Skip (missing hardware support)",
+    "mhv-linux: perf-test 35: Track with sched_switch                    : Ok",
+    "mhv-linux: perf-test 71.2: Perf time to TSC                         : Ok",
+    "mhv-linux: perf-record cycles:u period 100000 samples 251",
+    "mhv-linux: perf-record instructions:u period 100000 samples 251",
+    "mhv-linux: perf-test dmesg: [    2.6] unchecked MSR access error: WRMSR to 0xc0000302",
+    "mhv-linux: perf-test done at 69.00 s",
+]
+
+
+def with_tests(lines, replace=None, samples=None):
+    out = []
+    for line in PERF_TESTS:
+        if replace and line.startswith("mhv-linux: perf-test %s:" % replace[0]):
+            line = line.rsplit(":", 1)[0] + ": " + replace[1]
+        if samples is not None and "perf-record cycles:u" in line:
+            line = "mhv-linux: perf-record cycles:u period 100000 samples %s" % samples
+        out.append(line)
+    return lines + out
+
+
+class PerfTestTest(unittest.TestCase):
+    def runs(self, *rs):
+        return perf_check.parse(mhv_log(*rs), "x")
+
+    def test_parse_verdicts_and_samples(self):
+        r = self.runs(with_tests(run_lines("sw", 25124095, 6521030)))[0]
+        self.assertEqual(r.tests["2"], ("Detect openat syscall event", "Ok"))
+        self.assertEqual(r.tests["23.1"][1], "Skip (missing hardware support)")
+        self.assertNotIn("4", r.tests)  # a parent of subtests: no verdict of its own
+        self.assertEqual(r.tests["4.1"][1], "Ok")
+        self.assertEqual(len(r.tests), 5)
+        self.assertEqual(r.records, {"cycles:u": 251, "instructions:u": 251})
+
+    def test_same_verdicts_pass(self):
+        runs = self.runs(with_tests(run_lines("bare", 25124050, 6520986)),
+                         run_lines("off", None, None),
+                         with_tests(run_lines("sw", 25124095, 6521030), samples=252))
+        lines, fails = perf_check.check(runs, reference=runs[0])
+        self.assertEqual(fails, [])
+        self.assertIn("perf test: 5 verdicts as bare's", lines[2])
+        self.assertIn("perf record cycles:u: 252 samples (+1)", lines[2])
+
+    def test_a_failed_test_fails_the_run(self):
+        runs = self.runs(with_tests(run_lines("bare", 25124050, 6520986)),
+                         with_tests(run_lines("sw-lazy", 25124095, 6521030),
+                                    replace=("35", "FAILED!")))
+        _, fails = perf_check.check(runs, reference=runs[0])
+        self.assertEqual(len(fails), 1)
+        self.assertIn("run sw-lazy: perf test verdicts differ", fails[0])
+        self.assertIn("35 Track with sched_switch: FAILED!, bare Ok", fails[0])
+
+    def test_skip_reason_is_not_the_verdict(self):
+        runs = self.runs(with_tests(run_lines("bare", 25124050, 6520986)),
+                         with_tests(run_lines("hw", 25124095, 6521030),
+                                    replace=("23.1", "Skip (other reason)")))
+        _, fails = perf_check.check(runs, reference=runs[0])
+        self.assertEqual(fails, [])
+
+    def test_missing_verdicts_fail(self):
+        runs = self.runs(with_tests(run_lines("bare", 25124050, 6520986)),
+                         run_lines("sw", 25124095, 6521030))
+        _, fails = perf_check.check(runs, reference=runs[0])
+        self.assertIn("run sw: no perf test verdicts", fails[0])
+        self.assertIn("run sw: perf record cycles:u: no sample count", fails[1])
+
+    def test_sample_counts_beyond_tolerance_fail(self):
+        runs = self.runs(with_tests(run_lines("bare", 25124050, 6520986)),
+                         with_tests(run_lines("sw", 25124095, 6521030), samples=240))
+        _, fails = perf_check.check(runs, reference=runs[0], sample_pct=1.0, sample_min=2)
+        self.assertEqual(len(fails), 1)
+        self.assertIn("perf record cycles:u: 240 samples, bare's 251: more than 2.51 apart",
+                      fails[0])
+        runs = self.runs(with_tests(run_lines("bare", 25124050, 6520986)),
+                         with_tests(run_lines("sw", 25124095, 6521030), samples=249))
+        _, fails = perf_check.check(runs, reference=runs[0], sample_pct=1.0, sample_min=2)
+        self.assertEqual(fails, [])
+
+    def test_unjudged_test_is_printed_not_judged(self):
+        bare = with_tests(run_lines("bare", 25124050, 6520986))
+        bare.append("mhv-linux: perf-test 24: Number of exit events of a simple workload : FAILED!")
+        sw = with_tests(run_lines("sw", 25124095, 6521030))
+        sw.append("mhv-linux: perf-test 24: Number of exit events of a simple workload : Ok")
+        runs = self.runs(bare, sw)
+        lines, fails = perf_check.check(runs, reference=runs[0])
+        self.assertEqual(fails, [])
+        self.assertIn("perf test: 5 verdicts as bare's", lines[1])
+        self.assertIn("24 Ok (bare: FAILED!; not judged: a race", lines[1])
+
+    def test_no_samples_counted(self):
+        runs = self.runs(with_tests(run_lines("bare", 25124050, 6520986)),
+                         with_tests(run_lines("sw", 25124095, 6521030), samples=""))
+        _, fails = perf_check.check(runs, reference=runs[0])
+        self.assertIn("run sw: perf record cycles:u: no sample count", fails[0])

@@ -248,6 +248,16 @@ static void test_msrs(void)
 	check("StatusSet sets status bits", rdmsr(MSR_GLOBAL_STATUS), 0x21);
 	wrmsr(MSR_GLOBAL_STATUS_CLR, 0x01);
 	check("StatusClr clears status bits", rdmsr(MSR_GLOBAL_STATUS), 0x20);
+	/* bits of no status flag are ignored, no #GP, as on hardware: Linux's
+	 * amd_pmu_cpu_reset writes LbrFreeze (bit 58) with the counter bits
+	 * (commit 23d2626b841c; issue 28) */
+	gp = gp_count;
+	wrmsr(MSR_GLOBAL_STATUS_SET, (1ull << 58) | 0x02);
+	check("StatusSet ignores bit 58 (no #GP)", gp_count - gp, 0);
+	check("StatusSet sets only counter bits", rdmsr(MSR_GLOBAL_STATUS), 0x22);
+	wrmsr(MSR_GLOBAL_STATUS_CLR, 0x040000000000003full);
+	check("StatusClr takes Linux's 0x040000000000003f (no #GP)", gp_count - gp, 0);
+	check("StatusClr clears the counter bits", rdmsr(MSR_GLOBAL_STATUS), 0);
 	pmu_clear();
 }
 
