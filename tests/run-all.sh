@@ -27,6 +27,15 @@ else
 	printf '%s\n' "$out" | sed 's/^/        /'
 	bad "style/one-definition" "$(printf '%s\n' "$out" | wc -l | tr -d ' ') names defined in more than one file under hv/, first: $(printf '%s\n' "$out" | head -n 1) (x86 facts belong in hv/arch/)"
 fi
+# a function name is defined in one file under hv/, a header's guard is its own
+if ! out=$(python3 -m unittest discover -s tests/names 2>&1); then
+	bad "style/names" "tests/names: $(printf '%s\n' "$out" | tail -n 1)"
+elif out=$(python3 scripts/check-names.py 2>&1); then
+	ok "style/names"
+else
+	printf '%s\n' "$out" | sed 's/^/        /'
+	bad "style/names" "$(printf '%s\n' "$out" | wc -l | tr -d ' ') findings, first: $(printf '%s\n' "$out" | head -n 1)"
+fi
 # every guest-indexed array's access goes through array_index_nospec (Spectre v1)
 if ! out=$(python3 -m unittest discover -s tests/nospec 2>&1); then
 	bad "style/nospec" "tests/nospec: $(printf '%s\n' "$out" | tail -n 1)"

@@ -190,14 +190,14 @@ static u32 ctr_ecx(unsigned fixed, unsigned i)
 	return fixed ? PMU_RDPMC_FIXED | i : i;
 }
 
-static u32 ctr_msr(const struct pmu_state *s, unsigned fixed, unsigned i)
+static u32 counter_msr(const struct pmu_state *s, unsigned fixed, unsigned i)
 {
 	if (fixed)
 		return MSR_INTEL_FIXED_CTR(i);
 	return s->vendor == PMU_AMD ? MSR_AMD_PERF_CTR(i) : MSR_INTEL_A_PMC(i);
 }
 
-static u32 status_msr(const struct pmu_state *s, enum pmu_reg r)
+static u32 status_write_msr(const struct pmu_state *s, enum pmu_reg r)
 {
 	if (s->vendor == PMU_AMD)
 		return r == REG_STATUS_SET ? MSR_AMD_GLOBAL_STATUS_SET : MSR_AMD_GLOBAL_STATUS_CLR;
@@ -224,7 +224,7 @@ static void write_ctr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode
 {
 	v &= pmu_mask(s);
 	if (s->loaded)
-		hw->ops->wrmsr(hw->ctx, ctr_msr(s, fixed, i), v);
+		hw->ops->wrmsr(hw->ctx, counter_msr(s, fixed, i), v);
 	else
 		*soft_ctr(s, mode, fixed, i) = v;
 }
@@ -236,7 +236,7 @@ static void change_status(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode 
 	u64 *status = in_vmcb(s, mode) ? s->vmcb_global_status : &s->global_status;
 
 	if (s->loaded)
-		hw->ops->wrmsr(hw->ctx, status_msr(s, r), bits);
+		hw->ops->wrmsr(hw->ctx, status_write_msr(s, r), bits);
 	else if (r == REG_STATUS_SET)
 		*status |= bits;
 	else

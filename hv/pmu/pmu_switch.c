@@ -40,17 +40,17 @@ static bool is_sw(enum pmu_mode mode)
 	return mode == PMU_SW || mode == PMU_SW_NOELIDE || mode == PMU_SW_LAZY;
 }
 
-static u64 rdpmc(struct pmu_hw *hw, u32 ecx)
+static u64 ops_rdpmc(struct pmu_hw *hw, u32 ecx)
 {
 	return hw->ops->rdpmc(hw->ctx, ecx);
 }
 
-static u64 rdmsr(struct pmu_hw *hw, u32 msr)
+static u64 ops_rdmsr(struct pmu_hw *hw, u32 msr)
 {
 	return hw->ops->rdmsr(hw->ctx, msr);
 }
 
-static void wrmsr(struct pmu_hw *hw, u32 msr, u64 v)
+static void ops_wrmsr(struct pmu_hw *hw, u32 msr, u64 v)
 {
 	hw->ops->wrmsr(hw->ctx, msr, v);
 }
@@ -60,7 +60,7 @@ static u32 ctl_msr(const struct pmu_state *s, unsigned i)
 	return s->vendor == PMU_AMD ? MSR_AMD_PERF_CTL(i) : MSR_INTEL_PERFEVTSEL(i);
 }
 
-static u32 ctr_msr(const struct pmu_state *s, unsigned i)
+static u32 gp_ctr_msr(const struct pmu_state *s, unsigned i)
 {
 	return s->vendor == PMU_AMD ? MSR_AMD_PERF_CTR(i) : MSR_INTEL_A_PMC(i);
 }
@@ -162,37 +162,37 @@ static void sw_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 	unsigned i;
 
 	/* Selectors and counters are written with the PMU globally off. */
-	wrmsr(hw, global_ctrl_msr(s), 0);
+	ops_wrmsr(hw, global_ctrl_msr(s), 0);
 
 	/* RDPMC returns exactly width bits and counter[] is masked: an exact compare. */
 	for (i = 0; i < s->nr_gp; i++) {
-		if (!elide || s->counter[i] != rdpmc(hw, i))
-			wrmsr(hw, ctr_msr(s, i), s->counter[i]);
-		wrmsr(hw, ctl_msr(s, i), s->eventsel_hw[i]);
+		if (!elide || s->counter[i] != ops_rdpmc(hw, i))
+			ops_wrmsr(hw, gp_ctr_msr(s, i), s->counter[i]);
+		ops_wrmsr(hw, ctl_msr(s, i), s->eventsel_hw[i]);
 	}
 	for (i = 0; i < s->nr_fixed; i++) {
-		if (!elide || s->fixed[i] != rdpmc(hw, PMU_RDPMC_FIXED | i))
-			wrmsr(hw, MSR_INTEL_FIXED_CTR(i), s->fixed[i]);
+		if (!elide || s->fixed[i] != ops_rdpmc(hw, PMU_RDPMC_FIXED | i))
+			ops_wrmsr(hw, MSR_INTEL_FIXED_CTR(i), s->fixed[i]);
 	}
 
 	/* The vendor's status and global enable. */
-	hw_status = rdmsr(hw, global_status_msr(s));
+	hw_status = ops_rdmsr(hw, global_status_msr(s));
 	if (s->vendor == PMU_INTEL) {
 		u64 toggle = s->global_status ^ hw_status;
 
 		if (hw_status & toggle)
-			wrmsr(hw, MSR_INTEL_GLOBAL_OVF_CTRL, hw_status & toggle);
+			ops_wrmsr(hw, MSR_INTEL_GLOBAL_OVF_CTRL, hw_status & toggle);
 		if (s->global_status & toggle)
-			wrmsr(hw, MSR_INTEL_GLOBAL_STATUS_SET, s->global_status & toggle);
-		wrmsr(hw, MSR_INTEL_FIXED_CTR_CTRL, s->fixed_ctr_ctrl_hw);
+			ops_wrmsr(hw, MSR_INTEL_GLOBAL_STATUS_SET, s->global_status & toggle);
+		ops_wrmsr(hw, MSR_INTEL_FIXED_CTR_CTRL, s->fixed_ctr_ctrl_hw);
 		/* GLOBAL_CTRL itself is loaded by VM-entry from VMCS 0x2808 (SDM Vol 3 §25.8.1). */
 		s->vmcs_global_ctrl = s->global_ctrl;
 	} else {
 		if (hw_status)
-			wrmsr(hw, MSR_AMD_GLOBAL_STATUS_CLR, hw_status);
-		wrmsr(hw, MSR_AMD_GLOBAL_STATUS_SET, s->global_status);
+			ops_wrmsr(hw, MSR_AMD_GLOBAL_STATUS_CLR, hw_status);
+		ops_wrmsr(hw, MSR_AMD_GLOBAL_STATUS_SET, s->global_status);
 		/* Safe to enable now: eventsel_hw has GuestOnly set (APM Vol 2 §13.2.1). */
-		wrmsr(hw, MSR_AMD_GLOBAL_CTL, s->global_ctrl);
+		ops_wrmsr(hw, MSR_AMD_GLOBAL_CTL, s->global_ctrl);
 	}
 }
 
@@ -206,30 +206,30 @@ static void sw_put(struct pmu_state *s, struct pmu_hw *hw)
 	 * it); Intel: VMCS 0x2808's. */
 	pmu_sync_global_ctrl(s, hw, PMU_SW);
 	if (s->vendor == PMU_AMD) {
-		wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
-		s->global_status = rdmsr(hw, MSR_AMD_GLOBAL_STATUS);
+		ops_wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
+		s->global_status = ops_rdmsr(hw, MSR_AMD_GLOBAL_STATUS);
 		if (s->global_status)
-			wrmsr(hw, MSR_AMD_GLOBAL_STATUS_CLR, s->global_status);
+			ops_wrmsr(hw, MSR_AMD_GLOBAL_STATUS_CLR, s->global_status);
 	} else {
 		/* GLOBAL_CTRL is already 0: the VM-exit loaded it from 0x2C04 (SDM Vol 3 §25.7.1). */
-		s->global_status = rdmsr(hw, MSR_INTEL_GLOBAL_STATUS);
+		s->global_status = ops_rdmsr(hw, MSR_INTEL_GLOBAL_STATUS);
 		if (s->global_status)
-			wrmsr(hw, MSR_INTEL_GLOBAL_OVF_CTRL, s->global_status);
+			ops_wrmsr(hw, MSR_INTEL_GLOBAL_OVF_CTRL, s->global_status);
 		if (s->fixed_ctr_ctrl_hw)
-			wrmsr(hw, MSR_INTEL_FIXED_CTR_CTRL, 0);
+			ops_wrmsr(hw, MSR_INTEL_FIXED_CTR_CTRL, 0);
 	}
 
 	for (i = 0; i < s->nr_gp; i++) {
-		s->counter[i] = rdpmc(hw, i) & mask;
+		s->counter[i] = ops_rdpmc(hw, i) & mask;
 		if (s->counter[i])
-			wrmsr(hw, ctr_msr(s, i), 0);
+			ops_wrmsr(hw, gp_ctr_msr(s, i), 0);
 		if (s->eventsel_hw[i])
-			wrmsr(hw, ctl_msr(s, i), 0);
+			ops_wrmsr(hw, ctl_msr(s, i), 0);
 	}
 	for (i = 0; i < s->nr_fixed; i++) {
-		s->fixed[i] = rdpmc(hw, PMU_RDPMC_FIXED | i) & mask;
+		s->fixed[i] = ops_rdpmc(hw, PMU_RDPMC_FIXED | i) & mask;
 		if (s->fixed[i])
-			wrmsr(hw, MSR_INTEL_FIXED_CTR(i), 0);
+			ops_wrmsr(hw, MSR_INTEL_FIXED_CTR(i), 0);
 	}
 }
 
@@ -278,7 +278,7 @@ void pmu_sync_global_ctrl(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode 
 	else if (is_sw(mode) && s->loaded && s->vendor == PMU_INTEL)
 		global_ctrl = s->vmcs_global_ctrl;
 	else if (is_sw(mode) && s->loaded)
-		global_ctrl = rdmsr(hw, MSR_AMD_GLOBAL_CTL);
+		global_ctrl = ops_rdmsr(hw, MSR_AMD_GLOBAL_CTL);
 	if (global_ctrl != s->global_ctrl) {
 		s->global_ctrl = global_ctrl;
 		pmu_recalc_accounting(s);

@@ -60,7 +60,7 @@ static u32 gp_ctl_msr(const struct pmu_state *s, unsigned i)
 	return s->vendor == PMU_AMD ? MSR_AMD_PERF_CTL(i) : MSR_INTEL_PERFEVTSEL(i);
 }
 
-static u32 status_msr(const struct pmu_state *s)
+static u32 global_status_index(const struct pmu_state *s)
 {
 	return s->vendor == PMU_AMD ? MSR_AMD_GLOBAL_STATUS : MSR_INTEL_GLOBAL_STATUS;
 }
@@ -119,7 +119,7 @@ static void check_overflow(struct vcpu *vcpu)
 	again = s->pmi_pending || pmis != s->host_pmis_seen;
 	s->host_pmis_seen = pmis;
 	s->pmi_pending = false;
-	pmu_get_msr(s, &host_pmu, vcpu->pmu_mode, status_msr(s), &status);
+	pmu_get_msr(s, &host_pmu, vcpu->pmu_mode, global_status_index(s), &status);
 	s->pmi_signalled &= status; /* bits the guest cleared may fire again */
 	fresh = status & mask & (again ? ~0ull : ~s->pmi_signalled);
 	if (!fresh)
