@@ -42,6 +42,10 @@ if [ "$(grep -c ^processor /proc/cpuinfo)" -gt 1 ]; then
 	echo "mhv-linux: perf-a status $?"
 	sed -n 's/^\([^#].*\)/mhv-linux: perf-a \1/p' /tmp/perf-a.csv
 fi
+# the kernel's "unchecked MSR access error" lines (KERN_WARNING: not on a quiet
+# console), for tests/linux-bare/msr_errors.py
+dmesg | sed -n 's/.*unchecked MSR access error: \(.*\) at rIP.*/mhv-linux: msr-error \1/p'
+echo "mhv-linux: msr-errors $(dmesg | grep -c 'unchecked MSR access error')"
 echo "mhv-linux: done at $(cut -d' ' -f1 /proc/uptime) s"
 if [ -d /sys/firmware/acpi/tables ]; then
 	echo "mhv-linux: powering off"
