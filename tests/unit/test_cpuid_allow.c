@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "core/cpuid_allow.h"
+#include "arch/ctlreg.h"
 
 enum {
 	EAX,
@@ -377,13 +378,37 @@ static void test_sapphire_rapids(void **state)
 	assert_true(c.std[1].edx & BIT(21));	  /* DS: IA32_DS_AREA is backed */
 }
 
+/*
+ * CR4 follows the guest's CPUID (core/guest_cr.c reads the guest's view):
+ * on a CPU with everything, CR4.UINTR, KL, FRED, CET and LAM_SUP are
+ * refused, the CR4 bits of the features passed are not.  CR4 bits: SDM
+ * Vol 3 §2.5.
+ */
+static void test_cr4_follows(void **state)
+{
+	struct cpuid_cache c;
+	u64 valid;
+
+	all_ones(&c);
+	cpuid_allow_apply(&c);
+	valid = ctlreg_cr4_valid(c.std[1].ecx, c.std[1].edx, c.std[7].ebx, c.std[7].ecx,
+				 c.std[7].edx, c.leaf7_1.eax);
+	assert_int_equal(
+	    valid & (CR4_UINTR | CR4_KL | CR4_FRED | CR4_CET | CR4_LAM_SUP | CR4_VMXE | CR4_SMXE),
+	    0);
+	assert_int_equal(valid & (CR4_PAE | CR4_PGE | CR4_OSFXSR | CR4_OSXSAVE | CR4_PCIDE |
+				  CR4_FSGSBASE | CR4_SMEP | CR4_SMAP | CR4_UMIP | CR4_PKE |
+				  CR4_LA57 | CR4_PKS),
+			 CR4_PAE | CR4_PGE | CR4_OSFXSR | CR4_OSXSAVE | CR4_PCIDE | CR4_FSGSBASE |
+			     CR4_SMEP | CR4_SMAP | CR4_UMIP | CR4_PKE | CR4_LA57 | CR4_PKS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_bit_set),
-		cmocka_unit_test(test_every_bit_has_a_reason),
-		cmocka_unit_test(test_zen5),
-		cmocka_unit_test(test_sapphire_rapids),
+		cmocka_unit_test(test_every_bit_set), cmocka_unit_test(test_every_bit_has_a_reason),
+		cmocka_unit_test(test_zen5),	      cmocka_unit_test(test_sapphire_rapids),
+		cmocka_unit_test(test_cr4_follows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
