@@ -132,6 +132,10 @@ static const struct allow_bits allow_bits[] = {
 	  "AVX-512 F DQ IFMA PF ER CD BW VL: instructions (state: XCR0)" },
 	{ 0x7, 0, CPUID_EBX, BIT(7) | BIT(20), "SMEP, SMAP: CR4 bits (ctlreg.c)" },
 	{ 0x7, 0, CPUID_EBX, BIT(10), "INVPCID (VMX: only with its control, vmx_vcpu.c)" },
+	/* withdrawn (SDM rev. 058 made it reserved) and never shipped: an
+	 * instruction without state, which QEMU TCG still advertises and
+	 * KUT's memory test runs */
+	{ 0x7, 0, CPUID_EBX, BIT(22), "PCOMMIT: an instruction, no state" },
 	/* not: SGX 2, RDT-M 12, MPX 14, RDT-A 15, PT 25 (pmu_cpuid.c) */
 	{ 0x7, 0, CPUID_ECX,
 	  BIT(0) | BIT(1) | BIT(6) | BIT(8) | BIT(9) | BIT(10) | BIT(11) | BIT(12) | BIT(14),

@@ -103,7 +103,6 @@ static const struct bits never[] = {
 	{ 0x1, 0, ECX, BIT(16), "reserved 01H ECX[16]" },
 	{ 0x1, 0, EDX, BIT(10) | BIT(20), "reserved 01H EDX[10], [20]" },
 	{ 0x7, 0, EDX, BIT(0) | BIT(6) | BIT(7) | BIT(12) | BIT(17) | BIT(21), "reserved 07H EDX" },
-	{ 0x7, 0, EBX, BIT(22), "reserved 07H EBX[22]" },
 	{ 0x7, 1, EAX, BIT(0) | BIT(1) | BIT(2) | BIT(3) | BIT(9) | BIT(31), "reserved 07H.1 EAX" },
 	{ 0x7, 1, ECX, ~0u, "07H.1 ECX" },
 	{ 0x80000001, 0, ECX, BIT(14) | BIT(18) | BIT(19) | BIT(25) | BIT(31),
