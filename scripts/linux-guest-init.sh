@@ -68,6 +68,10 @@ if [ "${mhvperftest:-0}" = 1 ] && [ -e /sys/bus/event_source/devices/cpu/type ];
 	dmesg | grep 'unchecked MSR access error' | sed 's/^/mhv-linux: perf-test dmesg: /'
 	echo "mhv-linux: perf-test done at $(cut -d' ' -f1 /proc/uptime) s"
 fi
+# the kernel's "unchecked MSR access error" lines (KERN_WARNING: not on a quiet
+# console), for tests/linux-bare/msr_errors.py
+dmesg | sed -n 's/.*unchecked MSR access error: \(.*\) at rIP.*/mhv-linux: msr-error \1/p'
+echo "mhv-linux: msr-errors $(dmesg | grep -c 'unchecked MSR access error')"
 echo "mhv-linux: done at $(cut -d' ' -f1 /proc/uptime) s"
 if [ -d /sys/firmware/acpi/tables ]; then
 	echo "mhv-linux: powering off"

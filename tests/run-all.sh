@@ -162,7 +162,7 @@ run_case() {
 	name=$1 emu=$2 cpu=$3 cpus=$4 cfg=$5 want=$6 options=$7 patterns=$8
 	log=$LOGS/$name.log
 	start=$(date +%s)
-	rm -f "$LOGS/$name.perf.txt"
+	rm -f "$LOGS/$name.perf.txt" "$LOGS/$name.msr.txt"
 	if [ "$emu" = qemu ]; then
 		# options nmi mce mce-logged fb mb linux gpu2: an NMI or a machine
 		# check from the monitor once a suite runs; a corrected machine
@@ -385,6 +385,21 @@ run_case() {
 		fi
 		printf '%s\n' "$out" >"$LOGS/$name.perf.txt"
 	esac
+	# option linux: no unchecked MSR access error in the guest's kernel log
+	# that the bare run of the model has not (tests/emu/linux-bare-MODEL.msr;
+	# QEMU has no bare run: none)
+	case " $options " in *" linux "*)
+		ref=""
+		[ "$emu" != bochs-pmu ] || ref="--reference tests/emu/linux-bare-$cpu.msr"
+		# shellcheck disable=SC2086
+		out=$(python3 tests/linux-bare/msr_errors.py $ref "$log" 2>&1)
+		st=$?
+		printf '%s\n' "$out" >"$LOGS/$name.msr.txt"
+		if [ $st != 0 ]; then
+			result FAIL "$name" "$(printf '%s\n' "$out" | grep -m 1 FAIL); log $LOGS/$name.msr.txt"
+			return
+		fi
+	esac
 	result PASS "$name (${secs}s)"
 	# the Linux guest: its boot time to /init (guest uptime) per run
 	case " $options " in *" linux "*)
@@ -395,6 +410,9 @@ run_case() {
 				result INFO "$line"
 			done <"$LOGS/$name.perf.txt"
 		fi
+		while IFS= read -r line; do
+			result INFO "$line"
+		done <"$LOGS/$name.msr.txt"
 	esac
 }
 # QEMU's cases one at a time (TCG runs on the host's clock: a busy machine

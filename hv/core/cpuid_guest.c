@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Guest CPUID, answered from the init-time cache (never host CPUID on an
- * exit).  The guest sees the host's leaves minus what mhv does not
- * virtualize, plus the hypervisor bit and mhv's own leaves.
+ * exit).  The guest sees what the allowlist (cpuid_allow.c) passes of the
+ * host's leaves, plus the hypervisor bit and mhv's own leaves; built once
+ * at init, so a CPUID exit pays nothing for it.
  */
 #include "host/cpu_features.h"
+#include "cpuid_allow.h"
 #include "exit_dispatch.h"
 #include "fast_exit.h"
 #include "lib/guest_abi.h"
@@ -34,25 +36,16 @@ struct cpuid_edit {
 	u32 clear, set;
 };
 
-/* Bit positions: SDM Vol 2A CPUID; APM Vol 3 Appendix E.  The PMU's
- * leaves and bits: pmu_adjust_guest_cpuid. */
+/*
+ * mhv's own bits, set on top of the allowlist (cpuid_allow.c), which
+ * hides every feature bit it does not name.  Bit positions: SDM Vol 2A
+ * CPUID.  The PMU's leaves and bits: pmu_adjust_guest_cpuid.
+ */
 static const struct cpuid_edit cpuid_edits[] = {
-	/* no VMX; hypervisor; x2APIC and TSC-deadline from mhv's virtual APIC */
-	{ 0x1, R_ECX, BIT(5) | CPUID1_ECX_OSXSAVE, BIT(31) | BIT(21) | BIT(24) },
-	{ 0x1, R_EBX, 0xff000000u, 0 },	  /* initial APIC ID 0 */
-	{ 0x80000001, R_ECX, BIT(2), 0 }, /* no SVM */
-	/* no SVM features, so no PerfCtrVirt either: no nested PMC virtualization */
-	{ 0x8000000a, R_EAX, 0xffffffffu, 0 },
-	{ 0x8000000a, R_EBX, 0xffffffffu, 0 },
-	{ 0x8000000a, R_ECX, 0xffffffffu, 0 },
-	{ 0x8000000a, R_EDX, 0xffffffffu, 0 },
-	/* no SME/SEV (APM Vol 3 E.4.17, Fn8000_001F): mhv encrypts nothing,
-	 * and a guest that sees SEV reads SEV_STATUS (MSR C001_0131), which
-	 * mhv does not have; Linux's decompressor does so first thing */
-	{ 0x8000001f, R_EAX, 0xffffffffu, 0 },
-	{ 0x8000001f, R_EBX, 0xffffffffu, 0 },
-	{ 0x8000001f, R_ECX, 0xffffffffu, 0 },
-	{ 0x8000001f, R_EDX, 0xffffffffu, 0 },
+	/* hypervisor; x2APIC and TSC-deadline from mhv's virtual APIC;
+	 * OSXSAVE follows the vCPU's CR4 (cpuid_per_vcpu) */
+	{ 0x1, R_ECX, CPUID1_ECX_OSXSAVE, BIT(31) | BIT(21) | BIT(24) },
+	{ 0x1, R_EBX, 0xff000000u, 0 }, /* initial APIC ID 0 */
 };
 
 /* "mhvmhvmhvmhv" in EBX, ECX, EDX, as hypervisor signatures go. */
@@ -92,6 +85,7 @@ static void build_view(struct cpuid_cache *view, bool with_pmu)
 	u32 i;
 
 	*view = host_cpu.cpuid;
+	cpuid_allow_apply(view);
 	for (i = 0; i < CPUID_STD_CACHED; i++)
 		apply_edits(i, &view->std[i]);
 	for (i = 0; i < CPUID_EXT_CACHED; i++)
