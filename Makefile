@@ -265,7 +265,7 @@ usb: deps all
 	fi
 
 # Rewrite the exit-path baseline from fresh Bochs runs (both vendors, and the
-# pinned Bochs' zen5_pmu and skylake_pmu where make bochs built it).
+# pinned Bochs' zen5 and skylake_pmu where make bochs built it).
 bench-baseline: all
 	@for c in ryzen:bochs-ryzen corei7_skylake_x:bochs-skylake-x; do \
 		sh scripts/run-bochs.sh --cpu $${c%%:*} --config tests/emu/bochs.cfg \
@@ -273,7 +273,7 @@ bench-baseline: all
 	done
 	@pmu=""; pb=$$(sh scripts/build-bochs.sh --path); \
 	if [ -x "$$pb" ]; then \
-		for c in zen5_pmu:bochs-zen5-pmu skylake_pmu:bochs-skylake-pmu; do \
+		for c in zen5:bochs-zen5-pmu skylake_pmu:bochs-skylake-pmu; do \
 			sh scripts/run-bochs.sh --bochs "$$pb" --cpu $${c%%:*} \
 				--config tests/emu/bochs.cfg \
 				--log $(B)/$${c#*:}.baseline.log $(EFI) || true; \

@@ -5,6 +5,7 @@
  * memory: mhv must stop those VMs, report them, and go on.
  */
 #include "arch/apic.h"
+#include "arch/spec_ctrl.h"
 #include "core/exit.h"
 #include "rt.h"
 #include "xstate/xstate.h"
@@ -367,6 +368,35 @@ static void t_xsetbv(const char *name)
 	       want);
 }
 
+/*
+ * EFER.AIBRSE (bit 21, APM Vol 2 §3.1.7) where the guest's CPUID shows
+ * AutoIBRS (8000_0021 EAX[8]): Linux sets it on such a CPU, so the write
+ * must take and read back.
+ */
+static void t_efer_autoibrs(const char *name)
+{
+	struct cpuid_regs r;
+	u64 efer = 0, after = 0;
+	int wr, rd;
+
+	cpuid_count(0x80000000, 0, &r);
+	if (r.eax >= 0x80000021)
+		cpuid_count(0x80000021, 0, &r);
+	else
+		r.eax = 0;
+	if (!(r.eax & EXT21_EAX_AUTOIBRS)) {
+		test_report(name, TEST_SKIP, "no AutoIBRS (CPUID 8000_0021 EAX[8])");
+		return;
+	}
+	rdmsr_safe(MSR_EFER, &efer);
+	wr = wrmsr_safe(MSR_EFER, efer | EFER_AIBRSE);
+	rd = rdmsr_safe(MSR_EFER, &after);
+	wrmsr_safe(MSR_EFER, efer);
+	expect(name, wr < 0 && rd < 0 && (after & EFER_AIBRSE),
+	       "EFER 0x%llx: write |AIBRSE gave vector %d, read %d, read back 0x%llx",
+	       (unsigned long long)efer, wr, rd, (unsigned long long)after);
+}
+
 static void t_hypercall_errors(const char *name)
 {
 	u64 bad_nr = hypercall(999, 0, 0);
@@ -412,6 +442,7 @@ static const struct {
 	{ "db_after_exit", t_db_after_exit },
 	{ "virt_insn_ud", t_virt_insn_ud },
 	{ "xsetbv", t_xsetbv },
+	{ "efer_autoibrs", t_efer_autoibrs },
 	{ "hypercall_errors", t_hypercall_errors },
 	{ "exit_counts", t_exit_counts },
 };

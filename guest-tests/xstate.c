@@ -4,7 +4,7 @@
  * follows XSETBV; invalid XSETBV values take #GP; SSE, AVX and AVX-512
  * register contents survive thousands of exits of every kind (the host is
  * built -mgeneral-regs-only and never switches them); XSAVE/XRSTOR round
- * trips are intact.
+ * trips are intact; on Zen 5 the CPUID.0xD sizes and offsets are the part's.
  */
 #include "core/exit.h"
 #include "rt.h"
@@ -179,6 +179,99 @@ static void t_xsave_roundtrip(const char *name)
 		test_report(name, TEST_FAIL, "XRSTOR did not bring back the XSAVEd registers");
 }
 
+/*
+ * The standard-format XSAVE layout of an AMD Family 1Ah (Zen 5) part, as
+ * its CPUID.0xD reports it: EPYC 9655 (00B00F21) in InstLatx64's dump
+ * https://github.com/InstLatx64/InstLatx64/blob/b499237d7176ef086fc205345d6214fbd0aff972/AuthenticAMD/AuthenticAMD0B00F21_K20_Turin_01_CPUID.txt
+ * (sub-leaves 2, 5, 6, 7, 9: EAX size, EBX offset; 0.ECX 0x988).  No MPX,
+ * so the AVX-512 and PKRU states sit 256 bytes below Intel's offsets.
+ */
+static const struct {
+	u8 comp;
+	u16 size, offset;
+} zen5_layout[] = {
+	{ 2, 0x100, 0x240 }, { 5, 0x40, 0x340 }, { 6, 0x200, 0x380 },
+	{ 7, 0x400, 0x580 }, { 9, 0x8, 0x980 },
+};
+
+static bool cpu_is_zen5(void)
+{
+	struct cpuid_regs r;
+	u32 family;
+
+	cpuid_count(1, 0, &r);
+	family = (r.eax >> 8) & 0xf;
+	if (family == 0xf)
+		family += (r.eax >> 20) & 0xff;
+	return guest_is_amd && family == 0x1a;
+}
+
+/*
+ * On Zen 5: mhv's CPUID.0xD answers (its cache of the host's) carry the
+ * part's sizes and offsets, and XSAVE puts opmask, ZMM_Hi256 and Hi16_ZMM
+ * state where they say (SDM Vol 1 §13.4.3: standard format).
+ */
+static void t_avx512_xsave_layout(const char *name)
+{
+	u64 m = XSTATE_LEGACY | XSTATE_AVX | XSTATE_AVX512;
+	struct cpuid_regs r, d0;
+	u32 off[8] = { 0 };
+	unsigned i;
+
+	if (!cpu_is_zen5()) {
+		test_report(name, TEST_SKIP, "not an AMD Family 1Ah (Zen 5) CPU");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(zen5_layout); i++) {
+		u32 c = zen5_layout[i].comp;
+
+		if (!(xcr0_supported & BIT(c))) {
+			test_report(name, TEST_FAIL, "XCR0 mask 0x%llx lacks component %u",
+				    (unsigned long long)xcr0_supported, c);
+			return;
+		}
+		cpuid_count(0xd, c, &r);
+		if (r.eax != zen5_layout[i].size || r.ebx != zen5_layout[i].offset) {
+			test_report(name, TEST_FAIL,
+				    "CPUID.0xD.%u: size 0x%x offset 0x%x, Zen 5 has 0x%x at 0x%x",
+				    c, r.eax, r.ebx, zen5_layout[i].size, zen5_layout[i].offset);
+			return;
+		}
+		if (c < ARRAY_SIZE(off))
+			off[c] = r.ebx;
+	}
+	cpuid_count(0xd, 0, &d0);
+	if (d0.ecx != 0x988) {
+		test_report(name, TEST_FAIL, "CPUID.0xD.0 ECX 0x%x, Zen 5 has 0x988", d0.ecx);
+		return;
+	}
+	if (xsetbv_safe(0, m) >= 0) {
+		test_report(name, TEST_FAIL, "XSETBV 0x%llx refused", (unsigned long long)m);
+		return;
+	}
+	fill_pattern(11);
+	simd_load_zmm(pattern);
+	many_exits();
+	__builtin_memset(xsave_buf, 0, sizeof(xsave_buf));
+	xsave_area(xsave_buf, m);
+	/* opmask: k0-7; ZMM_Hi256: bits 511:256 of zmm0-15; Hi16_ZMM: zmm16-31 */
+	for (i = 0; i < 16; i++) {
+		if (__builtin_memcmp(xsave_buf + off[6] + 32 * i, pattern + 64 * i + 32, 32)) {
+			test_report(name, TEST_FAIL, "ZMM_Hi256 of zmm%u not at 0x%x", i,
+				    off[6] + 32 * i);
+			return;
+		}
+	}
+	if (__builtin_memcmp(xsave_buf + off[7], pattern + 16 * 64, 16 * 64) ||
+	    __builtin_memcmp(xsave_buf + off[5], pattern + 32 * 64, 8 * 8)) {
+		test_report(name, TEST_FAIL, "Hi16_ZMM or opmask not at 0x%x, 0x%x", off[7],
+			    off[5]);
+		return;
+	}
+	test_report(name, TEST_PASS, "opmask 0x%x, ZMM_Hi256 0x%x, Hi16_ZMM 0x%x, size 0x%x",
+		    off[5], off[6], off[7], d0.ecx);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(const char *name);
@@ -189,6 +282,7 @@ static const struct {
 	{ "avx_survives_exits", t_avx },
 	{ "avx512_survives_exits", t_avx512 },
 	{ "xsave_xrstor_roundtrip", t_xsave_roundtrip },
+	{ "avx512_xsave_layout", t_avx512_xsave_layout },
 };
 
 u64 guest_main(u64 variant)

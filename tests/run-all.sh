@@ -453,14 +453,14 @@ for fw in plain secboot; do
 done
 
 echo "== the pinned Bochs' PMU model, bare: tests/pmu-bare, no mhv =="
-# bochs-pmu-bare: the patched Bochs (tests/emu/bochs/*.patch) on its zen5_pmu
+# bochs-pmu-bare: the patched Bochs (tests/emu/bochs/*.patch) on its zen5
 # model must pass every check of the bare program; bochs-pmu-bare-ryzen: the
 # same program on ryzen, whose PMU counts nothing, must fail them, which shows
 # the checks can fail.  bochs-pmu-bare-intel and bochs-pmu-bare-skylake-x are
 # the same pair for the Intel model, skylake_pmu, and corei7_skylake_x.
 # Chosen by CASES like the boots above; a missing pinned Bochs (make bochs: no
 # source) is a skip.
-for pc in bochs-pmu-bare:zen5_pmu:PASS bochs-pmu-bare-ryzen:ryzen:FAIL \
+for pc in bochs-pmu-bare:zen5:PASS bochs-pmu-bare-ryzen:ryzen:FAIL \
 	bochs-pmu-bare-intel:skylake_pmu:PASS bochs-pmu-bare-skylake-x:corei7_skylake_x:FAIL; do
 	name=${pc%%:*} cpu=${pc#*:} want=${pc##*:}
 	cpu=${cpu%%:*}

@@ -130,14 +130,17 @@ static bool efer_read(struct vcpu *vcpu, u64 *val)
 }
 
 /*
- * SCE, LME and NXE (where the host has NX) are the guest's; LMA is
- * read-only and SVME is not offered (no nested virtualization).  LME may
- * not change while paging is on (SDM Vol 3 §10.8.5; APM Vol 2 §14.6.1).
+ * SCE, LME and NXE (where the host has NX) are the guest's, and so is
+ * AIBRSE where the host has AutoIBRS (CPUID 8000_0021 EAX[8], which guests
+ * see; APM Vol 2 §3.1.7): the guest's EFER is the VMCB's, loaded by VMRUN.
+ * LMA is read-only and SVME is not offered (no nested virtualization).  LME
+ * may not change while paging is on (SDM Vol 3 §10.8.5; APM Vol 2 §14.6.1).
  */
 static bool efer_write(struct vcpu *vcpu, u64 val)
 {
 	u64 old = backend->guest_efer(vcpu);
-	u64 allowed = EFER_SCE | EFER_LME | EFER_LMA | (host_cpu.has.nx ? EFER_NXE : 0);
+	u64 allowed = EFER_SCE | EFER_LME | EFER_LMA | (host_cpu.has.nx ? EFER_NXE : 0) |
+		      (host_cpu.has.autoibrs ? EFER_AIBRSE : 0);
 
 	if (val & ~allowed)
 		return false;

@@ -39,7 +39,8 @@ static const struct feature_bit feature_bits[] = {
 	FEATURE(rdtscp, 0x80000001, REG_EDX, 27),
 	FEATURE(invariant_tsc, 0x80000007, REG_EDX, 8),
 	FEATURE(ibpb, 0x80000008, REG_EBX, 12),
-	FEATURE(spec_ctrl, 0x7, REG_EDX, 26), /* IBRS and IBPB */
+	FEATURE(spec_ctrl, 0x7, REG_EDX, 26),	   /* IBRS and IBPB */
+	FEATURE(autoibrs, 0x80000021, REG_EAX, 8), /* EFER.AIBRSE, APM Vol 2 §3.1.7 */
 	FEATURE(npt, 0x8000000a, REG_EDX, 0),
 	FEATURE(nrips, 0x8000000a, REG_EDX, 3),
 	FEATURE(vmcb_clean, 0x8000000a, REG_EDX, 5),

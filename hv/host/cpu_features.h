@@ -44,7 +44,7 @@ struct cpuid_cache {
 struct cpu_features {
 	bool svm, npt, nrips, vmcb_clean, decode_assists, pause_filter, vgif, flush_by_asid;
 	bool vmx, hypervisor, x2apic, tsc_deadline, xsave, rdtscp, invariant_tsc, gbpages, nx;
-	bool perfctr_core, ibpb, spec_ctrl;
+	bool perfctr_core, ibpb, spec_ctrl, autoibrs;
 };
 
 struct host_cpu {

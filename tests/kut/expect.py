@@ -33,7 +33,7 @@ ENV_LABEL = {
     "qemu": "QEMU TCG `-cpu max` (SVM)",
     "bochs-vmx": "Bochs `corei7_skylake_x` (VMX)",
     "bochs-svm": "Bochs `ryzen` (SVM)",
-    "bochs-zen5": "Bochs `zen5_pmu` (SVM, counting PMU)",
+    "bochs-zen5": "Bochs `zen5` (SVM, counting PMU)",
     "bochs-skylake-pmu": "Bochs `skylake_pmu` (VMX, counting PMU)",
 }
 # Environments whose rows are TEST:MODE, one per mhv PMU mode (docs/pmu.md)

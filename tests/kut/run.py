@@ -18,8 +18,8 @@ build/kut/obj) and, for each x86_64 test KUT would run by default, boots
         N tests (mhv.cfg takes 8) run one after another in one boot, the
         default on Bochs, whose firmware and mhv's start take half a minute.
 
-bochs-zen5 (the pinned Bochs' counting AMD PMU) runs KUT's pmu once per mhv
-PMU mode (`pmu =` after its guest line), as TEST:MODE (pmu:off ... pmu:hw);
+bochs-zen5 (the pinned Bochs' zen5: a counting AMD PMU, AVX-512) runs KUT's
+pmu and xsave once per mhv PMU mode (`pmu =` after its guest line), as TEST:MODE (pmu:off ... pmu:hw);
 its bare run, which has no mode, once for all of them.
 
 Tests that reduce to the same boot (e.g. KUT's x2apic and xapic differ only
@@ -59,8 +59,10 @@ ENVS = {
     "bochs-svm": {"emu": "bochs", "cpu": "ryzen", "label": "Bochs ryzen (SVM)"},
     # The pinned Bochs' counting AMD PMU: each test once per mhv PMU mode,
     # rows TEST:MODE, all of them guests of as few boots as mhv.cfg allows.
-    "bochs-zen5": {"emu": "bochs", "cpu": "zen5_pmu", "label": "Bochs zen5_pmu (SVM, counting PMU)",
-                   "pmu": expect.ENV_MODES["bochs-zen5"], "tests": ("pmu",)},
+    # zen5 (patch 0012): zen5_pmu's PMU with a Family 1Ah CPUID (AVX-512,
+    # PKU, CET, the part's XSAVE layout), so xsave runs here too.
+    "bochs-zen5": {"emu": "bochs", "cpu": "zen5", "label": "Bochs zen5 (SVM, counting PMU)",
+                   "pmu": expect.ENV_MODES["bochs-zen5"], "tests": ("pmu", "xsave")},
     # The same on its counting Intel PMU (architectural v4, VMX; no hw mode).
     "bochs-skylake-pmu": {"emu": "bochs", "cpu": "skylake_pmu",
                           "label": "Bochs skylake_pmu (VMX, counting PMU)",
@@ -84,7 +86,7 @@ DEFAULT_HEADER = [
     "#   ENV  TEST  BARE COUNT  MHV",
     "#",
     "# ENV    qemu (QEMU TCG -cpu max, SVM), bochs-vmx (Bochs corei7_skylake_x),",
-    "#        bochs-svm (Bochs ryzen), bochs-zen5 (Bochs zen5_pmu, a counting AMD PMU:",
+    "#        bochs-svm (Bochs ryzen), bochs-zen5 (Bochs zen5, a counting AMD PMU:",
     "#        each TEST once per mhv PMU mode, as TEST:MODE), bochs-skylake-pmu (the same",
     "#        on Bochs skylake_pmu, a counting Intel PMU)",
     "# BARE   the test on the bare emulator: pass, skip or fail; COUNT its KUT PASS: lines",
