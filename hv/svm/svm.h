@@ -74,9 +74,11 @@ void svm_idle_wait(void);
  *
  * GIF is clear only from just before the VM-run loop's first VMRUN to the
  * start of the general exit path: the loop itself and the fast handlers
- * (svm_fast.c), a bounded few hundred instructions per exit that touch
- * no device and never wait.  Clear there so that nothing is taken
- * between the check of what to inject and VMRUN; IF is set there so that
+ * (svm_fast.c), a bounded few hundred instructions per exit that never
+ * wait: the port devices they may call are listed apart from the UART,
+ * whose writes print on the host's consoles (core/io_ports.h).  Clear
+ * there so that nothing is taken between the check of what to inject and
+ * VMRUN; IF is set there so that
  * a physical interrupt that arrives in the guest makes it exit
  * (V_INTR_MASKING: the host's IF masks physical interrupts while the
  * guest runs, APM Vol 2 §15.21.1), and it is then taken in the general
