@@ -219,13 +219,16 @@ static const struct allow_bits allow_bits[] = {
 	{ 0x80000021, 0, CPUID_EAX, BIT(0) | BIT(1) | BIT(2) | BIT(6) | BIT(9),
 	  "NoNestedDataBp, FsGsKernelGsBaseNonSerializing, LFENCE serializing, "
 	  "null selector clears base, no SMM_CTL: properties" },
+	{ 0x80000021, 0, CPUID_EAX, BIT(8),
+	  "AutomaticIBRS: EFER.AIBRSE, in the VMCB's guest EFER, which efer_write "
+	  "accepts where the host has it (APM Vol 2 §3.1.7; Linux sets it)" },
 	{ 0x80000021, 0, CPUID_EAX, BIT(10) | BIT(11) | BIT(20), "FSRS FSRC PREFETCHI" },
 	{ 0x80000021, 0, CPUID_EAX, BIT(28) | BIT(29) | BIT(30),
 	  "IBPB_BRTYPE, SRSO_NO, SRSO_USER_KERNEL_NO: not affected" },
 	{ 0x80000021, 0, CPUID_EBX, 0xfffu, "microcode patch size" },
 	{ 0x80000021, 0, CPUID_ECX, BIT(1) | BIT(2), "TSA_SQ_NO, TSA_L1_NO: not affected" },
-	/* not: SmmPgCfgLock 3, UpperAddressIgnore 7 and AutomaticIBRS 8
-	 * (EFER bits refused), PrefetchCtlMsr 13, CpuidUserDis 17, ERAPS 24,
+	/* not: SmmPgCfgLock 3, UpperAddressIgnore 7 (an EFER bit refused),
+	 * PrefetchCtlMsr 13, CpuidUserDis 17, ERAPS 24,
 	 * SBPB 27, SRSO_MSR_FIX 31 */
 };
 

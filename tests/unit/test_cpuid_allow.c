@@ -97,7 +97,6 @@ static const struct bits never[] = {
 	{ 0x80000007, 0, EDX, BIT(7) | BIT(9) | BIT(14), "HwPstate, CPB, RAPL" },
 	{ 0x80000008, 0, EBX, BIT(14) | BIT(15) | BIT(24) | BIT(25), "IBRS STIBP SSBD VIRT_SSBD" },
 	{ 0x80000008, 0, EBX, BIT(3) | BIT(4), "INVLPGB, RDPRU" },
-	{ 0x80000021, 0, EAX, BIT(8), "AutomaticIBRS (EFER.AIBRSE)" },
 	{ 0x80000021, 0, EAX, BIT(7), "UpperAddressIgnore (EFER.UAIE)" },
 	/* reserved in SDM Vol 2A (2024) and APM Vol 3 (2024) */
 	{ 0x1, 0, ECX, BIT(16), "reserved 01H ECX[16]" },
