@@ -16,6 +16,7 @@
 
 #include "core/cpuid_allow.h"
 #include "arch/ctlreg.h"
+#include "cpuid_cache_regs.h"
 
 enum {
 	EAX,
@@ -30,27 +31,6 @@ struct bits {
 	u32 bits;
 	const char *name;
 };
-
-static struct cpuid_regs *regs_of(struct cpuid_cache *c, u32 leaf, u32 subleaf)
-{
-	if (leaf == 7 && subleaf == 1)
-		return &c->leaf7_1;
-	assert_int_equal(subleaf, 0);
-	if (leaf < CPUID_EXT_BASE) {
-		assert_true(leaf < CPUID_STD_CACHED);
-		return &c->std[leaf];
-	}
-	assert_true(leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED);
-	return &c->ext[leaf - CPUID_EXT_BASE];
-}
-
-static u32 *reg_of(struct cpuid_cache *c, u32 leaf, u32 subleaf, unsigned reg)
-{
-	struct cpuid_regs *r = regs_of(c, leaf, subleaf);
-	u32 *regs[] = { &r->eax, &r->ebx, &r->ecx, &r->edx };
-
-	return regs[reg];
-}
 
 /*
  * Never passed, whatever the host has.  Issue 27: UINTR, Key Locker, FRED

@@ -15,6 +15,7 @@
 
 #include "pmu/pmu_vcpu.h"
 #include "host/cpu_features.h"
+#include "cpuid_cache_regs.h"
 
 enum {
 	EAX,
@@ -69,26 +70,6 @@ static const struct feature pmu_itself[] = {
 	{ 0x80000022, 0, EAX, BIT(0), "PerfMonV2" },
 	{ 0x80000022, 0, EBX, 0xfu, "NumPerfCtrCore" },
 };
-
-static struct cpuid_regs *regs_of(struct cpuid_cache *c, u32 leaf, u32 subleaf)
-{
-	if (leaf == 7 && subleaf == 1)
-		return &c->leaf7_1;
-	if (leaf < CPUID_EXT_BASE) {
-		assert_true(leaf < CPUID_STD_CACHED);
-		return &c->std[leaf];
-	}
-	assert_true(leaf - CPUID_EXT_BASE < CPUID_EXT_CACHED);
-	return &c->ext[leaf - CPUID_EXT_BASE];
-}
-
-static u32 *reg_of(struct cpuid_cache *c, u32 leaf, u32 subleaf, unsigned reg)
-{
-	struct cpuid_regs *r = regs_of(c, leaf, subleaf);
-	u32 *regs[] = { &r->eax, &r->ebx, &r->ecx, &r->edx };
-
-	return regs[reg];
-}
 
 /* A host that has every feature: all bits set. */
 static void all_ones(struct cpuid_cache *c)
