@@ -183,7 +183,8 @@ run_case() {
 		# ACPI SPCR (revision 3) naming COM2 and its 1.8432 MHz clock
 		# (tests/emu/spcr.py); noserial: the log is what mhv sent to
 		# port 0xE9 and the serial port must have received no line of
-		# mhv's
+		# mhv's; nohpet: a q35 without an HPET (-machine hpet=off), as
+		# many servers' firmware leaves it
 		mon="" monwait='mhv: suite vmexit' moncmd=nmi fb="" files="" extra="" timeout=120
 		firmware=plain efi=$EFI refused="" numa=1 com=1 e9=""
 		for opt in $options; do
@@ -197,6 +198,7 @@ run_case() {
 			mce-logged) mon="$LOGS/$name.mon" monwait=''
 				moncmd="mce 0 2 0x9c0000000000010a 0 0xabc000 0x8c" ;;
 			fb) mon="$LOGS/$name.mon" fb="$LOGS/$name.e9" ;;
+			nohpet) extra="$extra -machine hpet=off" ;;
 			mb) files=$MB_FILES ;;
 			linux) files=$LINUX_FILES extra="-m 1G" timeout=400 ;;
 			gpu2) extra="-device secondary-vga $extra" ;;

@@ -19,7 +19,7 @@ import sys
 EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk")
 # the options each emulator takes (the usb-stick boots take none)
 OPTIONS = {"qemu": ("nmi", "mce", "mce-logged", "fb", "mb", "linux", "gpu2", "many", "smm",
-                    "snakeoil", "signed", "refused", "numa", "com2", "spcr", "noserial"),
+                    "snakeoil", "signed", "refused", "numa", "com2", "spcr", "noserial", "nohpet"),
            "bochs": ("mb",),
            "bochs-pmu": ("mb", "linux", "bare", "perf", "perftest"), "qemu-usb": (),
            "bochs-disk": ()}
