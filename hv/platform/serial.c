@@ -7,8 +7,11 @@
  * somebody reads); an I/O port or a memory-mapped UART named in the
  * config; or none.  Each is set to 8N1 with its FIFOs on; its divisor is
  * programmed only where its input clock is known (the SPCR's clock field,
- * revision 3 and later; 1.8432 MHz for a PC COM port; the config's),
- * else the firmware's divisor stays.  A UART whose transmitter does not
+ * revision 3 and later; the config's, 1.8432 MHz for a port it names
+ * without one), else the firmware's divisor stays.  A COM port found by
+ * probing keeps the firmware's divisor: its clock is not known (a Super
+ * I/O's 16550 runs from 1.8432 MHz, but AMD's FCH UARTs, which firmware
+ * may decode at 0x3F8, from 48 MHz).  A UART whose transmitter does not
  * take a character within DRAIN_POLLS polls is left out from then on.
  */
 #include "serial.h"
@@ -178,16 +181,15 @@ static void init_auto(u64 rsdp)
 	for (i = 0; i < ARRAY_SIZE(com_ports); i++) {
 		if (!scratch_answers(com_ports[i]))
 			continue;
-		uart_setup(uart_add(com_ports[i], 0, 1), 115200, UART_PC_CLOCK_HZ, speed,
-			   sizeof(speed));
+		uart_setup(uart_add(com_ports[i], 0, 1), 0, 0, speed, sizeof(speed));
 		n += fmt_snprintf(where + n, sizeof(where) - n, "%s%s", n ? ", " : "",
 				  uarts[nr_uarts - 1].name);
 	}
 	if (!nr_uarts)
 		fmt_snprintf(where, sizeof(where), "none (%s, and no COM port answers)", why);
 	else
-		fmt_snprintf(where + n, sizeof(where) - n,
-			     ", 115200 8N1 (%s; the COM ports that answer)", why);
+		fmt_snprintf(where + n, sizeof(where) - n, ", %s (%s; the COM ports that answer)",
+			     speed, why);
 }
 
 unsigned serial_init(const struct serial_choice *choice, u64 rsdp)
