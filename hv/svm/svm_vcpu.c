@@ -143,6 +143,9 @@ static enum backend_err svm_alloc_maps(struct svm_vcpu *s, struct backend_error 
 
 /* The intercepts, the maps, the ASID, nested paging and the virtual
  * interrupt controls. */
+/* Hidden CR4 bits a guest may set without mhv's intercept (see below). */
+#define CR4_UNINTERCEPTED_HIDDEN CR4_CET
+
 static void svm_init_controls(struct vcpu *vcpu, struct svm_vcpu *s)
 {
 	struct vmcb_control_area *c = &s->vmcb->control;
@@ -159,8 +162,15 @@ static void svm_init_controls(struct vcpu *vcpu, struct svm_vcpu *s)
 	 * CPUID hides: only then are CR4 writes intercepted (guest_cr.c
 	 * refuses them), an exit per write.  Otherwise they cost nothing,
 	 * as on VMX where only the hidden bits are in the CR4 mask.
+	 * CR4.CET alone does not turn the intercept on: the guest's CPUID
+	 * hides CET (core/cpuid_allow.c) but every Zen 3 and later has it,
+	 * and the exit per CR4 write would land on every guest TLB flush
+	 * that toggles CR4.PGE (Bochs zen5: 9 -> 1911 instructions).  A guest
+	 * that sets it anyway reaches only its own state: the CET state
+	 * components are reset for every vCPU (xstate/xss_allow.c), and
+	 * the CET MSRs stay intercepted.
 	 */
-	if (guest_cr4_hidden(vcpu))
+	if (guest_cr4_hidden(vcpu) & ~CR4_UNINTERCEPTED_HIDDEN)
 		c->intercept_cr_write = INTERCEPT_CR4_WRITE;
 	c->intercept_misc2 = INTERCEPT_VMRUN | INTERCEPT_VMMCALL | INTERCEPT_VMLOAD |
 			     INTERCEPT_VMSAVE | INTERCEPT_STGI | INTERCEPT_CLGI | INTERCEPT_SKINIT |
