@@ -121,6 +121,12 @@ bool pmu_mode_supported(enum pmu_vendor vendor, enum pmu_mode mode);
 void pmu_init(struct pmu_state *s, enum pmu_vendor vendor, unsigned nr_gp, unsigned nr_fixed,
 	      enum pmu_mode mode);
 
+/* The modes whose world switch is mhv's (pmu_load/pmu_put). */
+static inline bool pmu_mode_is_sw(enum pmu_mode mode)
+{
+	return mode == PMU_SW || mode == PMU_SW_NOELIDE || mode == PMU_SW_LAZY;
+}
+
 static inline u64 pmu_mask(const struct pmu_state *s)
 {
 	return s->width >= 64 ? ~0ull : BIT(s->width) - 1;
@@ -134,7 +140,8 @@ void pmu_attach_vmcb(struct pmu_state *s, struct pmu_vmcb_pmc *pmc, u64 *global_
 void pmu_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs);
-/* Reads the guest's GLOBAL_CTRL where it lives into global_ctrl (it changes without an exit). */
+/* Reads the guest's GLOBAL_CTRL where it lives into global_ctrl (it changes
+ * without an exit), and the accounting that follows from it (pmu_account.c). */
 void pmu_sync_global_ctrl(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 
 /* Intel TSX in the guest's CPUID: IN_TX and IN_TXCP become legal where the

@@ -6,7 +6,7 @@
  * copy (put), the PMU registers (loaded, PMU_SW_LAZY) or the VMCB slots
  * (PMU_HW, APM Vol 2 §15.39).
  */
-#include "pmu.h"
+#include "pmu_global_ctrl.h"
 
 enum pmu_reg {
 	REG_NONE,
@@ -401,4 +401,12 @@ bool pmu_account_emulated(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode 
 	if (pmi)
 		s->pmi_pending = true;
 	return pmi;
+}
+
+/* Out of line, as when it was pmu_switch.c's: the intercepted reads and
+ * the accounting call it, pmu_switch.c's put inlines it. */
+__attribute__((noinline)) void pmu_sync_global_ctrl(struct pmu_state *s, struct pmu_hw *hw,
+						    enum pmu_mode mode)
+{
+	pmu_global_ctrl_sync(s, hw, mode);
 }

@@ -10,12 +10,12 @@
  *   pmu_load -> the entry code (pmu_entry_zeroed_msr) -> VMRUN/VMLAUNCH/VMRESUME
  * with IRQs off from pmu_load to VMRUN (KVM loads with IRQs disabled too).
  * The guest's unintercepted GLOBAL_CTRL is read where it matters (put,
- * accounting, an intercepted read: pmu_sync_global_ctrl), not at every
+ * accounting, an intercepted read: pmu_global_ctrl.h), not at every
  * exit; exits that pmu_exit_quiet lets through run no hook at all.
  * mhv runs no host perf events, so KVM's perf-context and LVTPC steps are
  * not here; the LVTPC switch belongs to the APIC code.
  */
-#include "pmu.h"
+#include "pmu_global_ctrl.h"
 
 static const char *const mode_names[PMU_MODE_COUNT] = {
 	[PMU_OFF] = "off",	   [PMU_SW] = "sw", [PMU_SW_NOELIDE] = "sw-noelide",
@@ -33,11 +33,6 @@ bool pmu_mode_supported(enum pmu_vendor vendor, enum pmu_mode mode)
 	if (mode == PMU_HW)
 		return vendor == PMU_AMD;
 	return (unsigned)mode < PMU_MODE_COUNT;
-}
-
-static bool is_sw(enum pmu_mode mode)
-{
-	return mode == PMU_SW || mode == PMU_SW_NOELIDE || mode == PMU_SW_LAZY;
 }
 
 static u64 ops_rdpmc(struct pmu_hw *hw, u32 ecx)
@@ -204,7 +199,7 @@ static void sw_put(struct pmu_state *s, struct pmu_hw *hw)
 
 	/* AMD: the guest's own, read back as KVM does (#VMEXIT does not switch
 	 * it); Intel: VMCS 0x2808's. */
-	pmu_sync_global_ctrl(s, hw, PMU_SW);
+	pmu_global_ctrl_sync(s, hw, PMU_SW);
 	if (s->vendor == PMU_AMD) {
 		ops_wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
 		s->global_status = ops_rdmsr(hw, MSR_AMD_GLOBAL_STATUS);
@@ -236,7 +231,7 @@ static void sw_put(struct pmu_state *s, struct pmu_hw *hw)
 void pmu_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 {
 	/* PMU_HW: VMRUN loads the guest state; PMU_SW_LAZY: usually still loaded. */
-	if (!is_sw(mode) || s->loaded)
+	if (!pmu_mode_is_sw(mode) || s->loaded)
 		return;
 	sw_load(s, hw, mode);
 	s->loaded = true;
@@ -244,7 +239,7 @@ void pmu_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 
 void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 {
-	if (!is_sw(mode) || !s->loaded)
+	if (!pmu_mode_is_sw(mode) || !s->loaded)
 		return;
 	sw_put(s, hw);
 	s->loaded = false;
@@ -262,25 +257,4 @@ void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mod
 	if (mode == PMU_SW_LAZY && !host_needs)
 		return;
 	pmu_put(s, hw, mode);
-}
-
-/*
- * GLOBAL_CTRL as the guest left it: AMD's is not intercepted, so it is read
- * back while loaded (as KVM does) or from the VMCB where #VMEXIT saved it
- * (APM Vol 2 §15.39); Intel's guest writes are intercepted into VMCS 0x2808.
- */
-void pmu_sync_global_ctrl(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
-{
-	u64 global_ctrl = s->global_ctrl;
-
-	if (mode == PMU_HW && s->vendor == PMU_AMD)
-		global_ctrl = *s->vmcb_global_ctl;
-	else if (is_sw(mode) && s->loaded && s->vendor == PMU_INTEL)
-		global_ctrl = s->vmcs_global_ctrl;
-	else if (is_sw(mode) && s->loaded)
-		global_ctrl = ops_rdmsr(hw, MSR_AMD_GLOBAL_CTL);
-	if (global_ctrl != s->global_ctrl) {
-		s->global_ctrl = global_ctrl;
-		pmu_recalc_accounting(s);
-	}
 }
