@@ -126,6 +126,12 @@ const char *vm_create_error_str(enum vm_create_error err)
 	return "unknown error";
 }
 
+/* The PMU's interrupt line (struct pmu_pmi_line): the vCPU's LVTPC. */
+static bool vcpu_pmi_line(void *vcpu, bool mask_on_delivery)
+{
+	return apic_raise_pmi(vcpu, mask_on_delivery);
+}
+
 void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 {
 	const struct vm_config *config = spec->config;
@@ -156,6 +162,7 @@ void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 		xstate_vcpu_reset(v, !spec->xstate_cache || config->xstate_uncached);
 		pmu_vcpu_init(v, mode, config->no_accounting ? 0 : spec->pmu_account,
 			      config->guest_counts_insn);
+		pmu_set_pmi_line(&v->pmu, vcpu_pmi_line, v);
 		v->cpuid_view = guest_cpuid_view(mode != PMU_OFF);
 		msr_vcpu_reset(v);
 	}

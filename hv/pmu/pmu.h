@@ -49,6 +49,18 @@ struct pmu_hw {
 	void *ctx;
 };
 
+/*
+ * The vCPU's interrupt line for the guest's PMI, set by the core at vCPU
+ * setup (the APIC's LVTPC delivery), so that nothing here names the APIC.
+ * @mask_on_delivery: Intel's APIC masks the LVTPC when it delivers a
+ * PMI (SDM Vol 3 §11.5.1); AMD's does not (vapic.c, apic_raise_pmi).  Returns false when the
+ * line raised nothing (masked, or a delivery mode that is not fixed/NMI).
+ */
+struct pmu_pmi_line {
+	bool (*raise)(void *ctx, bool mask_on_delivery);
+	void *ctx;
+};
+
 /* One PERF_CTL/PERF_CTR pair of the VMCB save area (APM Vol 2 Table B-2). */
 struct pmu_vmcb_pmc {
 	u64 ctl, ctr;
@@ -93,11 +105,11 @@ struct pmu_state {
 	bool acct_any;
 	/* Enabled counters with their overflow interrupt on, GLOBAL_CTRL layout. */
 	u64 pmi_armed;
-	/* pmi_armed, and what it held since the last overflow check (pmu_vcpu.c). */
+	/* pmi_armed, and what it held since the last overflow check (pmu_pmi.c). */
 	u64 pmi_mask;
 	/* Overflow bits already turned into a guest PMI. */
 	u64 pmi_signalled;
-	/* The CPU's host PMI count at the last overflow check (pmu_vcpu.c). */
+	/* The CPU's host PMI count at the last overflow check (pmu_pmi.c). */
 	u64 host_pmis_seen;
 	bool hw_switched; /* PMU_HW: VMRUN/#VMEXIT switch the PMU (APM Vol 2 §15.39) */
 	bool loaded;	  /* guest values are in the PMU registers (PMU_SW*) */
@@ -111,7 +123,8 @@ struct pmu_state {
 	u64 eventsel_rsvd, eventsel_kept;
 	u64 eventsel_rsvd_txcp; /* eventsel_rsvd of the counter that may hold IN_TXCP */
 	u64 fixed_ctr_ctrl_rsvd;
-	u64 global_valid; /* the counters, GLOBAL_CTRL/STATUS layout */
+	u64 global_valid;	      /* the counters, GLOBAL_CTRL/STATUS layout */
+	struct pmu_pmi_line pmi_line; /* pmu_set_pmi_line, after pmu_init */
 };
 
 const char *pmu_mode_name(enum pmu_mode mode);
@@ -131,6 +144,20 @@ static inline u64 pmu_mask(const struct pmu_state *s)
 {
 	return s->width >= 64 ? ~0ull : BIT(s->width) - 1;
 }
+
+static inline void pmu_set_pmi_line(struct pmu_state *s,
+				    bool (*raise)(void *ctx, bool mask_on_delivery), void *ctx)
+{
+	s->pmi_line.raise = raise;
+	s->pmi_line.ctx = ctx;
+}
+
+/*
+ * Before entry, while pmi_mask is set: each fresh overflow of an armed
+ * counter raises one PMI through pmi_line (pmu_pmi.c).  @host_pmis: the
+ * host PMIs this CPU has taken, a running count.
+ */
+void pmu_check_overflow(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u64 host_pmis);
 
 /* PMU_HW: the guest state moves into the VMCB's slots, its home from now on. */
 void pmu_attach_vmcb(struct pmu_state *s, struct pmu_vmcb_pmc *pmc, u64 *global_status,

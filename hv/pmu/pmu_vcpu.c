@@ -6,7 +6,6 @@
  */
 #include "pmu_vcpu.h"
 #include "pmu_caps.h"
-#include "vdev/vapic.h"
 #include "core/backend.h"
 #include "host/cpu_features.h"
 #include "host/percpu.h"
@@ -60,11 +59,6 @@ static u32 gp_ctl_msr(const struct pmu_state *s, unsigned i)
 	return s->vendor == PMU_AMD ? MSR_AMD_PERF_CTL(i) : MSR_INTEL_PERFEVTSEL(i);
 }
 
-static u32 global_status_index(const struct pmu_state *s)
-{
-	return s->vendor == PMU_AMD ? MSR_AMD_GLOBAL_STATUS : MSR_INTEL_GLOBAL_STATUS;
-}
-
 void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool guest_counts_insn)
 {
 	struct pmu_state *s = &vcpu->pmu;
@@ -83,49 +77,6 @@ void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool
 		pmu_set_msr(s, &host_pmu, mode, gp_ctl_msr(s, 0),
 			    PMU_EVENT_INSTRUCTIONS | PMU_EVTSEL_OS | PMU_EVTSEL_USR |
 				PMU_EVTSEL_EN);
-}
-
-/*
- * Overflows of counters whose interrupt is on become one guest PMI each,
- * through the guest's LVTPC, before the next entry.  A hardware overflow in
- * guest mode raises the host's PMI (lapic.h), which forces an exit at the
- * overflow, as the PMI comes on hardware; an accounted one is found right
- * after accounting.
- * A PMI per overflow, not per status bit: a counter may overflow again
- * while its GLOBAL_STATUS bit is still set, or set again after the guest
- * cleared it through the unintercepted StatusClr/OVF_CTRL without an exit
- * in between (Linux's AMD PMI handler does exactly that), and the CPU
- * raises a PMI for each.  The status alone cannot tell such an overflow
- * from the last one, so a host PMI taken on this CPU since the last check
- * (struct cpu's host_pmis) or an accounted overflow (pmi_pending) makes
- * every armed status bit fresh; without either only bits mhv has not
- * signalled yet are.  (Before, only a new status bit raised a PMI, and a
- * perf record of Linux under sw and sw-lazy lost its samples: issue 28,
- * perf test 35.)
- * Mode hw: the CPU itself delivers a guest overflow as a virtual NMI (APM
- * Vol 2 §15.39, VNMI without AVIC ignores the LVTPC), so mhv adds nothing:
- * a second delivery of one overflow; its accounted overflows are left in
- * pmi_pending for the backend to raise the same way.
- */
-static void check_overflow(struct vcpu *vcpu)
-{
-	struct pmu_state *s = &vcpu->pmu;
-	u64 status = 0, fresh, mask = s->pmi_mask, pmis = vcpu->cpu->host_pmis;
-	bool again;
-
-	s->pmi_mask = s->pmi_armed; /* a counter disarmed since the last check is checked now */
-	if (vcpu->pmu_mode == PMU_HW)
-		return;
-	again = s->pmi_pending || pmis != s->host_pmis_seen;
-	s->host_pmis_seen = pmis;
-	s->pmi_pending = false;
-	pmu_get_msr(s, &host_pmu, vcpu->pmu_mode, global_status_index(s), &status);
-	s->pmi_signalled &= status; /* bits the guest cleared may fire again */
-	fresh = status & mask & (again ? ~0ull : ~s->pmi_signalled);
-	if (!fresh)
-		return;
-	s->pmi_signalled |= fresh;
-	apic_raise_pmi(vcpu, s->vendor == PMU_INTEL);
 }
 
 void pmu_vcpu_first_entry(struct vcpu *vcpu)
@@ -156,7 +107,7 @@ void pmu_vcpu_before_entry(struct vcpu *vcpu, u64 exit_rip)
 	 * an event raised before it would be lost (KVM raises its PMI from a
 	 * request, before entry, too). */
 	if (unlikely(s->pmi_mask))
-		check_overflow(vcpu);
+		pmu_check_overflow(s, &host_pmu, vcpu->pmu_mode, vcpu->cpu->host_pmis);
 	pmu_load(s, &host_pmu, vcpu->pmu_mode);
 }
 

@@ -1102,6 +1102,73 @@ static void test_pmi_mask(void **state)
 	}
 }
 
+/* What the PMU raised on its interrupt line (struct pmu_pmi_line). */
+struct line_log {
+	unsigned raised;
+	bool mask_on_delivery;
+	bool masked; /* the line answers as a masked LVTPC */
+};
+
+static bool log_raise(void *ctx, bool mask_on_delivery)
+{
+	struct line_log *l = ctx;
+
+	l->raised++;
+	l->mask_on_delivery = mask_on_delivery;
+	return !l->masked;
+}
+
+/*
+ * An accounted overflow of an armed counter becomes one raise of the
+ * line, with Intel's mask-on-delivery rule; nothing fresh, nothing raised;
+ * a host PMI since the last check makes the still-set status bit fresh;
+ * mode hw raises nothing (the CPU delivers its own overflows).
+ */
+static void test_pmi_through_line(void **state)
+{
+	struct harness h;
+	struct line_log l;
+	unsigned vd, mi;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		for (mi = 0; mi < ARRAY_SIZE(live_modes); mi++) {
+			if (!pmu_mode_supported(vd, live_modes[mi]))
+				continue;
+			h_init(&h, vd, live_modes[mi], 5);
+			memset(&l, 0, sizeof(l));
+			pmu_set_pmi_line(&h.s, log_raise, &l);
+			set(&h, sel_msr(vd, 0),
+			    0xc0 | PMU_EVTSEL_EN | PMU_EVTSEL_OS | PMU_EVTSEL_INT);
+			set(&h, gctl_msr(vd), 1);
+			set(&h, cnt_msr(vd, 0), MASK48);
+			to_handler(&h);
+			assert_true(
+			    pmu_account_emulated(&h.s, &h.hw, h.mode, PMU_EV_INSTRUCTIONS, 0));
+			pmu_check_overflow(&h.s, &h.hw, h.mode, 0);
+			if (h.mode == PMU_HW) {
+				assert_int_equal(l.raised, 0);
+				assert_true(h.s.pmi_pending); /* left for the backend */
+				continue;
+			}
+			assert_int_equal(l.raised, 1);
+			assert_int_equal(l.mask_on_delivery, vd == PMU_INTEL);
+			assert_false(h.s.pmi_pending);
+			/* the status bit is still set, but nothing overflowed again */
+			pmu_check_overflow(&h.s, &h.hw, h.mode, 0);
+			assert_int_equal(l.raised, 1);
+			/* a host PMI on this CPU: the set bit may be a new overflow */
+			pmu_check_overflow(&h.s, &h.hw, h.mode, 1);
+			assert_int_equal(l.raised, 2);
+			/* the guest cleared the status: nothing left to raise */
+			set(&h, gclr_msr(vd), 1);
+			pmu_check_overflow(&h.s, &h.hw, h.mode, 2);
+			assert_int_equal(l.raised, 2);
+			do_entry(&h);
+			do_exit(&h, true);
+		}
+	}
+}
+
 /* The outcome the CPU gives a guest WRMSR of base | BIT(b), restated per register. */
 enum outcome {
 	KEPT,
@@ -1498,6 +1565,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_off),
 		cmocka_unit_test(test_pmi_mask),
+		cmocka_unit_test(test_pmi_through_line),
 		cmocka_unit_test(test_host_guest_only_per_mode),
 		cmocka_unit_test(test_elision),
 		cmocka_unit_test(test_host_never_counts),
