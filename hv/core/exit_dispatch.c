@@ -11,6 +11,7 @@
 #include "host/nmi_mce.h"
 #include "arch/regs.h"
 #include "vcpu.h"
+#include "vcpu_halt.h"
 #include "arch/x86.h"
 
 static const char *const exit_kind_names[EXIT_KIND_COUNT] = {
@@ -53,13 +54,8 @@ static void handle_hlt(struct vcpu *vcpu, const struct vm_exit *exit)
 		return;
 	/* "sti; hlt": the HLT was the shadowed instruction, and it is done. */
 	backend->end_interrupt_shadow(vcpu);
-	if (apic_deliverable_vector(&vcpu->apic) < 0 && !vcpu->nmi_pending) {
-		if (vcpu->vm->nr_vcpus > 1)
-			apic_halt(vcpu); /* another vCPU may send an IPI */
-		else if (apic_wait_for_timer(vcpu, vcpu->timer->deadlines[TIMER_GUEST_PIT]) &&
-			 vcpu->timer->deadlines[TIMER_GUEST_PIT])
-			pit_timer_check(vcpu);
-	}
+	if (apic_deliverable_vector(&vcpu->apic) < 0 && !vcpu->nmi_pending)
+		vcpu_halt(vcpu);
 	apic_update_interrupts(vcpu);
 }
 

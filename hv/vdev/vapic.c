@@ -5,7 +5,6 @@
  */
 #include "vapic_priv.h"
 #include "ioapic.h"
-#include "pit_timer.h"
 #include "core/backend.h"
 #include "platform/host_timer.h"
 #include "arch/x86.h"
@@ -224,62 +223,14 @@ void apic_poll_timer(struct vcpu *vcpu)
 	apic_timer_check(vcpu);
 }
 
-/*
- * What ends a HLT: a deliverable vector or a pending NMI, or an event
- * already queued for entry.  The timer checks in apic_halt's loop deliver
- * what fires at once (apic_accept, the I/O APIC's message): the vector
- * moves from IRR to ISR and waits in the backend, and the IRR may then
- * hold nothing deliverable, or only what that vector's class now holds
- * back (an IPI queued this way left the timer's vector behind it: issue
- * 28, Linux with two vCPUs).
- */
-static bool halt_ends(struct vcpu *vcpu)
-{
-	return apic_deliverable_vector(&vcpu->apic) >= 0 ||
-	       __atomic_load_n(&vcpu->nmi_pending, __ATOMIC_RELAXED) || backend->event_queued(vcpu);
-}
-
-/*
- * HLT in a VM with several vCPUs: sleep until halt_ends (another vCPU's
- * IPI kicks this CPU awake, the guest's timer fires), or the VM stops or
- * runs out of time.
- */
-void apic_halt(struct vcpu *vcpu)
-{
-	struct vm *vm = vcpu->vm;
-
-	while (!halt_ends(vcpu) && vm->stop == VM_RUNNING) {
-		if (vm->deadline_tsc && rdtsc() >= vm->deadline_tsc) {
-			vm_stop(vm, VM_STOP_TIME_LIMIT,
-				"vCPU %u halted past the VM's time limit of %llu ms", vcpu->index,
-				vm->time_limit_ms);
-			return;
-		}
-		backend->idle_wait();
-		apic_timer_check(vcpu);
-		if (vcpu->timer->deadlines[TIMER_GUEST_PIT])
-			pit_timer_check(vcpu);
-	}
-}
-
-bool apic_wait_for_timer(struct vcpu *vcpu, u64 other_due)
+u64 apic_timer_due(const struct vcpu *vcpu)
 {
 	const struct vapic *apic = &vcpu->apic;
 	bool deadline_mode = (apic->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE;
 	u64 due = deadline_mode ? apic->tsc_deadline : apic->timer_next;
 	u64 offset = deadline_mode ? vcpu->tsc_offset : 0; /* the guest's TSC (msr.c) */
 
-	/* in the host's TSC, the earlier of the two */
-	due = (apic->lvt_timer & LVT_MASKED) || !due ? 0 : due - offset;
-	if (other_due && (!due || other_due < due))
-		due = other_due;
-	if (!due)
-		return false;
-	while (rdtsc() < due && vcpu->vm->stop == VM_RUNNING &&
-	       !(vcpu->vm->deadline_tsc && rdtsc() >= vcpu->vm->deadline_tsc))
-		cpu_relax();
-	apic_timer_check(vcpu);
-	return true;
+	return (apic->lvt_timer & LVT_MASKED) || !due ? 0 : due - offset;
 }
 
 /* A level-triggered vector's EOI goes to the I/O APIC (§11.8.4). */

@@ -82,11 +82,9 @@ void apic_update_interrupts(struct vcpu *vcpu);
 void apic_requeue(struct vcpu *vcpu, u8 vector);
 /* After a host timer interrupt: fire the guest's timer if it expired. */
 void apic_poll_timer(struct vcpu *vcpu);
-/* HLT with several vCPUs: wait for a deliverable interrupt, the timer or the end. */
-void apic_halt(struct vcpu *vcpu);
-/* A halted single vCPU waits for its armed timer or @other_due (host TSC,
- * 0: none), whichever comes first; false when there was nothing to wait for. */
-bool apic_wait_for_timer(struct vcpu *vcpu, u64 other_due);
+/* When the LVT timer fires next, in the host's TSC; 0 when it is masked or
+ * not armed (a halted vCPU's wait, core/vcpu_halt.c). */
+u64 apic_timer_due(const struct vcpu *vcpu);
 /* An AP of an external guest: wait for INIT then SIPI; false if the VM ended. */
 bool apic_wait_for_sipi(struct vcpu *vcpu);
 /* A guest PMI through the LVTPC, fixed or NMI delivery; false when the LVTPC

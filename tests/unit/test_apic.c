@@ -13,6 +13,7 @@
 #include "platform/host_timer.h"
 #include "host/smp.h"
 #include "core/vm.h"
+#include "core/vcpu_halt.h"
 
 /* A backend that records what the APIC asks of it. */
 static bool guest_if;
@@ -497,7 +498,7 @@ static void masked_timer_does_not_fire(void **state)
 	assert_true(apic_msr_write(vcpu, MSR_LVT_TIMER, 0xb1 | (2u << 17) | (1u << 16)));
 	assert_true(apic_tsc_deadline_write(vcpu, 1));
 	assert_int_equal(injected, -1);
-	assert_false(apic_wait_for_timer(vcpu, 0));
+	assert_int_equal(apic_timer_due(vcpu), 0);
 }
 
 static void register_access_rules(void **state)
@@ -872,7 +873,7 @@ static void nmi_takes_back_a_queued_interrupt(void **state)
 }
 
 /*
- * HLT with several vCPUs (apic_halt): the host timer ends the CPU's sleep
+ * HLT with several vCPUs (core/vcpu_halt.c): the host timer ends the CPU's sleep
  * at the guest's TSC deadline, and the timer check delivers the expiry
  * at once.  The HLT is over: the vector waits in the backend, the IRR is
  * empty.
@@ -892,7 +893,7 @@ static void halt_ends_at_its_timer(void **state)
 	assert_true(apic_mmio_write(vcpu, 0x320, 0xec | (2u << 17)));
 	assert_true(apic_tsc_deadline_write(vcpu, ~0ull));
 	on_idle = deadline_reached;
-	apic_halt(vcpu);
+	vcpu_halt(vcpu);
 	assert_int_equal(idle_waits, 1);
 	assert_int_equal(injected, 0xec);
 	assert_int_equal(vm.stop, VM_RUNNING);
@@ -921,7 +922,7 @@ static void halt_ends_for_an_ipi_and_its_timer_at_once(void **state)
 	assert_true(apic_mmio_write(vcpu, 0x320, 0xec | (2u << 17)));
 	assert_true(apic_tsc_deadline_write(vcpu, ~0ull));
 	on_idle = ipi_and_timer_at_once;
-	apic_halt(vcpu);
+	vcpu_halt(vcpu);
 	assert_int_equal(idle_waits, 1);
 	assert_int_equal(injected, 0xfb);
 	assert_true(apic_mmio_read(vcpu, 0x200 + 0x70, &irr)); /* IRR 224-255 */
