@@ -7,8 +7,10 @@
  * (svm_handle_exit) before it has changed anything; every other code goes
  * there directly.
  *
- * The rules (which exits, when not, what may be skipped) are core/fast_exit.h's.
- * SVM's own: EXITINTINFO needs no look (APM Vol 2 §15.7.2); without NRIP
+ * Which exits may come here, when they must not, and what each must still
+ * do are core/fast_exit.c's rules; svm_fast_exits_init builds the table
+ * from them, and this file keeps what reads and writes the VMCB.  SVM's
+ * own: EXITINTINFO needs no look (APM Vol 2 §15.7.2); without NRIP
  * save only IOIO, whose EXITINFO2 is the next RIP, goes fast
  * (svm_fast_exits_init).
  */
@@ -22,11 +24,6 @@
 
 svm_fast_fn *svm_fast_exits[SVM_EXIT_TABLE_SIZE];
 svm_fast_fn *svm_fast_exits_pmu[SVM_EXIT_TABLE_SIZE + 1];
-
-static inline bool svm_fast_allowed(const struct vmcb *vmcb)
-{
-	return !(vmcb->save.rflags & RFLAGS_TF);
-}
 
 /* The step past the instruction to next_rip, the exit counted, and no TLB
  * flush at the next VMRUN. */
@@ -47,22 +44,18 @@ static inline void svm_fast_done(struct vcpu *vcpu, struct vmcb *vmcb, enum exit
 	svm_fast_step(vcpu, vmcb, kind, next_rip);
 }
 
-/*
- * Hypercalls that need no table (core/hypercall.c): HC_NULL, the
- * benchmark floor, leaves RAX at 0; a number past the table returns
- * HC_ERROR.  The others take the general path.
- */
+/* The hypercalls fast_hypercall answers; RAX is the VMCB's. */
 static int fast_vmmcall(struct vcpu *vcpu, struct vmcb *vmcb)
 {
-	u64 nr = vmcb->save.rax;
+	enum fast_hc_answer a;
 
-	if (!svm_fast_allowed(vmcb))
+	if (!fast_exit_tf_clear(vmcb->save.rflags))
 		return svm_handle_exit_nrips(vcpu, vmcb);
-	if (unlikely(nr != HC_NULL)) {
-		if (nr < HC_COUNT)
-			return svm_handle_exit_nrips(vcpu, vmcb);
+	a = fast_hypercall(vmcb->save.rax);
+	if (a == FAST_HC_GENERAL)
+		return svm_handle_exit_nrips(vcpu, vmcb);
+	if (unlikely(a == FAST_HC_ERROR))
 		vmcb->save.rax = HC_ERROR;
-	}
 	svm_fast_done(vcpu, vmcb, EXIT_HYPERCALL, vmcb->control.next_rip);
 	return 1;
 }
@@ -94,7 +87,7 @@ static int svm_fast_cpuid_exit(struct vcpu *vcpu, struct vmcb *vmcb)
 	u32 leaf = (u32)vmcb->save.rax;
 	const struct cpuid_regs *r;
 
-	if (!svm_fast_allowed(vmcb))
+	if (!fast_exit_tf_clear(vmcb->save.rflags))
 		return svm_handle_exit_nrips(vcpu, vmcb);
 	r = fast_cpuid(vcpu, leaf);
 	if (unlikely(!r))
@@ -111,7 +104,7 @@ static inline __attribute__((always_inline)) int fast_msr(struct vcpu *vcpu, str
 	u32 index = (u32)g[GPR_RCX];
 	u64 val;
 
-	if (!fast_msr_index(index) || !svm_fast_allowed(vmcb))
+	if (!fast_msr_index(index) || !fast_exit_tf_clear(vmcb->save.rflags))
 		return general(vcpu, vmcb);
 	if (vmcb->control.exit_info_1 & 1) {
 		if (!fast_msr_write(vcpu, index, (g[GPR_RDX] << 32) | (u32)vmcb->save.rax))
@@ -176,7 +169,7 @@ static int fast_ioio(struct vcpu *vcpu, struct vmcb *vmcb)
 {
 	u64 info = vmcb->control.exit_info_1;
 
-	if ((info & IOIO_STRING_REP) || !svm_fast_allowed(vmcb))
+	if ((info & IOIO_STRING_REP) || !fast_exit_tf_clear(vmcb->save.rflags))
 		return svm_handle_exit(vcpu, vmcb);
 	if (likely((info & IOIO_SIZE_MASK) == IOIO_SZ32 && (u16)(info >> 16) == GUEST_TEST_PORT)) {
 		if (info & BIT(0))
@@ -190,32 +183,47 @@ static int fast_ioio(struct vcpu *vcpu, struct vmcb *vmcb)
 }
 
 /*
+ * The exit codes the fast path may take, the kinds each stands for, and
+ * their handlers: the rows of core/fast_exit.c decide which are installed.
+ */
+struct svm_fast_entry {
+	u16 code;
+	u32 kinds; /* BIT(enum exit_kind) */
+	svm_fast_fn *fn;
+	svm_fast_fn *pmu_fn; /* in the PMU loops' table, if not fn */
+};
+
+static const struct svm_fast_entry svm_fast_entries[] = {
+	{ SVM_EXIT_VMMCALL, BIT(EXIT_HYPERCALL), fast_vmmcall, NULL },
+	{ SVM_EXIT_CPUID, BIT(EXIT_CPUID), svm_fast_cpuid_exit, NULL },
+	/* one code for RDMSR and WRMSR, EXITINFO1 says which */
+	{ SVM_EXIT_MSR, BIT(EXIT_MSR_READ) | BIT(EXIT_MSR_WRITE), fast_msr_plain, fast_msr_pmu },
+	{ SVM_EXIT_IOIO, BIT(EXIT_IO), fast_ioio, NULL },
+};
+
+/*
  * Without NRIP save an instruction's length is known only from its bytes
  * (prefixes may pad it), which the general path decodes and checks: the
  * instruction intercepts stay there; IOIO has its next RIP regardless.
+ * An exit whose write needs the PMU switch and is not fast goes to the
+ * switch in the PMU loops' table.
  */
-static void fill_pmu_table(void)
+void svm_fast_exits_init(bool nrips)
 {
+	svm_fast_fn *general = nrips ? svm_handle_exit_nrips : svm_handle_exit;
 	unsigned i;
 
 	for (i = 0; i < SVM_EXIT_TABLE_SIZE; i++)
-		svm_fast_exits_pmu[i] = svm_fast_exits[i];
-	svm_fast_exits_pmu[SVM_EXIT_MSR] =
-	    svm_fast_exits[SVM_EXIT_MSR] == fast_msr_plain ? fast_msr_pmu : svm_pmu_general_exit;
+		svm_fast_exits[i] = svm_fast_exits_pmu[i] = general;
 	svm_fast_exits_pmu[SVM_EXIT_TABLE_SIZE] = svm_handle_exit; /* codes above 255 */
-}
+	for (i = 0; i < ARRAY_SIZE(svm_fast_entries); i++) {
+		const struct svm_fast_entry *e = &svm_fast_entries[i];
 
-void svm_fast_exits_init(bool nrips)
-{
-	unsigned i;
-
-	for (i = 0; i < ARRAY_SIZE(svm_fast_exits); i++)
-		svm_fast_exits[i] = nrips ? svm_handle_exit_nrips : svm_handle_exit;
-	svm_fast_exits[SVM_EXIT_IOIO] = fast_ioio;
-	if (nrips) {
-		svm_fast_exits[SVM_EXIT_VMMCALL] = fast_vmmcall;
-		svm_fast_exits[SVM_EXIT_CPUID] = svm_fast_cpuid_exit;
-		svm_fast_exits[SVM_EXIT_MSR] = fast_msr_plain;
+		if (fast_exit_may_take(e->kinds, nrips)) {
+			svm_fast_exits[e->code] = e->fn;
+			svm_fast_exits_pmu[e->code] = e->pmu_fn ? e->pmu_fn : e->fn;
+		} else if (fast_exit_pmu_switch(e->kinds)) {
+			svm_fast_exits_pmu[e->code] = svm_pmu_general_exit;
+		}
 	}
-	fill_pmu_table();
 }

@@ -7,8 +7,10 @@
  * cover it hands to vmx_handle_exit_reason before it has changed
  * anything; every other reason goes there directly.
  *
- * The rules (which exits, when not, what may be skipped) are core/fast_exit.h's.
- * VMX's own: the IDT-vectoring information needs no look (SDM Vol 3
+ * Which exits may come here, when they must not, and what each must still
+ * do are core/fast_exit.c's rules; vmx_fast_exits_init builds the table
+ * from them, and this file keeps what reads and writes the VMCS.  VMX's
+ * own: the IDT-vectoring information needs no look (SDM Vol 3
  * §28.2.4), and VM exits clear the VM-entry interruption-information valid
  * bit (SDM Vol 3 §25.8.3); in sw-lazy a WRMSR of the guest's GLOBAL_CTRL,
  * which the next VM entry loads from the VMCS, also goes to
@@ -28,7 +30,7 @@ vmx_fast_fn *vmx_fast_exits_pmu[VMX_FAST_EXITS + 1];
 
 static inline bool vmx_fast_allowed(void)
 {
-	return !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_TF);
+	return fast_exit_tf_clear(vmread(VMCS_GUEST_RFLAGS));
 }
 
 /* Past the instruction: its length is valid for every instruction exit
@@ -39,22 +41,18 @@ static inline void vmx_fast_done(struct vcpu *vcpu, enum exit_kind kind)
 	vcpu->exits[kind]++;
 }
 
-/*
- * Hypercalls that need no table (core/hypercall.c): HC_NULL, the
- * benchmark floor, leaves RAX at 0; a number past the table returns
- * HC_ERROR.  The others take the general path.
- */
+/* The hypercalls fast_hypercall answers. */
 static int fast_vmcall(struct vcpu *vcpu, u32 reason)
 {
-	u64 nr = vcpu->regs.gpr[GPR_RAX];
+	enum fast_hc_answer a;
 
 	if (!vmx_fast_allowed())
 		return vmx_handle_exit_reason(vcpu, reason);
-	if (unlikely(nr != HC_NULL)) {
-		if (nr < HC_COUNT)
-			return vmx_handle_exit_reason(vcpu, reason);
+	a = fast_hypercall(vcpu->regs.gpr[GPR_RAX]);
+	if (a == FAST_HC_GENERAL)
+		return vmx_handle_exit_reason(vcpu, reason);
+	if (unlikely(a == FAST_HC_ERROR))
 		vcpu->regs.gpr[GPR_RAX] = HC_ERROR;
-	}
 	vmx_fast_done(vcpu, EXIT_HYPERCALL);
 	return 1;
 }
@@ -182,19 +180,42 @@ static int fast_io(struct vcpu *vcpu, u32 reason)
 	MUST_TAIL return io_device(vcpu, reason);
 }
 
+/*
+ * The exit reasons the fast path may take, the kind each stands for, and
+ * their handlers: the rows of core/fast_exit.c decide which are
+ * installed.  The instruction length is known for every one (SDM Vol 3
+ * §28.2.5).
+ */
+struct vmx_fast_entry {
+	u16 reason;
+	u32 kinds; /* BIT(enum exit_kind) */
+	vmx_fast_fn *fn;
+	vmx_fast_fn *pmu_fn; /* in the PMU loops' table, if not fn */
+};
+
+static const struct vmx_fast_entry vmx_fast_entries[] = {
+	{ EXIT_REASON_VMCALL, BIT(EXIT_HYPERCALL), fast_vmcall, NULL },
+	{ EXIT_REASON_CPUID, BIT(EXIT_CPUID), vmx_fast_cpuid_exit, NULL },
+	{ EXIT_REASON_RDMSR, BIT(EXIT_MSR_READ), fast_rdmsr, NULL },
+	{ EXIT_REASON_WRMSR, BIT(EXIT_MSR_WRITE), fast_wrmsr_plain, fast_wrmsr_pmu },
+	{ EXIT_REASON_IO, BIT(EXIT_IO), fast_io, NULL },
+};
+
 void vmx_fast_exits_init(void)
 {
 	unsigned i;
 
-	for (i = 0; i < ARRAY_SIZE(vmx_fast_exits); i++)
-		vmx_fast_exits[i] = vmx_handle_exit_reason;
-	vmx_fast_exits[EXIT_REASON_VMCALL] = fast_vmcall;
-	vmx_fast_exits[EXIT_REASON_CPUID] = vmx_fast_cpuid_exit;
-	vmx_fast_exits[EXIT_REASON_RDMSR] = fast_rdmsr;
-	vmx_fast_exits[EXIT_REASON_WRMSR] = fast_wrmsr_plain;
-	vmx_fast_exits[EXIT_REASON_IO] = fast_io;
-	for (i = 0; i < ARRAY_SIZE(vmx_fast_exits); i++)
-		vmx_fast_exits_pmu[i] = vmx_fast_exits[i];
-	vmx_fast_exits_pmu[EXIT_REASON_WRMSR] = fast_wrmsr_pmu;
+	for (i = 0; i < VMX_FAST_EXITS; i++)
+		vmx_fast_exits[i] = vmx_fast_exits_pmu[i] = vmx_handle_exit_reason;
 	vmx_fast_exits_pmu[VMX_FAST_EXITS] = vmx_handle_exit_reason; /* reasons from 256 up */
+	for (i = 0; i < ARRAY_SIZE(vmx_fast_entries); i++) {
+		const struct vmx_fast_entry *e = &vmx_fast_entries[i];
+
+		if (fast_exit_may_take(e->kinds, true)) {
+			vmx_fast_exits[e->reason] = e->fn;
+			vmx_fast_exits_pmu[e->reason] = e->pmu_fn ? e->pmu_fn : e->fn;
+		} else if (fast_exit_pmu_switch(e->kinds)) {
+			vmx_fast_exits_pmu[e->reason] = vmx_pmu_general_exit;
+		}
+	}
 }
