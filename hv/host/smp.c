@@ -226,6 +226,7 @@ void smp_ap_entry(u32 slot)
 			if (cpus[i].apic_id == id)
 				c = &cpus[i];
 	}
+	c->stack_node = numa_stack_node();
 	cpu_tables_load(c->tables);
 	load_mtrrs();
 	write_cr0(bsp_cr0);
@@ -308,8 +309,10 @@ static void start_all_broadcast(u64 base)
 
 	broadcast = true;
 	for (i = 1; i <= BROADCAST_APS; i++)
-		cpus[i] =
-		    (struct cpu){ .index = i, .state = CPU_STARTING, .tables = cpus[i].tables };
+		cpus[i] = (struct cpu){ .index = i,
+					.stack_node = STACK_NODE_UNSEEN,
+					.state = CPU_STARTING,
+					.tables = cpus[i].tables };
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	lapic_send_ipi(0, ICR_ALL_BUT_SELF | ICR_INIT | ICR_LEVEL_ASSERT);
 	delay_us(10000);
@@ -360,6 +363,7 @@ void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 	cpus[0] = (struct cpu){ .index = 0,
 				.apic_id = plan.bsp_id,
 				.node = numa_cpu_node(plan.bsp_id),
+				.stack_node = numa_stack_node(),
 				.state = CPU_IDLE };
 	cpus[0].tables = cpu_tables_bsp();
 	nr_cpus = 1;
