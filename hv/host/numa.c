@@ -115,10 +115,9 @@ static void describe_stacks(void)
 		    cpus[i].stack_node != (int)cpus[i].node && !n++)
 			first = i;
 	if (n)
-		console_printf(
-		    "mhv: numa: %u CPUs run on a stack of another node (cpu %u: node %u, "
-		    "stack on node %d)\n",
-		    n, first, cpus[first].node, cpus[first].stack_node);
+		console_printf("mhv: numa: CPUs on a stack of another node: %u (cpu %u: node %u, "
+			       "stack on node %d)\n",
+			       n, first, cpus[first].node, cpus[first].stack_node);
 }
 
 void numa_describe(void)

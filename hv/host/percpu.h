@@ -43,6 +43,7 @@ struct cpu {
 	volatile u32 state;
 	char why[112];
 	struct cpu_tables *tables;
+	u8 *stack; /* an AP's own stack, its lowest byte (smp_stacks.h); NULL: the BSP */
 	struct host_timer timer; /* this CPU's LAPIC timer deadlines */
 	cpu_work_fn *volatile work;
 	void *volatile work_arg;
