@@ -13,13 +13,15 @@ HOSTCC := gcc
 GNUEFI_INC := /usr/include/efi
 GNUEFI_LIB := /usr/lib
 
+# MHV_TEST_CFLAGS: test-only builds, by hand (e.g. -DMHV_TEST_FIRMWARE_CR4_MCE_CLEAR,
+# -DMHV_TEST_NO_CR4_MCE: host/nmi_mce.c); make test uses none.
 # The hypervisor is freestanding, position independent (GNU-EFI's crt0
 # relocates it) and never touches FPU/SIMD state: guest FPU/SSE/AVX
 # registers stay loaded across exits and are never switched on the hot path.
 KCFLAGS := -target x86_64-pc-linux-gnu -std=gnu11 -ffreestanding -fpic -fshort-wchar \
 	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fno-asynchronous-unwind-tables \
 	-fno-strict-aliasing -O2 -g0 -Wall -Wextra -Werror -Wno-unused-parameter \
-	-Ihv -I. -I$(B) -MMD -MP
+	-Ihv -I. -I$(B) -MMD -MP $(MHV_TEST_CFLAGS)
 BOOT_CFLAGS := $(KCFLAGS) -DGNU_EFI_USE_MS_ABI -I$(GNUEFI_INC) -I$(GNUEFI_INC)/x86_64 \
 	-Wno-sign-compare
 NASMFLAGS := -f elf64 -Ihv/ -I$(B)/hv/ -I$(B)/guest/

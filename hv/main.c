@@ -126,9 +126,21 @@ static bool ap_enable(char *why, size_t size)
 	return true;
 }
 
-static __noreturn void hv_main(const struct boot_info *bi)
+static __noreturn void hv_main_on_node(const struct boot_info *bi)
 {
 	enum mhv_status status;
+
+	boot_stack_describe();
+	smp_init(bi, &(struct smp_ap_ops){ .enable = ap_enable, .idle_wait = backend->idle_wait });
+	numa_describe();
+	selfcheck_init();
+	status = runner_run_plan(&config, bi);
+	numa_report_misses();
+	hv_finish(status);
+}
+
+static __noreturn void hv_main(const struct boot_info *bi)
+{
 	const char *why;
 
 	cli();
@@ -152,7 +164,6 @@ static __noreturn void hv_main(const struct boot_info *bi)
 	vm_set_wall_clock(&bi->wall_clock);
 	xstate_init();
 	page_alloc_describe(bi);
-	boot_stack_describe();
 	platform_describe(bi);
 	boost_setup(config.boost);
 	host_timer_init();
@@ -173,12 +184,8 @@ static __noreturn void hv_main(const struct boot_info *bi)
 				   ? "x2APIC (apic = x2apic)"
 				   : "apic = x2apic refused: no x2APIC (CPUID.01H:ECX[21] "
 				     "clear), xAPIC kept");
-	smp_init(bi, &(struct smp_ap_ops){ .enable = ap_enable, .idle_wait = backend->idle_wait });
-	numa_describe();
-	selfcheck_init();
-	status = runner_run_plan(&config, bi);
-	numa_report_misses();
-	hv_finish(status);
+	/* the rest, the runs above all, on a stack of this CPU's node */
+	boot_stack_to_node(bi, hv_main_on_node, numa_cpu_node(lapic_present() ? lapic_id() : 0));
 }
 
 void hv_start(const struct boot_info *bi)

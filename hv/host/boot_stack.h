@@ -17,6 +17,10 @@ typedef void boot_stack_fn(const struct boot_info *bi) __noreturn;
 
 /* Runs fn(bi) on the boot stack; never returns. */
 void boot_stack_run(const struct boot_info *bi, boot_stack_fn *fn) __noreturn;
+/* Runs fn(bi), moved to a stack of the boot CPU's NUMA node @node when
+ * mhv's image is on another (the firmware loads it where it likes, often
+ * at the top of memory: the last node); never returns. */
+void boot_stack_to_node(const struct boot_info *bi, boot_stack_fn *fn, u32 node) __noreturn;
 
 /* The boot stack's canary is intact and, on the boot CPU, the running
  * code is on that stack (selfcheck); else false with why. */

@@ -134,8 +134,10 @@ static unsigned print_banks(const char *indent)
 
 void mce_cpu_enable(void)
 {
+#ifndef MHV_TEST_NO_CR4_MCE /* test builds: mhv as before it set CR4.MCE */
 	if (has_mce)
 		write_cr4(read_cr4() | CR4_MCE);
+#endif
 }
 
 void mce_init(void)
@@ -152,6 +154,11 @@ void mce_init(void)
 		console_printf("mhv: mce: no machine-check exception (CPUID 1 EDX[7]=0)\n");
 		return;
 	}
+#ifdef MHV_TEST_FIRMWARE_CR4_MCE_CLEAR
+	/* test builds: start as firmware that leaves CR4.MCE clear does
+	 * (OVMF sets it, which hides whether mhv does); the APs copy the BSP */
+	write_cr4(read_cr4() & ~CR4_MCE);
+#endif
 	cr4_mce = read_cr4() & CR4_MCE ? "CR4.MCE set (the firmware had set it)"
 				       : "CR4.MCE set (the firmware had left it clear)";
 	mce_cpu_enable();

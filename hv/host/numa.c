@@ -76,6 +76,14 @@ int numa_addr_node(u64 pa)
 	return srat ? srat_addr_node(&info, pa) : -1;
 }
 
+int numa_stack_node(void)
+{
+	u64 rsp;
+
+	asm volatile("mov %%rsp, %0" : "=r"(rsp));
+	return numa_addr_node(rsp);
+}
+
 /* "0-3,8" : the indexes of node @node's CPUs, as runs. */
 static void format_cpus(char *buf, size_t size, u32 node)
 {
@@ -95,6 +103,21 @@ static void format_cpus(char *buf, size_t size, u32 node)
 	}
 	if (!buf[0])
 		fmt_snprintf(buf, size, "none");
+}
+
+/* The CPUs whose stack is not on their own node: the first, and how many. */
+static void describe_stacks(void)
+{
+	unsigned i, n = 0, first = 0;
+
+	for (i = 0; i < nr_cpus; i++)
+		if (cpus[i].stack_node != STACK_NODE_UNSEEN &&
+		    cpus[i].stack_node != (int)cpus[i].node && !n++)
+			first = i;
+	if (n)
+		console_printf("mhv: numa: CPUs on a stack of another node: %u (cpu %u: node %u, "
+			       "stack on node %d)\n",
+			       n, first, cpus[first].node, cpus[first].stack_node);
 }
 
 void numa_describe(void)
@@ -121,6 +144,7 @@ void numa_describe(void)
 				     page_alloc_node_pages(&hv_pages, n) >> 8, list);
 	}
 	console_printf("mhv: numa: %s\n", line);
+	describe_stacks();
 	if (hv_pages.unsplit || page_alloc_node_pages(&hv_pages, PAGE_NODE_ANY))
 		console_printf("mhv: numa: %llu MiB of free memory on no node, %u node boundaries "
 			       "not split (allocator full)\n",

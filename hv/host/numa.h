@@ -20,6 +20,9 @@ u32 numa_nr_nodes(void);
 u32 numa_cpu_node(u32 apic_id);
 /* The node of physical address @pa, -1 outside every node. */
 int numa_addr_node(u64 pa);
+/* The node of the running CPU's stack, from its stack pointer (the host
+ * maps memory one to one), -1 outside every node. */
+int numa_stack_node(void);
 /* The header line: the nodes, their memory and CPUs (after smp_init). */
 void numa_describe(void);
 /* At the end of the run: how many allocations a node could not serve. */

@@ -31,13 +31,19 @@ enum cpu_state {
 
 typedef void cpu_work_fn(void *arg);
 
+#define STACK_NODE_UNSEEN (-2)
+
 struct cpu {
 	u32 index;   /* 0 is the BSP */
 	u32 apic_id; /* from the MADT */
 	u32 node;    /* NUMA node, from the SRAT (host/numa.h); 0 without one */
+	/* The node its stack is on, as the CPU itself found from its stack
+	 * pointer (numa_stack_node), -1 on none; STACK_NODE_UNSEEN until then. */
+	int stack_node;
 	volatile u32 state;
 	char why[112];
 	struct cpu_tables *tables;
+	u8 *stack; /* an AP's own stack, its lowest byte (smp_stacks.h); NULL: the BSP */
 	struct host_timer timer; /* this CPU's LAPIC timer deadlines */
 	cpu_work_fn *volatile work;
 	void *volatile work_arg;

@@ -67,7 +67,7 @@ static u64 hash_bytes(const u8 *p, size_t n)
 }
 
 /*
- * What each CPU is never changes after start-up: its number, APIC ID and
+ * What each CPU is never changes after start-up: its number, APIC ID, stack and
  * descriptor tables.  Its state, work, arena and timer deadlines change
  * with every job, so they are not hashed; the work function is checked
  * apart (cpu_work_plausible).
@@ -78,7 +78,8 @@ static u64 hash_cpus(void)
 	unsigned i;
 
 	for (i = 0; i < nr_cpus; i++) {
-		u64 fixed[3] = { cpus[i].index, cpus[i].apic_id, (u64)(uintptr_t)cpus[i].tables };
+		u64 fixed[4] = { cpus[i].index, cpus[i].apic_id, (u64)(uintptr_t)cpus[i].tables,
+				 (u64)(uintptr_t)cpus[i].stack };
 
 		h = hash_words(h, fixed, ARRAY_SIZE(fixed));
 	}

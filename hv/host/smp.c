@@ -12,7 +12,7 @@
 #include "page_alloc.h"
 #include "numa.h"
 #include "selfcheck.h"
-#include "stack_canary.h"
+#include "smp_stacks.h"
 #include "finish.h"
 #include "platform/tsc.h"
 #include "arch/apic.h"
@@ -21,7 +21,6 @@
 #include "arch/regs.h"
 #include "arch/x86.h"
 
-#define AP_STACK_PAGES 8
 #define WAKE_VECTOR 0xee /* a fixed IPI that only ends an AP's HLT */
 
 /* APIC ID bits that number the threads of a core (CPUID.0BH.0:EAX[4:0], SDM Vol 3 §9.9.1) */
@@ -94,13 +93,10 @@ static void load_mtrrs(void)
 extern const u8 smp_trampoline_start[], smp_trampoline_end[];
 extern const u32 smp_tramp_off_gdtr, smp_tramp_off_gdt, smp_tramp_off_pm32, smp_tramp_off_pm32_ptr,
     smp_tramp_off_lm64, smp_tramp_off_lm64_ptr, smp_tramp_off_cr3_low, smp_tramp_off_efer,
-    smp_tramp_off_cr3, smp_tramp_off_stacks, smp_tramp_off_stack_size, smp_tramp_off_entry,
+    smp_tramp_off_cr3, smp_tramp_off_boot_stack, smp_tramp_off_boot, smp_tramp_off_entry,
     smp_tramp_off_slots, smp_tramp_off_max_slots;
 
 static u8 *tramp;
-/* The APs' stacks, each with a canary at its bottom (selfcheck). */
-static u8 *ap_stacks;
-static unsigned ap_stack_slots;
 
 static void put32(u32 off, u32 v)
 {
@@ -129,8 +125,12 @@ static void delay_us(u64 us)
  * Code at base, then the temporary tables: PML4 at +1 page, PDPT at +2,
  * four page directories of 2 MiB pages at +3..+6 mapping 0-4 GiB one to
  * one; the AP leaves them for mhv's own tables as soon as it is in long
- * mode (SDM Vol 3 §9.8.5).
+ * mode (SDM Vol 3 §9.8.5).  At +7 the APs' shared boot stack
+ * (smp_stacks.h).
  */
+#define TRAMP_BOOT_STACK_PAGE 7
+_Static_assert(TRAMP_BOOT_STACK_PAGE < TRAMPOLINE_PAGES, "the boot stack is in the trampoline");
+
 static void build_trampoline(u64 base)
 {
 	u64 *pml4 = (u64 *)(uintptr_t)(base + PAGE_SIZE);
@@ -152,8 +152,10 @@ static void build_trampoline(u64 base)
 	put64(smp_tramp_off_cr3_low, (u64)(uintptr_t)pml4);
 	put64(smp_tramp_off_efer, bsp_efer & (EFER_LME | EFER_NXE));
 	put64(smp_tramp_off_cr3, read_cr3());
+	put64(smp_tramp_off_boot, (u64)(uintptr_t)smp_ap_boot);
 	put64(smp_tramp_off_entry, (u64)(uintptr_t)smp_ap_entry);
-	put64(smp_tramp_off_stack_size, AP_STACK_PAGES * PAGE_SIZE);
+	smp_stacks_set_boot(tramp + TRAMP_BOOT_STACK_PAGE * PAGE_SIZE);
+	put64(smp_tramp_off_boot_stack, base + (TRAMP_BOOT_STACK_PAGE + 1) * PAGE_SIZE);
 }
 
 static u32 slots_taken(void)
@@ -161,21 +163,13 @@ static u32 slots_taken(void)
 	return __atomic_load_n((volatile u32 *)(tramp + smp_tramp_off_slots), __ATOMIC_ACQUIRE);
 }
 
-/* Stacks and tables for n APs; false when memory ran out. */
+/* Stacks and tables for n APs, from their nodes; false when memory ran out. */
 static bool provision(unsigned n)
 {
-	u8 *stacks = alloc_pages_zeroed(n * AP_STACK_PAGES);
 	unsigned i;
 
-	if (!stacks)
+	if (!smp_stacks_alloc(n))
 		return false;
-	ap_stacks = stacks;
-	ap_stack_slots = n;
-	for (i = 0; i < n; i++)
-		__builtin_memset(stacks + i * AP_STACK_PAGES * PAGE_SIZE, STACK_CANARY,
-				 STACK_CANARY_BYTES);
-	/* the trampoline puts slot s's stack top at stacks + (s + 1) * size */
-	put64(smp_tramp_off_stacks, (u64)(uintptr_t)stacks);
 	put32(smp_tramp_off_max_slots, n);
 	for (i = 1; i <= n; i++) {
 		cpus[i].tables = alloc_pages_zeroed_node(1, cpus[i].node);
@@ -207,25 +201,35 @@ static __noreturn void park(void)
 		ap_ops.idle_wait();
 }
 
-void smp_ap_entry(u32 slot)
+struct smp_ap_start smp_ap_boot(u32 slot)
 {
-	struct cpu *c = &cpus[slot + 1];
+	struct cpu *c = NULL;
 	u32 id;
 	unsigned i;
 
 	/* INIT kept this APIC's mode, which may not be the BSP's: first of all */
 	lapic_init_ap();
-	host_timer_init_ap();
 	id = lapic_id();
 	if (broadcast) {
+		c = &cpus[slot + 1];
 		c->apic_id = id;
 		c->node = numa_cpu_node(id);
 	} else {
-		/* a late AP may have taken another's slot: find ours by APIC ID */
+		/* not the slot: the APs take them in the order they arrive */
 		for (i = 1; i < nr_cpus; i++)
 			if (cpus[i].apic_id == id)
 				c = &cpus[i];
 	}
+	/* a CPU the BSP did not start has no stack: it stays in the trampoline */
+	if (!c || !c->stack)
+		return (struct smp_ap_start){ 0, NULL };
+	return (struct smp_ap_start){ smp_stack_top(c), c };
+}
+
+void smp_ap_entry(struct cpu *c)
+{
+	host_timer_init_ap();
+	c->stack_node = numa_stack_node();
 	cpu_tables_load(c->tables);
 	load_mtrrs();
 	write_cr0(bsp_cr0);
@@ -308,8 +312,11 @@ static void start_all_broadcast(u64 base)
 
 	broadcast = true;
 	for (i = 1; i <= BROADCAST_APS; i++)
-		cpus[i] =
-		    (struct cpu){ .index = i, .state = CPU_STARTING, .tables = cpus[i].tables };
+		cpus[i] = (struct cpu){ .index = i,
+					.stack_node = STACK_NODE_UNSEEN,
+					.state = CPU_STARTING,
+					.tables = cpus[i].tables,
+					.stack = cpus[i].stack };
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	lapic_send_ipi(0, ICR_ALL_BUT_SELF | ICR_INIT | ICR_LEVEL_ASSERT);
 	delay_us(10000);
@@ -360,6 +367,7 @@ void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 	cpus[0] = (struct cpu){ .index = 0,
 				.apic_id = plan.bsp_id,
 				.node = numa_cpu_node(plan.bsp_id),
+				.stack_node = numa_stack_node(),
 				.state = CPU_IDLE };
 	cpus[0].tables = cpu_tables_bsp();
 	nr_cpus = 1;
@@ -406,23 +414,6 @@ void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 				       cpus[i].apic_id, cpus[i].why);
 	}
 	smp_cpus_say(&plan, up, smt_shift);
-}
-
-bool smp_stacks_intact(char *why, size_t size)
-{
-	unsigned i, j;
-
-	for (i = 0; i < ap_stack_slots; i++) {
-		const u8 *bottom = ap_stacks + i * AP_STACK_PAGES * PAGE_SIZE;
-
-		for (j = 0; j < STACK_CANARY_BYTES; j++)
-			if (bottom[j] != STACK_CANARY) {
-				fmt_snprintf(why, size,
-					     "the stack canary of AP slot %u was overwritten", i);
-				return false;
-			}
-	}
-	return true;
 }
 
 bool smp_same_core(const struct cpu *a, const struct cpu *b)

@@ -34,7 +34,8 @@ extern struct smp_census smp_census;
 
 /* Start every AP in the MADT; prints one line per CPU that failed. */
 void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops);
-/* The canaries at the bottom of the APs' stacks are intact (selfcheck). */
+/* The canaries at the bottom of the APs' stacks and of their shared boot
+ * stack are intact (selfcheck; smp_stacks.c). */
 bool smp_stacks_intact(char *why, size_t size);
 /* Threads of one core (from the APIC ID topology)? */
 bool smp_same_core(const struct cpu *a, const struct cpu *b);
@@ -62,7 +63,18 @@ void smp_work_left_guest(void);
 bool smp_retire(struct cpu *c, u64 finish_ms, const char *why);
 /* Make c take an interrupt: a vCPU there leaves guest mode, an idle CPU wakes. */
 void smp_kick(struct cpu *c);
-/* Called by the trampoline on each AP's new stack, with the slot it took. */
-void smp_ap_entry(u32 slot) __noreturn;
+/*
+ * The trampoline's calls.  smp_ap_boot(slot), on the shared boot stack:
+ * which CPU this AP is (by APIC ID; by the slot it took without a MADT)
+ * and the top of its own stack; {0, NULL} for a CPU mhv did not start.
+ * Two eightbytes of INTEGER class: returned in RAX and RDX (System V
+ * AMD64 ABI §3.2.3).  smp_ap_entry(c) then runs on that stack.
+ */
+struct smp_ap_start {
+	u64 stack_top;
+	struct cpu *cpu;
+};
+struct smp_ap_start smp_ap_boot(u32 slot);
+void smp_ap_entry(struct cpu *c) __noreturn;
 
 #endif

@@ -82,7 +82,8 @@ void smp_cpus_list(const struct smp_cpus *p)
 			continue;
 		cpus[nr_cpus] = (struct cpu){ .index = nr_cpus,
 					      .apic_id = p->ids[i],
-					      .node = numa_cpu_node(p->ids[i]) };
+					      .node = numa_cpu_node(p->ids[i]),
+					      .stack_node = STACK_NODE_UNSEEN };
 		nr_cpus++;
 	}
 }

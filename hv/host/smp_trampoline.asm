@@ -3,8 +3,12 @@
 ; trampoline_base) before the SIPI that names that page.  An AP wakes in
 ; real mode at CS = page << 8, IP = 0 (SDM Vol 3 §8.4.4.1, §10.1.4), climbs
 ; to 32-bit protected mode and to long mode on small identity page tables
-; that the BSP builds after the code, then loads mhv's own CR3, takes the
-; next slot and calls smp_ap_entry(slot) on that slot's stack.
+; that the BSP builds after the code, then loads mhv's own CR3 and takes the
+; next slot.  It cannot know its own stack yet (that takes its APIC ID, in
+; its APIC's mode, which is C's work), so one AP at a time runs
+; smp_ap_boot(slot) on the shared boot stack, then moves to the stack that
+; names, of its own NUMA node, and calls smp_ap_entry(cpu) there: it never
+; comes back to the boot stack, which the next AP then takes.
 ; Everything is addressed relative to the copy's base (EBX), so one copy
 ; works at any page below 1 MiB.
 bits 16
@@ -21,8 +25,9 @@ global smp_trampoline_end
 %define T_CR3_LOW (tramp_cr3_low - smp_trampoline_start)
 %define T_EFER (tramp_efer - smp_trampoline_start)
 %define T_CR3 (tramp_cr3 - smp_trampoline_start)
-%define T_STACKS (tramp_stacks - smp_trampoline_start)
-%define T_STACK_SIZE (tramp_stack_size - smp_trampoline_start)
+%define T_BOOT_STACK (tramp_boot_stack - smp_trampoline_start)
+%define T_BOOT_LOCK (tramp_boot_lock - smp_trampoline_start)
+%define T_BOOT (tramp_boot - smp_trampoline_start)
 %define T_SLOTS (tramp_slots - smp_trampoline_start)
 %define T_MAX_SLOTS (tramp_max_slots - smp_trampoline_start)
 %define T_ENTRY (tramp_entry - smp_trampoline_start)
@@ -70,19 +75,41 @@ tramp_lm64:
 	mov ebx, ebx			; zero-extend the base
 	mov rax, [rbx + T_CR3]		; mhv's page tables (identity map of all memory)
 	mov cr3, rax
-	; Each AP takes the next slot: its stack is slot + 1 stack sizes
-	; above the stacks' base.  APs started together (no MADT) race here.
+	; Each AP takes the next slot (its struct cpu without a MADT).  APs
+	; started together race here.
 	mov eax, 1
 	lock xadd [rbx + T_SLOTS], eax
 	cmp eax, [rbx + T_MAX_SLOTS]
-	jae .hang			; more APs than stacks: this one stays parked
-	mov edi, eax			; smp_ap_entry(slot)
-	lea rcx, [rax + 1]
-	imul rcx, [rbx + T_STACK_SIZE]
-	add rcx, [rbx + T_STACKS]
-	mov rsp, rcx
+	jae .hang			; more APs than slots: this one stays parked
+	mov r12d, eax			; callee-saved across smp_ap_boot
+.lock:					; the boot stack, one AP at a time
+	mov eax, 1
+	xchg eax, [rbx + T_BOOT_LOCK]
+	test eax, eax
+	jz .locked
+.spin:
+	pause
+	cmp dword [rbx + T_BOOT_LOCK], 0
+	jne .spin
+	jmp .lock
+.locked:
+	mov rsp, [rbx + T_BOOT_STACK]
+	xor ebp, ebp
+	mov edi, r12d
+	mov rax, [rbx + T_BOOT]
+	call rax			; smp_ap_boot(slot): RAX = stack top, RDX = cpu
+	test rax, rax
+	jz .unlock_hang			; not a CPU mhv started: parked
+	mov rsp, rax			; its own stack, for good
+	; A plain store releases: it stays after this AP's stores to the boot
+	; stack, which the next AP overwrites (stores are not reordered with
+	; other stores, SDM Vol 3 §9.2.2).
+	mov dword [rbx + T_BOOT_LOCK], 0
+	mov rdi, rdx
 	mov rax, [rbx + T_ENTRY]
-	call rax			; never returns
+	call rax			; smp_ap_entry(cpu), never returns
+.unlock_hang:
+	mov dword [rbx + T_BOOT_LOCK], 0
 .hang:
 	cli
 	hlt
@@ -111,17 +138,18 @@ align 8
 tramp_cr3_low:	dq 0			; the temporary identity tables below 4 GiB
 tramp_efer:	dq 0
 tramp_cr3:	dq 0
-tramp_stacks:	dq 0			; base of the APs' stacks
-tramp_stack_size: dq 0
-tramp_entry:	dq 0
+tramp_boot_stack: dq 0			; the top of the shared boot stack
+tramp_boot:	dq 0			; smp_ap_boot
+tramp_entry:	dq 0			; smp_ap_entry
 tramp_slots:	dd 0			; slots taken so far
 tramp_max_slots: dd 0
+tramp_boot_lock: dd 0			; 1 while an AP runs on the boot stack
 smp_trampoline_end:
 
 ; Offsets the BSP patches (hv/host/smp.c reads these)
 global smp_tramp_off_gdtr, smp_tramp_off_gdt, smp_tramp_off_pm32, smp_tramp_off_pm32_ptr
 global smp_tramp_off_lm64, smp_tramp_off_lm64_ptr, smp_tramp_off_cr3_low, smp_tramp_off_efer
-global smp_tramp_off_cr3, smp_tramp_off_stacks, smp_tramp_off_stack_size, smp_tramp_off_entry
+global smp_tramp_off_cr3, smp_tramp_off_boot_stack, smp_tramp_off_boot, smp_tramp_off_entry
 global smp_tramp_off_slots, smp_tramp_off_max_slots
 section .rodata
 align 4
@@ -134,8 +162,8 @@ smp_tramp_off_lm64_ptr:	dd T_LM64
 smp_tramp_off_cr3_low:	dd T_CR3_LOW
 smp_tramp_off_efer:	dd T_EFER
 smp_tramp_off_cr3:	dd T_CR3
-smp_tramp_off_stacks:	dd T_STACKS
-smp_tramp_off_stack_size: dd T_STACK_SIZE
+smp_tramp_off_boot_stack: dd T_BOOT_STACK
+smp_tramp_off_boot:	dd T_BOOT
 smp_tramp_off_slots:	dd T_SLOTS
 smp_tramp_off_max_slots: dd T_MAX_SLOTS
 smp_tramp_off_entry:	dd T_ENTRY

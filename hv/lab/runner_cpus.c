@@ -76,11 +76,18 @@ void runner_run_together(struct cpu *const on[], unsigned n, cpu_work_fn *fn, vo
 
 const char *runner_cpu_node(const struct cpu *c)
 {
-	static char buf[24];
+	static char buf[48];
+	size_t used;
 
 	if (numa_nr_nodes() <= 1)
 		return "";
-	fmt_snprintf(buf, sizeof(buf), ", node %u", c->node);
+	used = fmt_snprintf(buf, sizeof(buf), ", node %u", c->node);
+	/* where the CPU found its own stack to be: a remote one costs every
+	 * exit's and every host function's memory accesses */
+	if (c->stack_node >= 0)
+		fmt_snprintf(buf + used, sizeof(buf) - used, ", stack on node %d", c->stack_node);
+	else if (c->stack_node == -1)
+		fmt_snprintf(buf + used, sizeof(buf) - used, ", stack on no node");
 	return buf;
 }
 
