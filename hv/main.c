@@ -27,6 +27,7 @@
 #include "core/backend.h"
 #include "core/exit_dispatch.h"
 #include "core/mitigations.h"
+#include "vdev/board.h"
 #include "host/selfcheck.h"
 #include "host/nmi_mce.h"
 #include "host/smp.h"
@@ -161,7 +162,7 @@ static __noreturn void hv_main(const struct boot_info *bi)
 	host_paging_init();
 	tsc_init(bi, config.tsc_calibration);
 	console_set_screen_pause(config.fb_pause);
-	vm_set_wall_clock(&bi->wall_clock);
+	board_set_wall_clock(&bi->wall_clock);
 	xstate_init();
 	page_alloc_describe(bi);
 	platform_describe(bi);

@@ -6,7 +6,6 @@
  */
 #include "exit_dispatch.h"
 #include "pmu/pmu_vcpu.h"
-#include "vdev/pit_timer.h"
 #include "platform/host_timer.h"
 #include "host/nmi_mce.h"
 #include "arch/regs.h"
@@ -104,8 +103,7 @@ static void handle_host_event(struct vcpu *vcpu, const struct vm_exit *exit)
 {
 	backend->host_interrupt_window();
 	apic_poll_timer(vcpu);
-	if (vcpu->timer->deadlines[TIMER_GUEST_PIT])
-		pit_timer_check(vcpu);
+	bus_poll_timer(&vcpu->vm->bus, vcpu, vcpu->timer->deadlines[TIMER_GUEST_DEVICE]);
 	/* the interrupt may have been another vCPU's kick: its IPI is in IRR */
 	if (vcpu->vm->nr_vcpus > 1)
 		apic_update_interrupts(vcpu);

@@ -3,14 +3,13 @@
  * A halted vCPU's wait: scheduling, so the core's.  The devices answer
  * questions only: the APIC which vector is deliverable
  * (apic_deliverable_vector) and when its timer is due (apic_timer_due),
- * and each timer fires what expired when polled (apic_poll_timer,
- * pit_timer_check).  Every vCPU has a CPU of its own, so a wait spins or
+ * and each timer fires what expired when polled (apic_poll_timer, the
+ * board's timer on the bus: bus_poll_timer).  Every vCPU has a CPU of its own, so a wait spins or
  * sleeps on that CPU; there is nothing else to run.
  */
 #include "vcpu_halt.h"
 #include "backend.h"
 #include "vm.h"
-#include "vdev/pit_timer.h"
 #include "platform/host_timer.h"
 #include "arch/x86.h"
 
@@ -19,12 +18,12 @@ static bool past_time_limit(const struct vm *vm)
 	return vm->deadline_tsc && rdtsc() >= vm->deadline_tsc;
 }
 
-/* The guest's timers fire what has expired: the APIC's, then the PIT's IRQ0. */
+/* The guest's timers fire what has expired: the APIC's, then the board's
+ * (the PIT's IRQ0). */
 static void poll_guest_timers(struct vcpu *vcpu)
 {
 	apic_poll_timer(vcpu);
-	if (vcpu->timer->deadlines[TIMER_GUEST_PIT])
-		pit_timer_check(vcpu);
+	bus_poll_timer(&vcpu->vm->bus, vcpu, vcpu->timer->deadlines[TIMER_GUEST_DEVICE]);
 }
 
 /*
@@ -65,17 +64,17 @@ static void halt_until_event(struct vcpu *vcpu)
 
 /*
  * HLT of a VM's only vCPU: nothing but its own timers can end it, so spin
- * to the earlier of the APIC's and the PIT's expiry (host TSC), then let
+ * to the earlier of the APIC's and the board's expiry (host TSC), then let
  * them fire; with neither armed the HLT completes at once.  The VM's stop
  * or time limit ends the spin; handle_host_event stops the VM then.
  */
 static void halt_until_timer(struct vcpu *vcpu)
 {
 	struct vm *vm = vcpu->vm;
-	u64 due = apic_timer_due(vcpu), pit_due = vcpu->timer->deadlines[TIMER_GUEST_PIT];
+	u64 due = apic_timer_due(vcpu), board_due = vcpu->timer->deadlines[TIMER_GUEST_DEVICE];
 
-	if (pit_due && (!due || pit_due < due))
-		due = pit_due;
+	if (board_due && (!due || board_due < due))
+		due = board_due;
 	if (!due)
 		return;
 	while (rdtsc() < due && vm->stop == VM_RUNNING && !past_time_limit(vm))

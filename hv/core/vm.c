@@ -20,45 +20,7 @@
 #include "vm_config.h"
 #include "mitigations.h"
 #include "arch/msr.h"
-#include "lib/boot_info.h"
-
-/* UTC seconds since 1970 at host TSC wall_tsc: the VMs' CMOS clocks start
- * from it, advanced by the TSC.  Without a firmware clock: 2000-01-01. */
-static s64 wall_seconds = 946684800;
-static u64 wall_tsc;
-
-#define EFI_UNSPECIFIED_TIMEZONE 0x7ff /* UEFI 2.10 §8.3 EFI_TIME: local time */
-
-void vm_set_wall_clock(const struct boot_wall_clock *w)
-{
-	struct rtc_time t;
-	u8 wday;
-
-	if (!w->valid) {
-		console_printf(
-		    "mhv: wall clock: UEFI GetTime failed; the guests' CMOS clocks start "
-		    "at 2000-01-01 00:00:00\n");
-		return;
-	}
-	wall_tsc = w->tsc;
-	wall_seconds = rtc_days_from_date(w->year, w->month, w->day) * 86400 + w->hour * 3600 +
-		       w->minute * 60 + w->second;
-	/* UEFI: local time = UTC - TimeZone (minutes) */
-	if (w->tz_minutes != EFI_UNSPECIFIED_TIMEZONE)
-		wall_seconds += w->tz_minutes * 60;
-	rtc_date_from_seconds(wall_seconds, &t, &wday);
-	console_printf("mhv: wall clock: %04u-%02u-%02u %02u:%02u:%02u %s (UEFI GetTime), the "
-		       "guests' CMOS clocks start from it\n",
-		       t.year, t.month, t.day, t.hour, t.minute, t.second,
-		       w->tz_minutes == EFI_UNSPECIFIED_TIMEZONE
-			   ? "(firmware local time, taken as UTC)"
-			   : "UTC");
-}
-
-static s64 wall_clock_now(void)
-{
-	return wall_seconds + (s64)((rdtsc() - wall_tsc) / host_tsc.clock_hz);
-}
+#include "vdev/board.h"
 
 struct guest_alloc_ctx {
 	struct pt_ctx pt;
@@ -122,6 +84,8 @@ const char *vm_create_error_str(enum vm_create_error err)
 		return "out of memory";
 	case VM_IMAGE_TOO_LARGE:
 		return "guest image too large";
+	case VM_NO_DEVICES:
+		return "its devices could not be made";
 	}
 	return "unknown error";
 }
@@ -132,7 +96,7 @@ static bool vcpu_pmi_line(void *vcpu, bool mask_on_delivery)
 	return apic_raise_pmi(vcpu, mask_on_delivery);
 }
 
-void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
+enum vm_create_error vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 {
 	const struct vm_config *config = spec->config;
 	enum pmu_mode mode = PMU_OFF;
@@ -149,10 +113,6 @@ void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 	vm->time_limit_ms = spec->time_limit_ms;
 	vm->timer_reach_tsc = vm_ms_to_tsc(spec->timer_reach_ms);
 	vm->nr_vcpus = spec->nr_vcpus > 1 && spec->nr_vcpus <= VM_MAX_VCPUS ? spec->nr_vcpus : 1;
-	ioapic_reset(&vm->ioapic);
-	uart_reset(&vm->uart);
-	pit_reset(&vm->pit);
-	rtc_reset(&vm->rtc, PIT_HZ, wall_clock_now(), tsc_to_pit_ticks(rdtsc()));
 	pmu_mode_parse(config->pmu, &mode);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];
@@ -164,8 +124,10 @@ void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 			      config->guest_counts_insn);
 		pmu_set_pmi_line(&v->pmu, vcpu_pmi_line, v);
 		v->cpuid_view = guest_cpuid_view(mode != PMU_OFF);
+		v->port_hint = &bus_no_ports;
 		msr_vcpu_reset(v);
 	}
+	return board_attach(vm) ? VM_NO_DEVICES : VM_CREATED;
 }
 
 u32 vm_ram_node(const struct vm_spec *spec)
@@ -175,10 +137,12 @@ u32 vm_ram_node(const struct vm_spec *spec)
 
 enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id)
 {
+	enum vm_create_error err = vm_init(vm, spec, id);
 	void *ram;
 	u32 i;
 
-	vm_init(vm, spec, id);
+	if (err)
+		return err;
 	vm->ram_size = GUEST_RAM_SIZE;
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];
@@ -261,7 +225,7 @@ void vm_vcpu_run(struct vcpu *vcpu)
 	backend->vcpu_destroy(vcpu);
 out:
 	host_timer_disarm(vcpu->timer, TIMER_GUEST_APIC); /* a deadline the guest left armed */
-	host_timer_disarm(vcpu->timer, TIMER_GUEST_PIT);
+	host_timer_disarm(vcpu->timer, TIMER_GUEST_DEVICE);
 	host_timer_disarm(vcpu->timer, TIMER_VM_LIMIT);
 	host_timer_set_reach(vcpu->timer, 0);
 }

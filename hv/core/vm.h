@@ -3,12 +3,8 @@
 #define MHV_VM_H
 
 #include "vdev/vapic.h"
+#include "bus.h"
 #include "mtrr.h"
-#include "vdev/ioapic.h"
-#include "vdev/uart16550.h"
-#include "vdev/pit.h"
-#include "vdev/rtc_cmos.h"
-#include "vdev/fw_cfg.h"
 #include "pmu/pmu.h"
 #include "xstate/xstate_guest.h"
 #include "exit.h"
@@ -67,6 +63,7 @@ struct host_timer;
 struct vm_config;
 struct vm_harness;
 struct pt_ctx;
+struct board;
 
 enum sipi_state {
 	SIPI_WAITING,
@@ -137,7 +134,10 @@ struct vcpu {
 	struct vcpu_mce mce;
 	u64 model_msrs[VCPU_MODEL_MSRS]; /* AMD model-specific: core/msr_model.c */
 	struct vcpu_mtrr mtrr;
-	u8 shutdown_match; /* bytes of "Shutdown" it wrote to GUEST_SHUTDOWN_PORT (core/io.c) */
+	u8 shutdown_match; /* bytes of "Shutdown" it wrote to GUEST_SHUTDOWN_PORT (vdev/test_devices.c) */
+	/* the bus range of its last port access, which a guest polling one
+	 * device hits again (core/io.c); &bus_no_ports at first */
+	const struct bus_ports *port_hint;
 };
 
 /*
@@ -168,30 +168,23 @@ struct vm {
 	u32 nr_vcpus;
 	struct page_alloc *arena; /* where its memory came from; NULL: hv_pages */
 	struct page_alloc_mark mark;
-	/* emulated devices */
 	/* bytes of console output the guest gave and mhv printed in lines:
 	 * equal once the line is flushed (the hostile suite checks) */
 	u64 console_taken, console_printed;
 	volatile bool console_lock; /* the line's, for vCPUs on several CPUs */
 	char console_line[VM_CONSOLE_LINE];
 	u32 console_len;
+	/*
+	 * The exit benchmarks' instruments: the test port's and the MMIO
+	 * test device's registers, here because the fast exit paths read
+	 * and write them inline (svm_fast.c, vmx_fast.c, core/mmio.c); the
+	 * bus reaches them too (vdev/test_devices.c).
+	 */
 	u32 test_port_value;
-	struct uart16550 uart;	 /* COM1 */
-	volatile bool uart_lock; /* the vCPUs of a VM share it */
-	u16 pm1_en;		 /* ACPI PM1 enable register */
-	struct pit pit;		 /* the 8254 and port 0x61 */
-	volatile bool pit_lock;
-	u32 pit_vcpu;	     /* whose host timer carries channel 0's IRQ0 (pit_timer.c) */
-	struct rtc_cmos rtc; /* ports 0x70-0x71 */
-	volatile bool rtc_lock;
-	/* the PC's reset sources (core/io.c) */
-	u8 sysctl_a, rst_cnt;
-	u8 i8042_cmd;	      /* a command waiting for its data byte, or 0 */
-	u8 i8042_out;	      /* the byte the data port returns */
-	bool i8042_full;      /* ... and the status register says so */
-	struct fw_cfg fw_cfg; /* the firmware-configuration ports */
-	struct ioapic ioapic;
 	u64 mmio_scratch;
+	/* the devices: their ranges, and the board that serves them */
+	struct bus bus;
+	struct board *board;
 	const struct vm_config *config;
 	/* who hears the guest's results and answers its questions */
 	const struct vm_harness *harness;
@@ -237,6 +230,7 @@ enum vm_create_error {
 	VM_CREATED,
 	VM_NO_MEMORY,
 	VM_IMAGE_TOO_LARGE, /* the blob does not fit below the vCPUs' stacks */
+	VM_NO_DEVICES,	    /* its board could not be made (the console says why) */
 };
 
 /* "out of memory", "guest image too large": for the line that refuses the VM. */
@@ -265,13 +259,10 @@ const char *vm_stop_name(enum vm_stop why);
 /*
  * What every VM starts from: @vm zeroed and named, its spec's settings,
  * each vCPU's XSTATE and PMU state reset, its memory mark taken (from the
- * running CPU's arena).  The caller adds RAM and the vCPUs' entry state.
+ * running CPU's arena), its board attached to its bus.  The caller adds
+ * RAM and the vCPUs' entry state; vm_destroy even when it fails.
  */
-void vm_init(struct vm *vm, const struct vm_spec *spec, u32 id);
-/* The firmware's wall clock, for the VMs' CMOS clocks (after tsc_init);
- * says what it took. */
-struct boot_wall_clock;
-void vm_set_wall_clock(const struct boot_wall_clock *w);
+enum vm_create_error vm_init(struct vm *vm, const struct vm_spec *spec, u32 id);
 /* Guest RAM with @spec's blob, its tables and the vCPUs' initial state.
  * No CPU state yet: that is made by vm_vcpu_run on the CPU that runs the
  * vCPU.  vm_destroy even when it fails. */

@@ -11,6 +11,7 @@
 #include "lib/boot_info.h"
 #include "lib/fmt.h"
 #include "lib/guest_abi.h"
+#include "vdev/board.h"
 #include "vdev/guest_acpi.h"
 #include "linux_boot.h"
 #include "multiboot.h"
@@ -88,11 +89,16 @@ int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct 
 	struct linux_kernel lk;
 	struct mb_kernel k;
 	void *ram, *testdev;
+	enum vm_create_error err;
 	bool is_linux;
 	u32 i;
 
 	named.name = base_name(gk->path);
-	vm_init(vm, &named, id);
+	err = vm_init(vm, &named, id);
+	if (err) {
+		fmt_snprintf(why, why_size, "%s", vm_create_error_str(err));
+		return -1;
+	}
 	vm->ram_size = (u64)gk->mem_mib << 20;
 	if (!kernel->data) {
 		fmt_snprintf(why, why_size, "cannot read %s: %s", gk->path, kernel->error);
@@ -120,8 +126,7 @@ int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct 
 	guest_acpi_build(ram, vm->nr_vcpus);
 	if (is_linux)
 		linux_set_rsdp(ram, GUEST_ACPI_RSDP);
-	vm->fw_cfg.ram_size = vm->ram_size;
-	vm->fw_cfg.nr_cpus = (u16)vm->nr_vcpus;
+	board_set_fw_cfg(vm, vm->ram_size, (u16)vm->nr_vcpus);
 	/* The test device's window behaves as memory, so it is memory: the
 	 * guest's accesses run as on QEMU, any instruction, without exits. */
 	testdev = alloc_pages_zeroed(GUEST_TESTDEV_MEM_SIZE / PAGE_SIZE);

@@ -18,11 +18,12 @@ void host_timer_init(void);
 void host_timer_init_ap(void);
 /* false when there is no usable timer; why says so */
 bool host_timer_available(const char **why);
-/* Its users share the one timer: the guest's LAPIC timer, its PIT's next
- * IRQ0 and the VM's time limit; the earliest armed deadline is programmed. */
+/* Its users share the one timer: the guest's LAPIC timer, its board's
+ * timer (the PIT's next IRQ0: core/bus.h) and the VM's time limit; the
+ * earliest armed deadline is programmed. */
 enum host_timer_slot {
 	TIMER_GUEST_APIC,
-	TIMER_GUEST_PIT,
+	TIMER_GUEST_DEVICE,
 	TIMER_VM_LIMIT,
 	TIMER_SLOTS
 };

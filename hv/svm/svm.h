@@ -75,8 +75,8 @@ void svm_idle_wait(void);
  * GIF is clear only from just before the VM-run loop's first VMRUN to the
  * start of the general exit path: the loop itself and the fast handlers
  * (svm_fast.c), a bounded few hundred instructions per exit that never
- * wait: the port devices they may call are listed apart from the UART,
- * whose writes print on the host's consoles (core/io_ports.h).  Clear
+ * wait: they call only the bus's port ranges marked fast (vdev/board.c),
+ * never the UART, whose writes print on the host's consoles.  Clear
  * there so that nothing is taken between the check of what to inject and
  * VMRUN; IF is set there so that
  * a physical interrupt that arrives in the guest makes it exit

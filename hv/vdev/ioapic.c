@@ -4,6 +4,7 @@
  * the vCPUs' register accesses, line changes and EOIs.
  */
 #include "ioapic.h"
+#include "board.h"
 #include "core/vm.h"
 #include "arch/x86.h"
 #include "lib/nospec.h"
@@ -113,7 +114,7 @@ static void ioapic_reg_write(struct vcpu *vcpu, struct ioapic *io, u8 reg, u32 v
 
 u32 ioapic_mmio_read(struct vcpu *vcpu, u32 offset)
 {
-	struct ioapic *io = &vcpu->vm->ioapic;
+	struct ioapic *io = &vcpu->vm->board->ioapic;
 	u32 val = 0;
 
 	spin_lock(&io->lock);
@@ -127,7 +128,7 @@ u32 ioapic_mmio_read(struct vcpu *vcpu, u32 offset)
 
 void ioapic_mmio_write(struct vcpu *vcpu, u32 offset, u32 val)
 {
-	struct ioapic *io = &vcpu->vm->ioapic;
+	struct ioapic *io = &vcpu->vm->board->ioapic;
 
 	spin_lock(&io->lock);
 	if (offset == IOAPIC_IOREGSEL)
@@ -141,7 +142,7 @@ void ioapic_mmio_write(struct vcpu *vcpu, u32 offset, u32 val)
  * the line is asserted and nothing is outstanding (§3.2.4). */
 void ioapic_set_line(struct vcpu *vcpu, unsigned pin, bool asserted)
 {
-	struct ioapic *io = &vcpu->vm->ioapic;
+	struct ioapic *io = &vcpu->vm->board->ioapic;
 	bool was;
 
 	if (pin >= IOAPIC_PINS)
@@ -162,7 +163,7 @@ void ioapic_set_line(struct vcpu *vcpu, unsigned pin, bool asserted)
  * a line still asserted interrupts again (SDM Vol 3 §11.8.4). */
 void ioapic_eoi(struct vcpu *vcpu, u8 vector)
 {
-	struct ioapic *io = &vcpu->vm->ioapic;
+	struct ioapic *io = &vcpu->vm->board->ioapic;
 	unsigned pin;
 
 	spin_lock(&io->lock);

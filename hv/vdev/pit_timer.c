@@ -8,8 +8,8 @@
  * its terminal count, or no count, leave the host timer quiet.
  */
 #include "pit_timer.h"
-#include "pit.h"
-#include "ioapic.h"
+#include "board.h"
+#include "board_devices.h"
 #include "core/vm.h"
 #include "lib/guest_abi.h"
 #include "platform/host_timer.h"
@@ -18,32 +18,39 @@
 
 void pit_timer_claim(struct vcpu *vcpu)
 {
-	__atomic_store_n(&vcpu->vm->pit_vcpu, vcpu->index, __ATOMIC_RELAXED);
+	__atomic_store_n(&vcpu->vm->board->pit_vcpu, vcpu->index, __ATOMIC_RELAXED);
 	pit_timer_check(vcpu);
 }
 
 void pit_timer_check(struct vcpu *vcpu)
 {
-	struct vm *vm = vcpu->vm;
+	struct board *b = vcpu->vm->board;
 	u64 next, now_tsc, now;
 	bool fired;
 
-	if (__atomic_load_n(&vm->pit_vcpu, __ATOMIC_RELAXED) != vcpu->index) {
-		host_timer_disarm(vcpu->timer, TIMER_GUEST_PIT); /* another vCPU's now */
+	if (__atomic_load_n(&b->pit_vcpu, __ATOMIC_RELAXED) != vcpu->index) {
+		host_timer_disarm(vcpu->timer, TIMER_GUEST_DEVICE); /* another vCPU's now */
 		return;
 	}
 	now_tsc = rdtsc();
 	now = tsc_to_pit_ticks(now_tsc);
-	spin_lock(&vm->pit_lock);
-	fired = pit_irq0(&vm->pit, now, &next);
-	spin_unlock(&vm->pit_lock);
+	spin_lock(&b->pit_lock);
+	fired = pit_irq0(&b->pit, now, &next);
+	spin_unlock(&b->pit_lock);
 	if (fired) { /* an edge: the line rises and falls (82093AA edge entries) */
 		ioapic_set_line(vcpu, GUEST_PIT_GSI, true);
 		ioapic_set_line(vcpu, GUEST_PIT_GSI, false);
 	}
 	if (next)
-		host_timer_arm(vcpu->timer, TIMER_GUEST_PIT,
+		host_timer_arm(vcpu->timer, TIMER_GUEST_DEVICE,
 			       now_tsc + pit_ticks_to_tsc(next - now));
 	else
-		host_timer_disarm(vcpu->timer, TIMER_GUEST_PIT);
+		host_timer_disarm(vcpu->timer, TIMER_GUEST_DEVICE);
+}
+
+/* The board's timer on the bus (board.c): the core polls it while the
+ * vCPU's TIMER_GUEST_DEVICE slot is armed. */
+void pit_timer_poll(void *dev, struct vcpu *vcpu)
+{
+	pit_timer_check(vcpu);
 }

@@ -130,12 +130,6 @@ void host_timer_disarm(struct host_timer *t, enum host_timer_slot slot)
 	host_deadline = 0;
 }
 
-/* The PIT's timer is not the APIC's: these tests never arm its slot. */
-void pit_timer_check(struct vcpu *v)
-{
-	fail();
-}
-
 /* Other CPUs: a kick is recorded. */
 static struct cpu other_cpu;
 static int kicks;

@@ -9,6 +9,7 @@
 
 #include "vdev/ioapic.h"
 #include "core/vm.h"
+#include "vdev/board.h"
 
 /* The APIC bus: each message recorded; @accepted says whether a local APIC took it. */
 static struct {
@@ -32,6 +33,7 @@ unsigned apic_bus_deliver(struct vcpu *vcpu, u8 dest, bool logical, bool lowest,
 }
 
 static struct vm vm;
+static struct board board;
 static struct vcpu *vcpu = &vm.vcpus[0];
 
 static u32 reg_read(u8 reg)
@@ -62,8 +64,10 @@ static int setup(void **state)
 {
 	(void)state;
 	memset(&vm, 0, sizeof(vm));
+	memset(&board, 0, sizeof(board));
 	vcpu->vm = &vm;
-	ioapic_reset(&vm.ioapic);
+	vm.board = &board;
+	ioapic_reset(&board.ioapic);
 	nr_sent = 0;
 	accepted = 1;
 	return 0;
