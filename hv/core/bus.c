@@ -24,51 +24,54 @@ const struct bus_ports bus_no_ports = {
 	.out = no_device_out,
 };
 
-static bool ranges_overlap(u64 a, u64 a_len, u64 b, u64 b_len)
+/* The device a new range [base, base + len) would share an address with:
+ * NULL when none. */
+static const char *overlapped(const struct bus *bus, bool mmio, u64 base, u64 len)
 {
-	return a < b + b_len && b < a + a_len;
+	u32 i, n = mmio ? bus->nr_mmio : bus->nr_ports;
+
+	for (i = 0; i < n; i++) {
+		u64 b = mmio ? bus->mmio[i].base : bus->ports[i].base;
+		u64 l = mmio ? bus->mmio[i].size : bus->ports[i].count;
+
+		if (base < b + l && b < base + len)
+			return mmio ? bus->mmio[i].name : bus->ports[i].name;
+	}
+	return NULL;
+}
+
+/* Whether [base, base + len) may join the bus: not empty, below @limit
+ * (the end of its address space), on no other device, and room left. */
+static enum bus_error may_add(const struct bus *bus, bool mmio, u64 base, u64 len, u64 limit,
+			      const char **clash)
+{
+	*clash = NULL;
+	if (!len || len > limit || base > limit - len)
+		return BUS_EMPTY;
+	*clash = overlapped(bus, mmio, base, len);
+	if (*clash)
+		return BUS_OVERLAP;
+	if (mmio ? bus->nr_mmio == BUS_MAX_MMIO : bus->nr_ports == BUS_MAX_PORTS)
+		return BUS_FULL;
+	return BUS_OK;
 }
 
 enum bus_error bus_add_ports(struct bus *bus, const struct bus_ports *p, const char **clash)
 {
-	u32 i;
+	enum bus_error err = may_add(bus, false, p->base, p->count, 0x10000, clash);
 
-	if (!p->count || (u32)p->base + p->count > 0x10000)
-		return BUS_EMPTY;
-	for (i = 0; i < bus->nr_ports; i++) {
-		const struct bus_ports *q = &bus->ports[i];
-
-		if (ranges_overlap(p->base, p->count, q->base, q->count)) {
-			if (clash)
-				*clash = q->name;
-			return BUS_OVERLAP;
-		}
-	}
-	if (bus->nr_ports == BUS_MAX_PORTS)
-		return BUS_FULL;
-	bus->ports[bus->nr_ports++] = *p;
-	return BUS_OK;
+	if (!err)
+		bus->ports[bus->nr_ports++] = *p;
+	return err;
 }
 
 enum bus_error bus_add_mmio(struct bus *bus, const struct bus_mmio *m, const char **clash)
 {
-	u32 i;
+	enum bus_error err = may_add(bus, true, m->base, m->size, ~0ull, clash);
 
-	if (!m->size || m->base + m->size < m->base)
-		return BUS_EMPTY;
-	for (i = 0; i < bus->nr_mmio; i++) {
-		const struct bus_mmio *q = &bus->mmio[i];
-
-		if (ranges_overlap(m->base, m->size, q->base, q->size)) {
-			if (clash)
-				*clash = q->name;
-			return BUS_OVERLAP;
-		}
-	}
-	if (bus->nr_mmio == BUS_MAX_MMIO)
-		return BUS_FULL;
-	bus->mmio[bus->nr_mmio++] = *m;
-	return BUS_OK;
+	if (!err)
+		bus->mmio[bus->nr_mmio++] = *m;
+	return err;
 }
 
 enum bus_error bus_add_timer(struct bus *bus, const struct bus_timer *t)
@@ -79,19 +82,16 @@ enum bus_error bus_add_timer(struct bus *bus, const struct bus_timer *t)
 	return BUS_OK;
 }
 
+static const char *const bus_error_names[] = {
+	[BUS_OK] = "registered",
+	[BUS_OVERLAP] = "overlaps",
+	[BUS_EMPTY] = "empty range",
+	[BUS_FULL] = "bus full",
+};
+
 const char *bus_error_str(enum bus_error err)
 {
-	switch (err) {
-	case BUS_OK:
-		return "registered";
-	case BUS_OVERLAP:
-		return "overlaps";
-	case BUS_EMPTY:
-		return "empty range";
-	case BUS_FULL:
-		return "bus full";
-	}
-	return "unknown error";
+	return (unsigned)err < ARRAY_SIZE(bus_error_names) ? bus_error_names[err] : "unknown error";
 }
 
 const struct bus_ports *bus_find_port(const struct bus *bus, u16 port)

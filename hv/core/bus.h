@@ -70,7 +70,7 @@ enum bus_error {
 	BUS_FULL,    /* no room left (or a second timer) */
 };
 
-/* Register: on an overlap *clash names the device already there. */
+/* Register: *clash names the device already there on an overlap, else NULL. */
 enum bus_error bus_add_ports(struct bus *bus, const struct bus_ports *p, const char **clash);
 enum bus_error bus_add_mmio(struct bus *bus, const struct bus_mmio *m, const char **clash);
 enum bus_error bus_add_timer(struct bus *bus, const struct bus_timer *t);

@@ -27,20 +27,27 @@ enum board_dev {
 	ON_BOARD, /* struct board */
 };
 
-struct port_row {
-	const char *name;
-	u16 base, count;
-	bool fast;
-	u32 (*in)(void *dev, struct vcpu *vcpu, u16 offset, u8 size);
-	void (*out)(void *dev, struct vcpu *vcpu, u16 offset, u8 size, u32 val);
+/* A registration: a port range or an MMIO window, and whose state its
+ * handlers are given. */
+struct board_row {
+	bool window;
+	union {
+		struct bus_ports ports;
+		struct bus_mmio mmio;
+	};
 	enum board_dev dev;
 };
 
 #define FAST true
 #define GENERAL false /* may wait: prints on the host (COM1), or rare */
-#define PORTS(name, base, count, fast, handler, dev)                      \
-	{                                                                 \
-		name, base, count, fast, handler##_in, handler##_out, dev \
+#define PORTS(name, base, count, fast, handler, owner)                                   \
+	{                                                                                \
+		.ports = { name, base, count, fast, handler##_in, handler##_out, NULL }, \
+		.dev = owner                                                             \
+	}
+#define WINDOW(name, base, size, handler, owner)                                                   \
+	{                                                                                          \
+		.window = true, .mmio = { name, base, size, handler##_access, NULL }, .dev = owner \
 	}
 
 /*
@@ -48,7 +55,7 @@ struct port_row {
  * device: GENERAL for one that may wait, the UART, whose writes print
  * the guest's console line on the host's screen and serial ports.
  */
-static const struct port_row port_rows[] = {
+static const struct board_row board_rows[] = {
 	PORTS("test port", GUEST_TEST_PORT, 4, FAST, test_port, ON_VM),
 	PORTS("ACPI PM timer", GUEST_PM_TIMER_PORT, 4, FAST, pm_timer, ON_BOARD),
 	PORTS("COM1", GUEST_SERIAL_PORT, 8, GENERAL, com1, ON_BOARD),
@@ -68,22 +75,7 @@ static const struct port_row port_rows[] = {
 	/* pc-testdev's interrupt lines, which kvm-unit-tests drives the
 	 * I/O APIC with: the I/O APIC acts for the vCPU that wrote them */
 	PORTS("IRQ lines", GUEST_IRQ_LINE_PORT, IOAPIC_PINS, GENERAL, irq_lines, ON_BOARD),
-};
 
-struct window_row {
-	const char *name;
-	u64 base, size;
-	void (*access)(void *dev, struct vcpu *vcpu, u64 offset, const struct mmio_insn *insn,
-		       u64 *reg);
-	enum board_dev dev;
-};
-
-#define WINDOW(name, base, size, handler, dev)          \
-	{                                               \
-		name, base, size, handler##_access, dev \
-	}
-
-static const struct window_row window_rows[] = {
 	WINDOW("MMIO test device", GUEST_MMIO_BASE, GUEST_MMIO_SIZE, test_mmio, ON_VM),
 	/* the page of whichever vCPU accesses it (SDM Vol 3 §11.4.1) */
 	WINDOW("xAPIC", APIC_DEFAULT_BASE, APIC_MMIO_SIZE, xapic, ON_BOARD),
@@ -160,28 +152,17 @@ int board_attach(struct vm *vm)
 	}
 	board_reset(b);
 	vm->board = b;
-	for (i = 0; i < ARRAY_SIZE(port_rows); i++) {
-		const struct port_row *r = &port_rows[i];
-		struct bus_ports p = { r->name,
-				       r->base,
-				       r->count,
-				       r->fast,
-				       r->in,
-				       r->out,
-				       r->dev == ON_VM ? (void *)vm : (void *)b };
+	for (i = 0; i < ARRAY_SIZE(board_rows); i++) {
+		const struct board_row *r = &board_rows[i];
+		void *dev = r->dev == ON_VM ? (void *)vm : (void *)b;
+		struct bus_ports p = r->ports;
+		struct bus_mmio m = r->mmio;
 
-		err = bus_add_ports(&vm->bus, &p, &clash);
+		p.dev = m.dev = dev;
+		err = r->window ? bus_add_mmio(&vm->bus, &m, &clash)
+				: bus_add_ports(&vm->bus, &p, &clash);
 		if (err)
-			return registration_failed(vm, r->name, err, clash);
-	}
-	for (i = 0; i < ARRAY_SIZE(window_rows); i++) {
-		const struct window_row *r = &window_rows[i];
-		struct bus_mmio m = { r->name, r->base, r->size, r->access,
-				      r->dev == ON_VM ? (void *)vm : (void *)b };
-
-		err = bus_add_mmio(&vm->bus, &m, &clash);
-		if (err)
-			return registration_failed(vm, r->name, err, clash);
+			return registration_failed(vm, r->window ? m.name : p.name, err, clash);
 	}
 	timer.dev = b;
 	err = bus_add_timer(&vm->bus, &timer);

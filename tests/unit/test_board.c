@@ -244,8 +244,8 @@ static void overlap_refused(void **state)
 	assert_string_equal(clash, "8042 data");
 	assert_int_equal(bus_add_mmio(&vm.bus, &over_ioapic, &clash), BUS_OVERLAP);
 	assert_string_equal(clash, "I/O APIC");
-	assert_int_equal(bus_add_ports(&vm.bus, &empty, NULL), BUS_EMPTY);
-	assert_int_equal(bus_add_ports(&vm.bus, &past_end, NULL), BUS_EMPTY);
+	assert_int_equal(bus_add_ports(&vm.bus, &empty, &clash), BUS_EMPTY);
+	assert_int_equal(bus_add_ports(&vm.bus, &past_end, &clash), BUS_EMPTY);
 	assert_int_equal(vm.bus.nr_ports, before);
 	assert_string_equal(bus_error_str(BUS_OVERLAP), "overlaps");
 }
@@ -255,14 +255,16 @@ static void full_bus_refused(void **state)
 {
 	struct bus_ports one = { .name = "filler", .count = 1 };
 	struct bus_timer second = { .name = "second timer", .poll = vm.bus.timer.poll };
+	const char *clash = "";
 	u32 n = 0;
 
 	while (vm.bus.nr_ports < BUS_MAX_PORTS) {
 		one.base = (u16)(0x9000 + n++);
-		assert_int_equal(bus_add_ports(&vm.bus, &one, NULL), BUS_OK);
+		assert_int_equal(bus_add_ports(&vm.bus, &one, &clash), BUS_OK);
+		assert_null(clash);
 	}
 	one.base = 0x9800;
-	assert_int_equal(bus_add_ports(&vm.bus, &one, NULL), BUS_FULL);
+	assert_int_equal(bus_add_ports(&vm.bus, &one, &clash), BUS_FULL);
 	assert_int_equal(bus_add_timer(&vm.bus, &second), BUS_FULL);
 
 	/* the board again on this full bus: refused with a line */
