@@ -4,8 +4,9 @@
  * questions only: the APIC which vector is deliverable
  * (apic_deliverable_vector) and when its timer is due (apic_timer_due),
  * and each timer fires what expired when polled (apic_poll_timer, the
- * board's timer on the bus: bus_poll_timer).  Every vCPU has a CPU of its own, so a wait spins or
- * sleeps on that CPU; there is nothing else to run.
+ * board's timer on the bus: bus_poll_timer).  Every vCPU has a CPU of
+ * its own, so a wait spins or sleeps on that CPU; there is nothing else
+ * to run.
  */
 #include "vcpu_halt.h"
 #include "backend.h"

@@ -127,7 +127,7 @@ enum vm_create_error vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 		v->port_hint = &bus_no_ports;
 		msr_vcpu_reset(v);
 	}
-	return board_attach(vm) ? VM_NO_DEVICES : VM_CREATED;
+	return board_attach(vm, vm_ram_node(spec)) ? VM_NO_DEVICES : VM_CREATED;
 }
 
 u32 vm_ram_node(const struct vm_spec *spec)

@@ -7,6 +7,7 @@
  */
 #include "board.h"
 #include "board_devices.h"
+#include "pit_timer.h"
 #include "core/bus.h"
 #include "core/vm.h"
 #include "host/page_alloc.h"
@@ -138,9 +139,9 @@ static int registration_failed(const struct vm *vm, const char *what, enum bus_e
 	return -1;
 }
 
-int board_attach(struct vm *vm)
+int board_attach(struct vm *vm, u32 node)
 {
-	struct board *b = alloc_page_zeroed();
+	struct board *b = alloc_pages_zeroed_node(1, node);
 	struct bus_timer timer = board_timer;
 	const char *clash = NULL;
 	enum bus_error err;

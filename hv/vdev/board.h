@@ -42,11 +42,12 @@ struct board {
 
 /*
  * Make @vm's board: its memory from the VM's arena (given back with the
- * VM), the devices reset, every range on vm->bus.  -1, with a line on
- * the console saying what failed, when memory is short or a range
- * clashes with another.
+ * VM) on NUMA node @node first, the one its vCPUs run on, since every
+ * device exit takes the board's locks; the devices reset, every range
+ * on vm->bus.  -1, with a line on the console saying what failed, when
+ * memory is short or a range clashes with another.
  */
-int board_attach(struct vm *vm);
+int board_attach(struct vm *vm, u32 node);
 /* What the firmware-configuration ports tell an external guest. */
 void board_set_fw_cfg(struct vm *vm, u64 ram_size, u16 nr_cpus);
 /* The firmware's wall clock, for the VMs' CMOS clocks (after tsc_init);

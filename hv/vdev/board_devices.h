@@ -40,7 +40,5 @@ PORT_HANDLERS(i8042_cmd);
 /* apic_windows.c */
 MMIO_HANDLER(xapic);
 MMIO_HANDLER(ioapic);
-/* pit_timer.c: the board's timer */
-void pit_timer_poll(void *dev, struct vcpu *vcpu);
 
 #endif

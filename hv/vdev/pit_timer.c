@@ -9,7 +9,6 @@
  */
 #include "pit_timer.h"
 #include "board.h"
-#include "board_devices.h"
 #include "core/vm.h"
 #include "lib/guest_abi.h"
 #include "platform/host_timer.h"
@@ -18,13 +17,15 @@
 
 void pit_timer_claim(struct vcpu *vcpu)
 {
-	__atomic_store_n(&vcpu->vm->board->pit_vcpu, vcpu->index, __ATOMIC_RELAXED);
-	pit_timer_check(vcpu);
+	struct board *b = vcpu->vm->board;
+
+	__atomic_store_n(&b->pit_vcpu, vcpu->index, __ATOMIC_RELAXED);
+	pit_timer_poll(b, vcpu);
 }
 
-void pit_timer_check(struct vcpu *vcpu)
+void pit_timer_poll(void *dev, struct vcpu *vcpu)
 {
-	struct board *b = vcpu->vm->board;
+	struct board *b = dev;
 	u64 next, now_tsc, now;
 	bool fired;
 
@@ -46,11 +47,4 @@ void pit_timer_check(struct vcpu *vcpu)
 			       now_tsc + pit_ticks_to_tsc(next - now));
 	else
 		host_timer_disarm(vcpu->timer, TIMER_GUEST_DEVICE);
-}
-
-/* The board's timer on the bus (board.c): the core polls it while the
- * vCPU's TIMER_GUEST_DEVICE slot is armed. */
-void pit_timer_poll(void *dev, struct vcpu *vcpu)
-{
-	pit_timer_check(vcpu);
 }

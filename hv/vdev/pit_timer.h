@@ -14,7 +14,8 @@ struct vcpu;
 
 /* After @vcpu wrote the PIT: it carries the PIT's host timer from now on. */
 void pit_timer_claim(struct vcpu *vcpu);
-/* Raise IRQ0 for an edge that came, arm the host timer for the next one. */
-void pit_timer_check(struct vcpu *vcpu);
+/* The board's timer on the bus (@dev: struct board): raise IRQ0 for an
+ * edge that came, arm the host timer for the next one. */
+void pit_timer_poll(void *dev, struct vcpu *vcpu);
 
 #endif

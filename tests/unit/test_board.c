@@ -42,7 +42,7 @@ int console_printf(const char *fmt, ...)
 }
 
 static bool alloc_fails;
-void *alloc_pages_zeroed(u64 npages)
+void *alloc_pages_zeroed_node(u64 npages, u32 node)
 {
 	static unsigned char page[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
 
@@ -119,7 +119,7 @@ static int setup(void **state)
 	printed = timer_calls = 0;
 	alloc_fails = false;
 	console[0] = 0;
-	assert_int_equal(board_attach(&vm), 0);
+	assert_int_equal(board_attach(&vm, 0), 0);
 	return 0;
 }
 
@@ -268,12 +268,12 @@ static void full_bus_refused(void **state)
 	assert_int_equal(bus_add_timer(&vm.bus, &second), BUS_FULL);
 
 	/* the board again on this full bus: refused with a line */
-	assert_int_equal(board_attach(&vm), -1);
+	assert_int_equal(board_attach(&vm, 0), -1);
 	assert_non_null(strstr(console, "not registered"));
 	/* and without memory for it */
 	memset(&vm, 0, sizeof(vm));
 	alloc_fails = true;
-	assert_int_equal(board_attach(&vm), -1);
+	assert_int_equal(board_attach(&vm, 0), -1);
 	assert_non_null(strstr(console, "no memory for its devices"));
 }
 
