@@ -48,6 +48,10 @@ enum hostile_case {
 	CASE_AFTER_LOST_CPU,
 };
 
+/* the forged row must reach the tables (as a skip); the bad buffers of
+ * CASE_HYPERCALL_ARGS are refused before they are rows */
+GUEST_BENCH_ROWS([CASE_FORGED_RESULTS] = 1);
+
 static unsigned failures;
 
 static void check(bool ok, const char *what, int got)
@@ -922,6 +926,10 @@ static void forged_results(void)
 	fmt_snprintf(b.skip_reason, sizeof(b.skip_reason), "\t\"}\n%s", FORGED_JSON);
 	v = hypercall(HC_BENCH_RESULT, (u64)(uintptr_t)&b, 0);
 	check(v == 0, "a benchmark row with control characters was refused", (int)v);
+	/* one more than this variant declares (GUEST_BENCH_ROWS): it would
+	 * take a row the plan counted for another VM */
+	v = hypercall(HC_BENCH_RESULT, (u64)(uintptr_t)&b, 0);
+	check(v == HC_ERROR, "a benchmark row past the declared count was taken", (int)v);
 	hypercall(HC_PRINT, (u64)(uintptr_t)text, sizeof(text) - 1);
 	for (i = 0; i < sizeof(text) - 1; i++)
 		outb(GUEST_SERIAL_PORT, (u8)text[i]);

@@ -540,6 +540,9 @@ static const struct {
 	{ "emulated_overflow_pmi", t_emulated_overflow },
 };
 
+/* its results are tests, no benchmark rows */
+GUEST_BENCH_ROWS();
+
 u64 guest_main(u64 variant)
 {
 	static const char *const modes[] = { "off", "sw", "sw-noelide", "sw-lazy", "hw" };

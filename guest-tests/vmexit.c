@@ -467,6 +467,10 @@ static const struct bench ipi_benches[] = {
 	{ "ple_round_robin", ple_round_robin, ANY, NULL, 0 },
 };
 
+/* variant 0 the table (the other vendor's null and vmcall rows counted
+ * too), 1 the split's two halves, 2 the two-vCPU table */
+GUEST_BENCH_ROWS([0] = ARRAY_SIZE(benches), [1] = 2, [2] = ARRAY_SIZE(ipi_benches));
+
 /*
  * HLT only while the mode still says so, checked with interrupts off: the
  * IPI that ends the mode (run_ipi_benches) may come right after the

@@ -275,9 +275,18 @@ run_case() {
 			fi
 			log=$e9
 		fi
-	elif [ "$emu" = qemu-usb ] || [ "$emu" = bochs-disk ]; then
-		# the stick image make usb writes, with the shipped mhv.cfg plus overrides
+	elif [ "$emu" = qemu-usb ] || [ "$emu" = bochs-disk ] || [ "$emu" = bochs-pmu-disk ]; then
+		# the stick image make usb writes, with the shipped mhv.cfg plus
+		# overrides; bochs-pmu-disk: on the pinned Bochs
 		cat scripts/usb.cfg "tests/emu/$cfg" >"$LOGS/$name.cfg"
+		bochs=""
+		if [ "$emu" = bochs-pmu-disk ]; then
+			if [ ! -x "$PMU_BOCHS" ]; then
+				result SKIP "$name: no pinned Bochs (make bochs)"
+				return
+			fi
+			bochs="--bochs $PMU_BOCHS"
+		fi
 		if ! sh scripts/mkusb.sh "$LOGS/$name.img" "$EFI" "$LOGS/$name.cfg" >/dev/null; then
 			result FAIL "$name" "scripts/mkusb.sh failed"
 			return
@@ -288,8 +297,10 @@ run_case() {
 				>"$LOGS/$name.qemu.txt" 2>&1 </dev/null
 			st=$?
 		else
-			sh scripts/run-bochs.sh --cpu "$cpu" --disk-image "$LOGS/$name.img" \
-				--timeout 300 --log "$log" "$EFI" >"$LOGS/$name.bochs.txt" 2>&1 </dev/null
+			# shellcheck disable=SC2086
+			sh scripts/run-bochs.sh $bochs --cpu "$cpu" --cpus "$cpus" \
+				--disk-image "$LOGS/$name.img" --timeout 600 --log "$log" "$EFI" \
+				>"$LOGS/$name.bochs.txt" 2>&1 </dev/null
 			st=$?
 		fi
 	else
@@ -359,6 +370,12 @@ run_case() {
 	IFS=$US
 	set -f # patterns are not file name globs
 	for p in $patterns; do
+		# reject (a "!" first): no line of mhv's may match it
+		case "$p" in '!'*)
+			! grep -aEq -- "${p#!}" "$hostlog" ||
+				missing="$missing [not: $(grep -aE -m 1 -- "${p#!}" "$hostlog" | cut -c 1-120)]"
+			continue
+		esac
 		# a pattern that starts with a guest's tag is about the guest's lines
 		case "$p" in
 		'\[cpu'*) in=$hostlog ;;

@@ -23,6 +23,16 @@ extern volatile u64 guest_irqs; /* interrupts taken (vectors 32-255) */
 extern volatile u64 guest_nmis;
 extern volatile bool guest_nmi_ok;
 
+/*
+ * Each program says once how many benchmark rows its variants report at
+ * most, from its own tables: GUEST_BENCH_ROWS([0] = ARRAY_SIZE(benches)),
+ * or GUEST_BENCH_ROWS() for none (struct guest_info).
+ */
+#define GUEST_BENCH_ROWS(...)                                             \
+	__attribute__((section(".guest_info"), used))                     \
+	const struct guest_info guest_info = { .magic = GUEST_INFO_MAGIC, \
+					       .bench_rows = { __VA_ARGS__ } }
+
 u64 hypercall(u64 nr, u64 a0, u64 a1);
 int gprintf(const char *fmt, ...) __printf(1, 2);
 void test_report(const char *name, enum test_status st, const char *fmt, ...) __printf(3, 4);

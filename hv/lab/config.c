@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "config.h"
 #include "lib/fmt.h"
+#include "lib/guest_abi.h"
 #include "arch/ports.h"
 #include "arch/uart.h"
 
@@ -536,7 +537,8 @@ static const struct config_key config_keys[] = {
 	/* events counted for each instruction mhv emulates */
 	LIST_KEY("pmu_account", pmu_account, pmu_account_names, "accounting event"),
 	NUMBER_KEY(iterations, 1, 10000000, "iterations per batch"),
-	NUMBER_KEY(batches, 1, 10000, "batches per test"),
+	/* each batch one sample, all of them in one result (struct hc_bench_result) */
+	NUMBER_KEY(batches, 1, HC_BENCH_MAX_SAMPLES, "batches per test"),
 	NUMBER_KEY(warmup, 0, 10000000, "warm-up iterations before measuring"),
 	NUMBER_KEY(time_limit, 1, 3600, "seconds a VM may run before it is stopped"),
 	NUMBER_KEY(fb_pause, 0, 600, "seconds the screen waits before it scrolls"),

@@ -9,6 +9,7 @@
 
 #ifndef HOST_TEST
 #include "core/backend.h"
+#include "host/page_alloc.h"
 #include "platform/console.h"
 #include "platform/machine.h"
 #include "platform/tsc.h"
@@ -18,7 +19,6 @@
 	"test                              min     median        p99       mean     stddev   " \
 	"median "                                                                              \
 	"ns      MHz  cycles"
-#define MAX_COLUMNS 8
 
 int report_format_gain(char *buf, size_t size, u64 base, u64 new_value)
 {
@@ -161,14 +161,14 @@ int report_format_json(char *buf, size_t size, const struct bench_row *row, cons
 }
 
 #ifndef HOST_TEST
-static unsigned collect_columns(const struct run_results *r, const char *cols[MAX_COLUMNS])
+static unsigned collect_columns(const struct run_results *r, const char *cols[NR_VM_CONFIGS])
 {
 	unsigned n = 0, i, j;
 
 	for (i = 0; i < r->nr_bench; i++) {
 		for (j = 0; j < n && __builtin_strcmp(cols[j], r->bench[i].column); j++)
 			;
-		if (j == n && n < MAX_COLUMNS)
+		if (j == n && n < NR_VM_CONFIGS)
 			cols[n++] = r->bench[i].column;
 	}
 	return n;
@@ -268,16 +268,28 @@ static void print_comparison(const struct run_results *r, const char *cols[], un
 
 /* ---- the medians the screen shows last (report_screen_summary) ---- */
 
-#define KEPT_MEDIANS 96
-#define KEPT_COLUMNS 8
+#define SCREEN_MAX_ROWS 256
 
-static struct {
+struct kept_median {
 	char name[24], column[24];
 	u64 median;
-} kept[KEPT_MEDIANS];
-static unsigned nr_kept;
+};
+
+/* as many as the plan has rows (report_keep_room) */
+static struct kept_median *kept;
+static unsigned nr_kept, max_kept;
 static char kept_tag[8];
 static bool kept_taken;
+
+bool report_keep_room(u32 rows)
+{
+	max_kept = 0;
+	kept = rows ? alloc_pages_zeroed((rows * sizeof(*kept) + PAGE_SIZE - 1) / PAGE_SIZE) : NULL;
+	if (rows && !kept)
+		return false;
+	max_kept = rows;
+	return true;
+}
 
 /* The first CPU's tables: what the screen repeats at the end. */
 static void keep_medians(const struct run_results *r)
@@ -288,7 +300,7 @@ static void keep_medians(const struct run_results *r)
 		return;
 	kept_taken = true;
 	fmt_snprintf(kept_tag, sizeof(kept_tag), "%s", r->cpu_tag);
-	for (i = 0; i < r->nr_bench && nr_kept < KEPT_MEDIANS; i++) {
+	for (i = 0; i < r->nr_bench && nr_kept < max_kept; i++) {
 		if (r->bench[i].skip_reason[0])
 			continue;
 		fmt_snprintf(kept[nr_kept].name, sizeof(kept[0].name), "%s", r->bench[i].name);
@@ -324,18 +336,23 @@ void report_run_smis(const struct aperf_sample *start, u64 guest_smis)
 
 void report_screen_summary(void)
 {
-	const char *cols[KEPT_COLUMNS], *names[KEPT_MEDIANS];
-	unsigned nc = 0, nn = 0, fit, i, j, k;
+	/* no screen is taller: past it, names are only counted */
+	const char *cols[NR_VM_CONFIGS], *names[SCREEN_MAX_ROWS];
+	unsigned nc = 0, nn = 0, more = 0, fit, i, j, k;
 	u32 width, height;
 	bool was;
 
 	if (!nr_kept || !console_screen_size(&width, &height) || width < 40 || height < 8)
 		return;
 	for (i = 0; i < nr_kept; i++) {
-		if (index_of(cols, nc, kept[i].column) == nc && nc < KEPT_COLUMNS)
+		if (index_of(cols, nc, kept[i].column) == nc && nc < NR_VM_CONFIGS)
 			cols[nc++] = kept[i].column;
-		if (index_of(names, nn, kept[i].name) == nn)
+		if (index_of(names, nn, kept[i].name) < nn)
+			continue;
+		if (nn < SCREEN_MAX_ROWS)
 			names[nn++] = kept[i].name;
+		else
+			more = 1;
 	}
 	fit = (width - 23) / 11;
 	nc = nc < fit ? nc : fit;
@@ -359,8 +376,8 @@ void report_screen_summary(void)
 		}
 		console_printf("\n");
 	}
-	if (i < nn)
-		console_printf("(%u more rows)\n", nn - i);
+	if (i < nn || more)
+		console_printf("(%s%u more rows)\n", more ? "over " : "", nn - i);
 	console_screen_only(was);
 }
 
@@ -369,7 +386,7 @@ void report_bench_tables(const struct run_results *r)
 	/* one CPU prints its tables at a time; too big for an AP's stack */
 	static char json[REPORT_JSON_MAX];
 	const struct mhv_config *cfg = r->cfg;
-	const char *cols[MAX_COLUMNS];
+	const char *cols[NR_VM_CONFIGS];
 	char line[320], ns[24];
 	unsigned n, c;
 	bool held;

@@ -29,6 +29,9 @@ void report_run_smis(const struct aperf_sample *start, u64 guest_smis);
  * test x column, cut to the screen's width and height (the tables it
  * showed have scrolled away; serial and the kept log have everything). */
 void report_screen_summary(void);
+/* Room for the screen summary's medians of a plan of @rows benchmark
+ * rows; false when there is no memory for it. */
+bool report_keep_room(u32 rows);
 /* The MHz and cycles columns of a row ("-" where unknown). */
 int report_format_clock(char *buf, size_t size, const struct bench_row *row, u64 tsc_hz);
 /* "+44.6%": how much lower new is than base (the seed tables' gain column). */

@@ -7,6 +7,19 @@
 #include "platform/console.h"
 #include "lib/fmt.h"
 #include "arch/x86.h"
+#include "host/page_alloc.h"
+
+bool results_alloc(struct run_results *r, u32 rows, u32 node)
+{
+	u64 bytes = (u64)rows * sizeof(*r->bench);
+
+	r->nr_bench = 0;
+	r->max_bench = rows;
+	r->bench = rows ? alloc_pages_zeroed_node((bytes + PAGE_SIZE - 1) / PAGE_SIZE, node) : NULL;
+	if (rows && !r->bench)
+		r->max_bench = 0;
+	return r->max_bench == rows;
+}
 
 void results_test(struct run_results *r, const char *suite, const char *name, enum test_status st,
 		  const char *reason)
@@ -33,7 +46,7 @@ void results_add_refused(struct run_results *r, const char *column, const char *
 	for (i = 0; i < r->nr_refused; i++)
 		if (!__builtin_strcmp(r->refused[i].column, column))
 			return; /* the tables name each column once */
-	if (r->nr_refused == MAX_REFUSED_COLUMNS)
+	if (r->nr_refused == ARRAY_SIZE(r->refused))
 		return;
 	rc = &r->refused[r->nr_refused++];
 	rc->column = column;
@@ -54,8 +67,11 @@ bool results_bench(struct run_results *r, const char *suite, const char *column,
 	struct bench_row *row;
 
 	spin_lock(&r->lock);
-	if (r->nr_bench >= MAX_BENCH_ROWS) {
+	if (r->nr_bench >= r->max_bench) {
 		spin_unlock(&r->lock);
+		console_printf("mhv: %s/%s: no room for benchmark row %u: the plan counted %u "
+			       "(a defect of mhv's plan count)\n",
+			       suite, b->name, r->nr_bench + 1, r->max_bench);
 		return false;
 	}
 	row = &r->bench[r->nr_bench++];

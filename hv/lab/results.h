@@ -8,10 +8,9 @@
  * refused.  report.c prints them as tables.
  */
 #include "config.h"
+#include "suites.h"
 #include "lib/guest_abi.h"
 #include "lib/stats.h"
-
-#define MAX_BENCH_ROWS 256 /* tests x columns on a host that runs every PMU mode */
 
 /* APERF and MPERF over a benchmark (platform/aperf.h), 0 and 0 when
  * unknown; the SMIs that arrived meanwhile, where the CPU counts them. */
@@ -32,8 +31,6 @@ struct bench_row {
 	char skip_reason[HC_REASON_LEN];
 };
 
-#define MAX_REFUSED_COLUMNS 16
-
 /* A matrix column this host could not run, and why. */
 struct refused_column {
 	const char *column, *why;
@@ -46,17 +43,23 @@ struct run_results {
 	 * that waits for a lost one reports for it while it may still run */
 	volatile bool lock;
 	u32 passed, failed, skipped;
-	u32 nr_bench;
-	struct bench_row bench[MAX_BENCH_ROWS];
+	/* room for what the plan reports at most (runner_plan_bench_rows) */
+	u32 nr_bench, max_bench;
+	struct bench_row *bench;
+	/* each column of the matrix at most once */
 	u32 nr_refused;
-	struct refused_column refused[MAX_REFUSED_COLUMNS];
+	struct refused_column refused[NR_VM_CONFIGS];
 };
+
+/* Room in @r for @rows benchmark rows, on NUMA node @node first; false
+ * when there is no memory for them. */
+bool results_alloc(struct run_results *r, u32 rows, u32 node);
 
 /* Record and print one test outcome ("mhv: PASS smoke/cpuid_signature"). */
 void results_test(struct run_results *r, const char *suite, const char *name, enum test_status st,
 		  const char *reason);
 /* A benchmark's row: the guest's report @b summed up in @st, measured in
- * @column; false when r has no room for it. */
+ * @column; false, said, when r has no room for it (the plan counted wrong). */
 bool results_bench(struct run_results *r, const char *suite, const char *column,
 		   const struct hc_bench_result *b, const struct sample_stats *st,
 		   const struct bench_clock *clock);

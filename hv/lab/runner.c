@@ -96,7 +96,8 @@ void runner_walk_plan(const struct mhv_config *cfg, enum plan_vms which, const s
 	for (i = 0; i < nr_suites; i++) {
 		if (!(cfg->suites & suites[i].bit) || !suite_has(&suites[i], which))
 			continue;
-		console_printf("mhv: suite %s\n", suites[i].name);
+		if (w->suite)
+			w->suite(w->arg, &suites[i]);
 		for (c = 0; c < nr_vm_configs; c++) {
 			struct why_not col = suite_column_why_not(&suites[i], &vm_configs[c], cfg);
 
@@ -106,6 +107,11 @@ void runner_walk_plan(const struct mhv_config *cfg, enum plan_vms which, const s
 				w->run(w->arg, &suites[i], &vm_configs[c]);
 		}
 	}
+}
+
+void runner_say_suite(void *arg, const struct suite *s)
+{
+	console_printf("mhv: suite %s\n", s->name);
 }
 
 /* One CPU's pass over the plan: the columns of PLAN_ALL or PLAN_TWO_VCPUS. */
@@ -138,7 +144,7 @@ static void run_on(void *arg, const struct suite *s, const struct vm_config *c)
 void runner_run_plan_on(struct cpu_run *cr, enum plan_vms which)
 {
 	struct plan_on p = { cr, which };
-	const struct plan_walk w = { refuse_on, run_on, &p };
+	const struct plan_walk w = { refuse_on, run_on, &p, runner_say_suite };
 
 	runner_walk_plan(cr->run->cfg, which, &w);
 }
@@ -217,6 +223,7 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 	/* for the CPUs present, from hv_pages before any VM's mark */
 	struct cpu **chosen = alloc_pages_zeroed(pages_for(nr_cpus * sizeof(*chosen)));
 	unsigned n, i;
+	u32 rows;
 	char why[64];
 	struct why_not at_once;
 	struct aperf_sample run_start;
@@ -236,6 +243,12 @@ enum mhv_status runner_run_plan(const struct mhv_config *cfg, const struct boot_
 		       : cpuset_empty(&cfg->cpus) ? "the default: one AP on another core"
 						  : "mhv.cfg cpus");
 	at_once = at_once_why_not(cfg, chosen, n, why, sizeof(why));
+	rows = runner_plan_bench_rows(cfg);
+	if (!results_alloc(&run.results, rows, chosen[0]->node) || !report_keep_room(rows))
+		hv_fatal(MHV_FATAL,
+			 "no memory for the plan's %u benchmark rows: mhv.cfg's suites "
+			 "and pmu lists make a smaller plan",
+			 rows);
 	run.cfg = cfg;
 	run.bi = bi;
 	run.vm = &first_vm;

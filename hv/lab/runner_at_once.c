@@ -126,7 +126,7 @@ struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsi
 {
 	const struct mhv_config *cfg = run->cfg;
 	struct plan_at_once p = { .n = n };
-	const struct plan_walk w = { refuse_at_once, run_at_once, &p };
+	const struct plan_walk w = { refuse_at_once, run_at_once, &p, runner_say_suite };
 	u64 state_pages = (n * sizeof(struct at_once_state) + PAGE_SIZE - 1) / PAGE_SIZE;
 	u64 list_pages =
 	    (n * (3 * sizeof(void *) + sizeof(enum work_end) + sizeof(u32)) + PAGE_SIZE - 1) /
@@ -145,6 +145,10 @@ struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsi
 	st = alloc_pages_zeroed(state_pages);
 	arena = alloc_pages_zeroed(arena_pages);
 	lists = alloc_pages_zeroed(list_pages);
+	/* each CPU's rows on its node, kept until its tables are printed */
+	for (i = 0; st && i < n; i++)
+		if (!results_alloc(&st[i].results, run->results.max_bench, chosen[i]->node))
+			st = NULL; /* released below with the rest */
 	pages = page_alloc_largest(&hv_pages) / n;
 	if (pages > ARENA_MAX_PAGES)
 		pages = ARENA_MAX_PAGES;
@@ -161,8 +165,8 @@ struct why_not runner_run_at_once(struct runner *run, struct cpu *chosen[], unsi
 	if (!st || !arena || !lists || pages < ARENA_MIN_PAGES ||
 	    !page_alloc_carve(&hv_pages, arena, n, pages, nodes)) {
 		page_alloc_release(&hv_pages, &before);
-		return verdict_cannot(
-		    "no memory for an arena per CPU: the CPUs run one after another");
+		return verdict_cannot("no memory for an arena and the results per CPU: the CPUs "
+				      "run one after another");
 	}
 	p.st = st;
 	for (i = 0; i < n; i++) {

@@ -98,6 +98,8 @@ struct vm_life {
 	volatile u32 refused;
 	/* the clock counters when the guest asked for its current benchmark */
 	struct aperf_sample bench_start;
+	/* the benchmark rows it may still report (runner_vm_bench_rows) */
+	u32 bench_rows_left;
 };
 
 /* SMIs that made a guest exit (SVM intercepts them), all VMs so far. */
@@ -167,10 +169,20 @@ struct plan_walk {
 		       const char *why); /* the host cannot run the column */
 	void (*run)(void *arg, const struct suite *s, const struct vm_config *c);
 	void *arg;
+	/* before a suite's columns (runner_say_suite), or NULL */
+	void (*suite)(void *arg, const struct suite *s);
 };
-/* Every selected suite with VMs of @which ("mhv: suite" said), each of its
- * columns in the matrix order. */
+/* Every selected suite with VMs of @which, each of its columns in the
+ * matrix order. */
 void runner_walk_plan(const struct mhv_config *cfg, enum plan_vms which, const struct plan_walk *w);
+/* "mhv: suite NAME": a plan_walk's suite callback. */
+void runner_say_suite(void *arg, const struct suite *s);
+/* The benchmark rows VM @sv of suite @s reports at most (its program's
+ * struct guest_info). */
+u32 runner_vm_bench_rows(const struct suite *s, const struct suite_vm *sv);
+/* The benchmark rows one CPU's pass over the plan reports at most; said
+ * in a header line. */
+u32 runner_plan_bench_rows(const struct mhv_config *cfg);
 /* The VMs of the plan that a pass of kind @which runs, on one CPU. */
 void runner_run_plan_on(struct cpu_run *cr, enum plan_vms which);
 /* Print a CPU's hostile summary and tables, then drop its rows. */

@@ -41,6 +41,20 @@ static bool harness_test_result(void *ctx, const char *name, enum test_status st
 	return true;
 }
 
+/* One of the rows l's program declared, while it has one left; its vCPUs
+ * may report at once. */
+static bool take_bench_row(struct vm_life *l)
+{
+	u32 left = __atomic_load_n(&l->bench_rows_left, __ATOMIC_RELAXED);
+
+	do {
+		if (!left)
+			return false;
+	} while (!__atomic_compare_exchange_n(&l->bench_rows_left, &left, left - 1, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return true;
+}
+
 /* The benchmark ran from its test_wanted to here, on this CPU if the
  * samples say so: its clock counters' deltas, else none (0, 0). */
 static bool harness_bench_result(void *ctx, const struct hc_bench_result *r,
@@ -63,6 +77,14 @@ static bool harness_bench_result(void *ctx, const struct hc_bench_result *r,
 	start->valid = start->has_smis = false;
 	count_unfiltered(l, r->name);
 	count_unfiltered(l, r->skip_reason);
+	/* a program that reports more than it declared would crowd out the
+	 * plan's other rows */
+	if (!take_bench_row(l)) {
+		console_printf("mhv: vm %s: a benchmark row past the %u its program declares "
+			       "(struct guest_info): refused\n",
+			       l->sv->name, runner_vm_bench_rows(l->s, l->sv));
+		return false;
+	}
 	return results_bench(l->cr->results, l->suite, l->config->name, r, st, &clock);
 }
 
@@ -496,6 +518,7 @@ void runner_suite_vm(struct vm_life *l, struct cpu_run *cr, const struct suite *
 		.id = cr->run->next_vm_id++,
 		.s = s,
 		.sv = sv,
+		.bench_rows_left = runner_vm_bench_rows(s, sv),
 	};
 }
 

@@ -391,6 +391,7 @@ bool vm_config_wants(const struct vm_config *config, const char *test)
 	return false;
 }
 const unsigned nr_vm_configs = ARRAY_SIZE(vm_configs);
+_Static_assert(ARRAY_SIZE(vm_configs) == NR_VM_CONFIGS, "NR_VM_CONFIGS sizes the tables' columns");
 
 struct why_not suite_vm_why_not(const struct suite_vm *sv, const struct mhv_config *cfg)
 {

@@ -57,7 +57,9 @@ struct suite {
 extern const struct suite suites[];
 extern const unsigned nr_suites;
 
-/* The columns of the VM configuration matrix, in the order they run. */
+/* The columns of the VM configuration matrix, in the order they run;
+ * NR_VM_CONFIGS of them (checked where they are defined). */
+#define NR_VM_CONFIGS 10
 extern const struct vm_config vm_configs[];
 extern const unsigned nr_vm_configs;
 

@@ -127,6 +127,21 @@ struct hc_params {
 #define GUEST_VCPU_SHIFT 8
 #define GUEST_VCPU_STACK 0x10000ull
 
+/*
+ * What a guest program tells mhv before it runs: the most benchmark rows
+ * each of its variants reports, from the program's own tables.  The run
+ * is sized from it before the first VM starts (hv/lab/plan.c), and a VM
+ * that reports more than its variant's share is refused.  It sits at
+ * GUEST_INFO_OFFSET in the image (guest-tests/guest.ld checks).
+ */
+#define GUEST_INFO_OFFSET 0x40
+#define GUEST_INFO_MAGIC 0x4f464e4956484d00ull /* "\0MHVINFO" read as bytes, little-endian */
+#define GUEST_INFO_VARIANTS 32
+struct guest_info {
+	u64 magic;
+	u16 bench_rows[GUEST_INFO_VARIANTS]; /* index: the variant */
+};
+
 /* Entry: RDI = variant (which program of the blob), RSI = GUEST_RAM_SIZE */
 
 #endif

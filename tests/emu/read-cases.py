@@ -16,14 +16,14 @@ import os
 import re
 import sys
 
-EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk")
+EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk", "bochs-pmu-disk")
 # the options each emulator takes (the usb-stick boots take none)
 OPTIONS = {"qemu": ("nmi", "mce", "mce-logged", "fb", "mb", "linux", "gpu2", "many", "smm",
                     "snakeoil", "signed", "refused", "numa", "com2", "spcr", "noserial", "nohpet"),
            "bochs": ("mb",),
            "bochs-pmu": ("mb", "linux", "bare", "perf", "perftest"), "qemu-usb": (),
-           "bochs-disk": ()}
-KEYS = ("emulator", "cpu", "cpus", "config", "status", "options", "expect")
+           "bochs-disk": (), "bochs-pmu-disk": ()}
+KEYS = ("emulator", "cpu", "cpus", "config", "status", "options", "expect", "reject")
 SINGLE = ("emulator", "cpu", "cpus", "config", "status")  # required, once each
 US = "\x1f"
 
@@ -40,6 +40,7 @@ class Case:
         self.name, self.line = name, line
         self.values = {}  # key -> (value, line)
         self.expect = []
+        self.reject = []
 
 
 def parse(path, text):
@@ -55,7 +56,7 @@ def parse(path, text):
         if not line or line.startswith("#"):
             continue
         m = ASSIGN.fullmatch(line)
-        if not m or m.group(1) != "expect":  # a pattern is the whole rest of its line
+        if not m or m.group(1) not in ("expect", "reject"):  # a pattern is the whole rest of its line
             line = COMMENT.sub("", line).rstrip()
         m = SECTION.fullmatch(line)
         if m:
@@ -76,8 +77,12 @@ def parse(path, text):
             error(number, f"'{key}' before the first '[name]'")
         elif not value:
             error(number, f"'{key}' without a value")
+        elif key in ("expect", "reject") and value.startswith("!"):
+            error(number, f"'{key}' pattern starts with '!' (the mark of a reject pattern)")
         elif key == "expect":
             case.expect.append(value)
+        elif key == "reject":
+            case.reject.append(value)
         elif key in case.values:
             error(number, f"'{key}' given twice in [{case.name}] "
                   f"(first on line {case.values[key][1]})")
@@ -151,7 +156,8 @@ def main(argv):
     for case in cases:
         v = {k: val for k, (val, _) in case.values.items()}
         print("|".join([case.name, v["emulator"], v["cpu"], v["cpus"], v["config"],
-                        str(int(v["status"])), case.options, US.join(case.expect)]))
+                        str(int(v["status"])), case.options,
+                        US.join(case.expect + ["!" + r for r in case.reject])]))
     return 0
 
 
