@@ -10,6 +10,7 @@
 #define MHV_CONFIG_H
 
 #include "host/finish.h"
+#include "lib/boot_info.h"
 #include "lib/cpuset.h"
 #include "lib/types.h"
 #include "platform/console.h"
@@ -43,7 +44,8 @@ enum suite_bits {
  * (COMMAND_LINE_SIZE), kvm-unit-tests' vmx about 420. */
 #define CONFIG_LINE_MAX 2048
 
-#define CONFIG_MAX_GUESTS 8
+/* the loader reads each guest's files into one of its slots */
+#define CONFIG_MAX_GUESTS BOOT_MAX_GUESTS
 #define CONFIG_PATH_LEN 96
 
 /* A multiboot kernel from the boot volume ("guest =" and the keys after it). */

@@ -20,8 +20,8 @@ u32 runner_vm_bench_rows(const struct suite *s, const struct suite_vm *sv)
 		hv_fatal(MHV_FATAL, "guest program %s carries no struct guest_info (guest.ld)",
 			 s->name);
 	if (sv->variant >= GUEST_INFO_VARIANTS)
-		hv_fatal(MHV_FATAL, "VM %s: variant %u past the %u of struct guest_info",
-			 sv->name, sv->variant, GUEST_INFO_VARIANTS);
+		hv_fatal(MHV_FATAL, "VM %s: variant %u past the %u of struct guest_info", sv->name,
+			 sv->variant, GUEST_INFO_VARIANTS);
 	return gi->bench_rows[sv->variant];
 }
 

@@ -42,7 +42,7 @@ struct boot_file {
 	char error[64];
 };
 
-#define BOOT_MAX_GUESTS 8 /* CONFIG_MAX_GUESTS */
+#define BOOT_MAX_GUESTS 8 /* mhv.cfg's "guest =" sections at most (CONFIG_MAX_GUESTS) */
 
 /* The firmware's wall clock (UEFI GetTime) and the TSC when it was read,
  * just before ExitBootServices; valid 0 when GetTime failed. */
