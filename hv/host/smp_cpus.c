@@ -11,6 +11,18 @@
 
 struct smp_census smp_census;
 
+/* Entries with a broadcast ID, which acpi_madt_cpus left out: the first named. */
+static void say_bogus(const void *madt)
+{
+	struct acpi_madt_bogus b;
+
+	if (acpi_madt_bogus(madt, &b))
+		console_printf(
+		    "mhv: cpus: MADT entry at offset %u (%s ID 0x%x) names the broadcast "
+		    "ID, not a CPU: left out (%u such entr%s)\n",
+		    b.offset, b.type ? "x2APIC" : "Local APIC", b.id, b.n, b.n == 1 ? "y" : "ies");
+}
+
 /*
  * The APIC IDs of the CPUs the MADT lists, in pages of their own (4 KiB
  * for 1024 CPUs); *n: how many, 0 or -1 without a MADT or a good one.
@@ -29,6 +41,7 @@ static u32 *madt_ids(const struct boot_info *bi, int *n)
 		return NULL;
 	smp_census.madt_rev = acpi_madt_revision(madt);
 	*n = acpi_madt_cpus(madt, ids, (unsigned)entries);
+	say_bogus(madt);
 	return ids;
 }
 
