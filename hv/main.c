@@ -146,6 +146,8 @@ static __noreturn void hv_main(const struct boot_info *bi)
 	const char *why;
 
 	cli();
+	/* the registers ACPI names are checked against it from the first */
+	acpi_set_memory_map(bi);
 	read_config(bi);
 	console_init(bi, &config.serial);
 	console_printf("\nmhv: hypervisor core started (ExitBootServices after %u tries)\n",

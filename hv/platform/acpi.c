@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Just enough ACPI to find a table by signature (ACPI 6.5 §5.2). */
 #include "acpi.h"
+#include "hpet.h"
+#include "lib/mem_map.h"
 
 struct acpi_rsdp {
 	char signature[8];
@@ -94,6 +96,19 @@ static bool (*mapped)(u64 pa, u64 len);
 void acpi_set_mapped(bool (*fn)(u64 pa, u64 len))
 {
 	mapped = fn;
+}
+
+/* The firmware's memory map: see acpi_set_memory_map. */
+static const struct boot_info *memory_map;
+
+void acpi_set_memory_map(const struct boot_info *bi)
+{
+	memory_map = bi;
+}
+
+bool acpi_regs_in_ram(u64 base, u64 len)
+{
+	return memory_map && mem_map_overlaps_ram(memory_map, base, len);
 }
 
 /* Not 0, no wrap, below the architectural limit of physical addresses
@@ -200,6 +215,10 @@ int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out, const char **why)
 		out->reg_width = 1;
 	} else if (spcr->gas_space_id == GAS_SYSTEM_MEMORY && spcr->gas_address) {
 		out->mmio_base = spcr->gas_address;
+		if (acpi_regs_in_ram(out->mmio_base, 8 * out->reg_width)) {
+			*why = "ACPI SPCR names a UART in RAM of the memory map";
+			return -1;
+		}
 	} else {
 		*why = "ACPI SPCR names no UART in I/O or memory space";
 		return -1;
@@ -375,6 +394,10 @@ int acpi_hpet_base(const void *table, u64 *base, const char **why)
 	}
 	if (!hpet->gas_address) {
 		*why = "ACPI HPET table names address 0";
+		return -1;
+	}
+	if (acpi_regs_in_ram(hpet->gas_address, HPET_REGS_SIZE)) {
+		*why = "ACPI HPET table names registers in RAM of the memory map";
 		return -1;
 	}
 	*base = hpet->gas_address;

@@ -35,6 +35,16 @@ struct acpi_spcr_uart {
  * nothing is read outside the mapping; NULL: no check.
  */
 void acpi_set_mapped(bool (*fn)(u64 pa, u64 len));
+struct boot_info;
+/*
+ * The firmware's memory map (UEFI 2.10 §7.2), against which the register
+ * addresses the tables name are checked: one in RAM (usable, loader or
+ * ACPI memory) is refused with a reason, as no device's registers lie
+ * there and writing them would overwrite memory.  NULL: no check.
+ */
+void acpi_set_memory_map(const struct boot_info *bi);
+/* Whether [base, base + len) overlaps RAM of that map. */
+bool acpi_regs_in_ram(u64 base, u64 len);
 /* Pointer to the ACPI table with this signature, NULL when absent or
  * invalid: shorter than its header, longer than ACPI_TABLE_MAX, not
  * mapped all through or with a bad checksum.  Its readers stay inside
@@ -64,7 +74,8 @@ struct acpi_madt_bogus {
 /* The entries acpi_madt_cpus left out for a broadcast ID, into *out: how many. */
 int acpi_madt_bogus(const void *madt, struct acpi_madt_bogus *out);
 /* The register block an ACPI HPET table names, into *base: 0, or -1 with
- * *why saying what is wrong (too short, not in system memory, address 0). */
+ * *why saying what is wrong (too short, not in system memory, address 0,
+ * in RAM). */
 int acpi_hpet_base(const void *hpet, u64 *base, const char **why);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "platform/acpi.h"
 #include "platform/hpet.h"
+#include "lib/mem_map.h"
 #include "arch/apic.h"
 #include "arch/uart.h"
 #include "tests/common/acpi_build.h"
@@ -582,6 +583,67 @@ static void test_hpet_table(void **state)
 	assert_int_equal(acpi_hpet_base(NULL, &base, &why), -1);
 }
 
+/*
+ * A register block in RAM is no device's: an HPET whose base lies in
+ * conventional, loader or ACPI memory of the firmware's map is refused
+ * (the TSC is then calibrated against the PM timer), and so is an MMIO
+ * UART there.  Reserved and MMIO ranges, or none at all, are fine.
+ */
+static struct boot_info map;
+
+static void test_registers_in_ram(void **state)
+{
+	struct acpi_spcr_uart u;
+	const char *why = NULL;
+	u64 base = 0;
+	uint64_t r;
+
+	mem_map_reset(&map);
+	mem_map_add(&map, 0, 0x9f, 7);		       /* conventional, 0 - 636 KiB */
+	mem_map_add(&map, 0x100000, 0x7ee00, 4);       /* boot services data, to 2 GiB - 2 MiB */
+	mem_map_add(&map, 0x7ff00000, 0x100, 2);       /* loader data: mhv */
+	mem_map_add(&map, 0x80000000, 0x10, 9);	       /* ACPI reclaim */
+	mem_map_add(&map, 0xfec00000, 0x10, 11);       /* MMIO: the I/O APIC */
+	mem_map_add(&map, 0x100000000ull, 0x40000, 7); /* RAM above 4 GiB */
+	acpi_set_memory_map(&map);
+
+	/* QEMU's HPET at 0xfed00000: not in the map at all */
+	r = build_hpet(56, 0, 0xfed00000);
+	assert_int_equal(acpi_hpet_base(acpi_find_table(r, "HPET"), &base, &why), 0);
+	/* in reserved MMIO */
+	build_hpet(56, 0, 0xfec00000);
+	assert_int_equal(acpi_hpet_base(hpet, &base, &why), 0);
+	/* conventional RAM, boot services data, mhv's own, ACPI, above 4 GiB,
+	 * and a block whose last byte reaches RAM */
+	static const uint64_t in_ram[] = {
+		0x1000,	     0x200000,	 0x7ff10000, 0x80004000,
+		0x120000000, 0x7feffe00, /* in the hole below mhv, its end in mhv's memory */
+	};
+	for (unsigned i = 0; i < ARRAY_SIZE(in_ram); i++) {
+		base = 0;
+		build_hpet(56, 0, in_ram[i]);
+		assert_int_equal(acpi_hpet_base(hpet, &base, &why), -1);
+		assert_string_equal(why,
+				    "ACPI HPET table names registers in RAM of the memory map");
+		assert_int_equal(base, 0);
+	}
+	build_hpet(56, 0, 0x7feffc00); /* in the hole, its end just below mhv's */
+	assert_int_equal(acpi_hpet_base(hpet, &base, &why), 0);
+
+	/* an MMIO UART in RAM */
+	r = build_spcr(2, 80, 0x12);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), 0); /* 0xfedc9000 */
+	memcpy(spcr + 44, (uint64_t[]){ 0x200000 }, 8);
+	fix_checksum(spcr, 80, 9);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), -1);
+	assert_string_equal(why, "ACPI SPCR names a UART in RAM of the memory map");
+
+	/* no map: no check */
+	acpi_set_memory_map(NULL);
+	build_hpet(56, 0, 0x200000);
+	assert_int_equal(acpi_hpet_base(hpet, &base, &why), 0);
+}
+
 static void test_hpet_math(void **state)
 {
 	/* QEMU: 10 ns; PC chipsets: 14.31818 MHz (69841279 fs) */
@@ -616,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_spcr),
 		cmocka_unit_test(test_hpet_table),
 		cmocka_unit_test(test_hpet_math),
+		cmocka_unit_test(test_registers_in_ram),
 		cmocka_unit_test(test_spcr_revisions),
 		cmocka_unit_test(test_uart_divisor),
 	};
