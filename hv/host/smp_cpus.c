@@ -8,6 +8,7 @@
 #include "platform/console.h"
 #include "platform/lapic.h"
 #include "arch/apic.h"
+#include "lib/fmt.h"
 
 struct smp_census smp_census;
 
@@ -101,21 +102,26 @@ void smp_cpus_list(const struct smp_cpus *p)
 	}
 }
 
-void smp_cpus_say(const struct smp_cpus *p, unsigned up, u32 smt_shift)
+void smp_cpus_say(const struct smp_cpus *p, unsigned up, u32 parked, u32 smt_shift)
 {
 	const char *mode = lapic_is_x2apic() ? "x2APIC" : "xAPIC";
+	char park[80] = "";
 
 	smp_census.in_madt = p->n > 0 ? (u32)p->n : 0;
 	smp_census.started = 1 + up;
+	if (parked)
+		fmt_snprintf(park, sizeof(park),
+			     "; %u CPU%s parked for good (late or unknown: never used)", parked,
+			     parked == 1 ? "" : "s");
 	if (p->n > 0)
 		console_printf(
 		    "mhv: cpus: %u in the MADT (MADT rev %u), %u started (%u of %u APs), "
-		    "BSP APIC ID %u, %u thread%s per core, %s\n",
+		    "BSP APIC ID %u, %u thread%s per core, %s%s\n",
 		    p->n, smp_census.madt_rev, 1 + up, up, nr_cpus - 1, p->bsp_id, 1u << smt_shift,
-		    smt_shift ? "s" : "", mode);
+		    smt_shift ? "s" : "", mode, park);
 	else
 		console_printf("mhv: cpus: %u answered a broadcast INIT-SIPI (no MADT), %u started "
-			       "(%u of %u APs), BSP APIC ID %u, %u thread%s per core, %s\n",
+			       "(%u of %u APs), BSP APIC ID %u, %u thread%s per core, %s%s\n",
 			       nr_cpus, 1 + up, up, nr_cpus - 1, p->bsp_id, 1u << smt_shift,
-			       smt_shift ? "s" : "", mode);
+			       smt_shift ? "s" : "", mode, park);
 }
