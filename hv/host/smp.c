@@ -186,8 +186,7 @@ static void build_trampoline(u64 base)
 	build_park_idt(base);
 }
 
-/* CPUs parked for good so far (percpu_stray, the trampoline's own). */
-static u32 parked(void)
+u32 smp_parked(void)
 {
 	return tramp ? __atomic_load_n((volatile u32 *)(tramp + smp_tramp_off_parked),
 				       __ATOMIC_ACQUIRE)
@@ -459,7 +458,7 @@ void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 			console_printf("mhv: cpu %u (APIC ID %u) cannot be used: %s\n", i,
 				       cpus[i].apic_id, cpus[i].why);
 	}
-	smp_cpus_say(&plan, up, parked(), smt_shift);
+	smp_cpus_say(&plan, up, smp_parked(), smt_shift);
 }
 
 bool smp_same_core(const struct cpu *a, const struct cpu *b)
