@@ -14,7 +14,8 @@ GNUEFI_INC := /usr/include/efi
 GNUEFI_LIB := /usr/lib
 
 # MHV_TEST_CFLAGS: test-only builds, by hand (e.g. -DMHV_TEST_FIRMWARE_CR4_MCE_CLEAR,
-# -DMHV_TEST_NO_CR4_MCE: host/nmi_mce.c); make test uses none.
+# -DMHV_TEST_NO_CR4_MCE: host/nmi_mce.c; -DMHV_TEST_LATE_AP=1 or 2: the first AP answers,
+# or ends its set-up, after the BSP's time-out, host/smp.c); make test uses none.
 # The hypervisor is freestanding, position independent (GNU-EFI's crt0
 # relocates it) and never touches FPU/SIMD state: guest FPU/SSE/AVX
 # registers stay loaded across exits and are never switched on the hot path.

@@ -20,6 +20,7 @@
 #include "lab/runner.h"
 #include "host/finish.h"
 #include "platform/tsc.h"
+#include "platform/acpi.h"
 #include "platform/efi_rt.h"
 #include "platform/log_keep.h"
 #include "platform/aperf.h"
@@ -145,6 +146,8 @@ static __noreturn void hv_main(const struct boot_info *bi)
 	const char *why;
 
 	cli();
+	/* the registers ACPI names are checked against it from the first */
+	acpi_set_memory_map(bi);
 	read_config(bi);
 	console_init(bi, &config.serial);
 	console_printf("\nmhv: hypervisor core started (ExitBootServices after %u tries)\n",
@@ -160,6 +163,8 @@ static __noreturn void hv_main(const struct boot_info *bi)
 	cpu_probe();
 	mce_init();
 	host_paging_init();
+	/* from here on an ACPI table must lie in mhv's own identity map */
+	acpi_set_mapped(host_paging_maps);
 	tsc_init(bi, config.tsc_calibration);
 	console_set_screen_pause(config.fb_pause);
 	board_set_wall_clock(&bi->wall_clock);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The end of every run: the status line and the configured exit action. */
 #include "finish.h"
+#include "smp.h"
 #include "nmi_mce.h"
 #include "platform/console.h"
 #include "platform/reset.h"
@@ -44,6 +45,10 @@ void hv_finish(enum mhv_status st)
 		console_printf("mhv: host: %llu stray #DBs ignored (debug traps guests left "
 			       "pending across #VMEXIT)\n",
 			       host_stray_db_count());
+	if (smp_parked())
+		console_printf(
+		    "mhv: cpus: %u parked for good in all (late or unknown: never used)\n",
+		    smp_parked());
 	console_printf("mhv: finished: status %s (0x%x), exit action %s\n", mhv_status_name(st), st,
 		       exit_action_name(exit_action));
 	if (log_keeper)

@@ -59,10 +59,11 @@ struct cpu *this_cpu(void)
 		for (h = id & by_apic_id_mask; t[h]; h = (h + 1) & by_apic_id_mask)
 			if (cpus[t[h] - 1].apic_id == id)
 				return &cpus[t[h] - 1];
-		return &cpus[0];
+	} else {
+		for (i = 0; i < nr_cpus; i++)
+			if (cpus[i].apic_id == id)
+				return &cpus[i];
 	}
-	for (i = 0; i < nr_cpus; i++)
-		if (cpus[i].apic_id == id)
-			return &cpus[i];
-	return &cpus[0];
+	/* not the boot CPU's data: whatever this CPU would do with it */
+	percpu_stray(id);
 }

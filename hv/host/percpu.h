@@ -22,6 +22,7 @@ struct page_alloc;
 enum cpu_state {
 	CPU_ABSENT,   /* not started (yet) */
 	CPU_STARTING, /* SIPI sent, trampoline running */
+	CPU_BOOTING,  /* it answered: its own set-up runs (smp_state.h) */
 	CPU_IDLE,     /* waiting for work in HLT */
 	CPU_GIVEN,    /* smp_start handed it work, not taken yet */
 	CPU_BUSY,
@@ -70,7 +71,16 @@ bool percpu_alloc(unsigned n);
  * this_cpu() looks in, instead of its scan (false: no memory for it). */
 bool percpu_index_apic_ids(void);
 
-/* The CPU this code runs on (the BSP until smp_init has run). */
+/* No CPU has it: the x2APIC broadcast ID (SDM Vol 3 §11.12.9); the
+ * APIC ID of a struct cpu no CPU has claimed yet. */
+#define APIC_ID_NONE 0xffffffffu
+
+/* The CPU this code runs on (the BSP until smp_init has run).  A CPU whose
+ * APIC ID is none of cpus[]' (one mhv did not start, or one that answered
+ * too late) never gets another's: it parks for good (percpu_stray). */
 struct cpu *this_cpu(void);
+/* Where such a CPU goes: parked with a tiny stack of its own, never back
+ * (smp.c). */
+void percpu_stray(u32 apic_id) __noreturn;
 
 #endif

@@ -13,6 +13,7 @@
 #include "numa.h"
 #include "selfcheck.h"
 #include "smp_stacks.h"
+#include "smp_state.h"
 #include "finish.h"
 #include "platform/tsc.h"
 #include "arch/apic.h"
@@ -94,7 +95,9 @@ extern const u8 smp_trampoline_start[], smp_trampoline_end[];
 extern const u32 smp_tramp_off_gdtr, smp_tramp_off_gdt, smp_tramp_off_pm32, smp_tramp_off_pm32_ptr,
     smp_tramp_off_lm64, smp_tramp_off_lm64_ptr, smp_tramp_off_cr3_low, smp_tramp_off_efer,
     smp_tramp_off_cr3, smp_tramp_off_boot_stack, smp_tramp_off_boot, smp_tramp_off_entry,
-    smp_tramp_off_slots, smp_tramp_off_max_slots;
+    smp_tramp_off_slots, smp_tramp_off_max_slots, smp_tramp_off_park, smp_tramp_off_park_nmi,
+    smp_tramp_off_parked, smp_tramp_off_park_stacks, smp_tramp_off_gdtr64, smp_tramp_off_park_idtr,
+    smp_tramp_off_park_idt;
 
 static u8 *tramp;
 
@@ -106,6 +109,11 @@ static void put32(u32 off, u32 v)
 static void put64(u32 off, u64 v)
 {
 	__builtin_memcpy(tramp + off, &v, 8);
+}
+
+static void put16(u32 off, u16 v)
+{
+	__builtin_memcpy(tramp + off, &v, 2);
 }
 
 static u64 ticks_per_ms(void)
@@ -129,7 +137,26 @@ static void delay_us(u64 us)
  * (smp_stacks.h).
  */
 #define TRAMP_BOOT_STACK_PAGE 7
-_Static_assert(TRAMP_BOOT_STACK_PAGE < TRAMPOLINE_PAGES, "the boot stack is in the trampoline");
+#define TRAMP_PARK_PAGE 8 /* the parked CPUs' stacks (smp_trampoline.asm) */
+_Static_assert(TRAMP_PARK_PAGE < TRAMPOLINE_PAGES, "the park page is in the trampoline");
+#define TRAMP_CODE64 0x18   /* the trampoline GDT's 64-bit code */
+#define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate (SDM Vol 3 §6.14.1) */
+
+/* The park IDT's NMI gate (vector 2) -> the trampoline's IRETQ. */
+static void build_park_idt(u64 base)
+{
+	u64 handler = base + smp_tramp_off_park_nmi;
+	u32 gate = smp_tramp_off_park_idt + 2 * 16;
+
+	put16(gate, (u16)handler);
+	put16(gate + 2, TRAMP_CODE64);
+	tramp[gate + 5] = GATE_INTERRUPT;
+	put16(gate + 6, (u16)(handler >> 16));
+	put32(gate + 8, (u32)(handler >> 32));
+	put64(smp_tramp_off_park_idtr + 2, base + smp_tramp_off_park_idt);
+	put64(smp_tramp_off_gdtr64 + 2, base + smp_tramp_off_gdt);
+	put64(smp_tramp_off_park_stacks, base + TRAMP_PARK_PAGE * PAGE_SIZE);
+}
 
 static void build_trampoline(u64 base)
 {
@@ -156,11 +183,23 @@ static void build_trampoline(u64 base)
 	put64(smp_tramp_off_entry, (u64)(uintptr_t)smp_ap_entry);
 	smp_stacks_set_boot(tramp + TRAMP_BOOT_STACK_PAGE * PAGE_SIZE);
 	put64(smp_tramp_off_boot_stack, base + (TRAMP_BOOT_STACK_PAGE + 1) * PAGE_SIZE);
+	build_park_idt(base);
 }
 
-static u32 slots_taken(void)
+u32 smp_parked(void)
 {
-	return __atomic_load_n((volatile u32 *)(tramp + smp_tramp_off_slots), __ATOMIC_ACQUIRE);
+	return tramp ? __atomic_load_n((volatile u32 *)(tramp + smp_tramp_off_parked),
+				       __ATOMIC_ACQUIRE)
+		     : 0;
+}
+
+void percpu_stray(u32 apic_id)
+{
+	cli();
+	if (tramp)
+		((void (*)(void))(tramp + smp_tramp_off_park))();
+	for (;;)
+		asm volatile("hlt");
 }
 
 /* Stacks and tables for n APs, from their nodes; false when memory ran out. */
@@ -179,20 +218,7 @@ static bool provision(unsigned n)
 	return true;
 }
 
-static void ap_failed(struct cpu *c, const char *why)
-{
-	fmt_snprintf(c->why, sizeof(c->why), "%s", why);
-	c->state = CPU_FAILED;
-}
-
 static bool broadcast; /* no MADT: each AP claims its slot's struct cpu */
-
-/* The one change of c's state from @from to @to, against the other CPU's. */
-static bool change_state(struct cpu *c, u32 from, u32 to)
-{
-	return __atomic_compare_exchange_n(&c->state, &from, to, false, __ATOMIC_SEQ_CST,
-					   __ATOMIC_SEQ_CST);
-}
 
 /* A retired AP that got out of its work after all: it stays here for good. */
 static __noreturn void park(void)
@@ -211,17 +237,25 @@ struct smp_ap_start smp_ap_boot(u32 slot)
 	lapic_init_ap();
 	id = lapic_id();
 	if (broadcast) {
+		/* its APIC ID before its claim: the BSP, which indexes the
+		 * CPUs by it, sees the ID of every CPU that claimed */
 		c = &cpus[slot + 1];
-		c->apic_id = id;
 		c->node = numa_cpu_node(id);
+		__atomic_store_n(&c->apic_id, id, __ATOMIC_RELEASE);
 	} else {
 		/* not the slot: the APs take them in the order they arrive */
 		for (i = 1; i < nr_cpus; i++)
 			if (cpus[i].apic_id == id)
 				c = &cpus[i];
 	}
-	/* a CPU the BSP did not start has no stack: it stays in the trampoline */
-	if (!c || !c->stack)
+	/* a CPU the BSP did not start has no stack, and one that answers
+	 * after the BSP gave up on it is no longer its: they park in the
+	 * trampoline (smp_state.h) */
+#if defined(MHV_TEST_LATE_AP) && MHV_TEST_LATE_AP == 1 /* test builds: answer after the time-out */
+	if (slot == 0)
+		delay_us(1500000);
+#endif
+	if (!c || !c->stack || !smp_ap_claim(c))
 		return (struct smp_ap_start){ 0, NULL };
 	return (struct smp_ap_start){ smp_stack_top(c), c };
 }
@@ -238,15 +272,21 @@ void smp_ap_entry(struct cpu *c)
 	wrmsr(MSR_IA32_PAT, bsp_pat);
 	if (bsp_cr4 & CR4_OSXSAVE)
 		asm volatile("xsetbv" ::"c"(0), "a"((u32)bsp_xcr0), "d"((u32)(bsp_xcr0 >> 32)));
-	c->state = ap_ops.enable(c->why, sizeof(c->why)) ? CPU_IDLE : CPU_FAILED;
+#if defined(MHV_TEST_LATE_AP) && MHV_TEST_LATE_AP == 2 /* test builds: set-up past the time-out */
+	if (c->index == 1)
+		delay_us(1500000);
+#endif
+	/* the BSP gave up on it during its set-up: parked, never used */
+	if (!smp_ap_ready(c, ap_ops.enable(c->why, sizeof(c->why))))
+		percpu_stray(c->apic_id);
 	for (;;) {
 		/* a retired CPU takes no work, and one that ends its work after
 		 * it was retired touches nothing more */
-		if (change_state(c, CPU_GIVEN, CPU_BUSY)) {
+		if (cpu_state_change(c, CPU_GIVEN, CPU_BUSY)) {
 			c->work(c->work_arg);
 			c->work = NULL;
-			if (!change_state(c, CPU_BUSY, CPU_IDLE) &&
-			    !change_state(c, CPU_FINISHING, CPU_IDLE))
+			if (!cpu_state_change(c, CPU_BUSY, CPU_IDLE) &&
+			    !cpu_state_change(c, CPU_FINISHING, CPU_IDLE))
 				park();
 			__atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);
 			continue;
@@ -255,12 +295,12 @@ void smp_ap_entry(struct cpu *c)
 	}
 }
 
-static bool any_starting(void)
+static bool any_unsettled(void)
 {
 	unsigned i;
 
 	for (i = 1; i < nr_cpus; i++)
-		if (cpus[i].state == CPU_STARTING)
+		if (smp_unsettled(&cpus[i]))
 			return true;
 	return false;
 }
@@ -283,21 +323,21 @@ static void start_aps(u64 base)
 	for (i = 1; i < nr_cpus; i++)
 		lapic_send_ipi(cpus[i].apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
 	delay_us(10000);
-	for (sipi = 0; sipi < 2 && any_starting(); sipi++) {
+	for (sipi = 0; sipi < 2 && any_unsettled(); sipi++) {
 		for (i = 1; i < nr_cpus; i++)
 			if (cpus[i].state == CPU_STARTING)
 				lapic_send_ipi(cpus[i].apic_id, ICR_STARTUP | (u32)(base >> 12));
 		deadline = rdtsc() + ticks_per_ms() * (sipi ? 200 : 1);
-		while (any_starting() && rdtsc() < deadline)
+		while (any_unsettled() && rdtsc() < deadline)
 			cpu_relax();
 	}
 	/* Wait for the APs' own set-up (tables, LAPIC, virtualization). */
 	deadline = rdtsc() + ticks_per_ms() * 1000;
-	while (any_starting() && rdtsc() < deadline)
+	while (any_unsettled() && rdtsc() < deadline)
 		cpu_relax();
 	for (i = 1; i < nr_cpus; i++)
-		if (cpus[i].state == CPU_STARTING)
-			ap_failed(&cpus[i], "no answer to INIT-SIPI-SIPI within 1.2 s");
+		smp_give_up(&cpus[i], "no answer to INIT-SIPI-SIPI within 1.2 s",
+			    "answered, but its set-up did not end within 1.2 s");
 }
 
 /*
@@ -309,14 +349,19 @@ static void start_all_broadcast(u64 base)
 {
 	u64 deadline;
 	unsigned i;
+	u32 taken;
 
 	broadcast = true;
 	for (i = 1; i <= BROADCAST_APS; i++)
 		cpus[i] = (struct cpu){ .index = i,
+					.apic_id = APIC_ID_NONE,
 					.stack_node = STACK_NODE_UNSEEN,
 					.state = CPU_STARTING,
 					.tables = cpus[i].tables,
 					.stack = cpus[i].stack };
+	/* while the slots are open this_cpu() looks through all of them:
+	 * an AP in its set-up finds its own by the ID it wrote there */
+	nr_cpus = 1 + BROADCAST_APS;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	lapic_send_ipi(0, ICR_ALL_BUT_SELF | ICR_INIT | ICR_LEVEL_ASSERT);
 	delay_us(10000);
@@ -326,16 +371,16 @@ static void start_all_broadcast(u64 base)
 	deadline = rdtsc() + ticks_per_ms() * 1000;
 	while (rdtsc() < deadline)
 		cpu_relax();
-	nr_cpus = 1 + slots_taken();
-	if (nr_cpus > BROADCAST_APS + 1)
-		nr_cpus = BROADCAST_APS + 1;
+	/* closed at once: an AP that comes later takes no slot and parks */
+	taken = smp_slots_close((u32 *)(tramp + smp_tramp_off_slots));
+	nr_cpus = 1 + (taken < BROADCAST_APS ? taken : BROADCAST_APS);
 	for (i = 1; i < nr_cpus; i++) {
 		/* answered late, after the second: wait for its set-up once more */
 		deadline = rdtsc() + ticks_per_ms() * 1000;
-		while (cpus[i].state == CPU_STARTING && rdtsc() < deadline)
+		while (smp_unsettled(&cpus[i]) && rdtsc() < deadline)
 			cpu_relax();
-		if (cpus[i].state == CPU_STARTING)
-			ap_failed(&cpus[i], "took a slot but did not finish its set-up");
+		smp_give_up(&cpus[i], "took a slot but did not claim it within 1 s",
+			    "took a slot but did not finish its set-up");
 	}
 }
 
@@ -372,7 +417,7 @@ void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 	cpus[0].tables = cpu_tables_bsp();
 	nr_cpus = 1;
 	if (plan.n > 0 && !plan.aps) {
-		smp_cpus_say(&plan, 0, smt_shift);
+		smp_cpus_say(&plan, 0, 0, smt_shift);
 		return;
 	}
 	if (!bi->trampoline_base || !lapic_present()) {
@@ -413,7 +458,7 @@ void smp_init(const struct boot_info *bi, const struct smp_ap_ops *ops)
 			console_printf("mhv: cpu %u (APIC ID %u) cannot be used: %s\n", i,
 				       cpus[i].apic_id, cpus[i].why);
 	}
-	smp_cpus_say(&plan, up, smt_shift);
+	smp_cpus_say(&plan, up, smp_parked(), smt_shift);
 }
 
 bool smp_same_core(const struct cpu *a, const struct cpu *b)
@@ -434,7 +479,7 @@ bool smp_start(struct cpu *c, cpu_work_fn *fn, void *arg)
 	c->work_arg = arg;
 	c->work = fn;
 	/* only the BSP gives work: this fails only for a CPU that failed */
-	if (!change_state(c, CPU_IDLE, CPU_GIVEN))
+	if (!cpu_state_change(c, CPU_IDLE, CPU_GIVEN))
 		return false;
 	smp_kick(c);
 	return true;
@@ -456,7 +501,7 @@ void smp_work_left_guest(void)
 {
 	struct cpu *c = this_cpu();
 
-	if (c != &cpus[0] && !change_state(c, CPU_BUSY, CPU_FINISHING))
+	if (c != &cpus[0] && !cpu_state_change(c, CPU_BUSY, CPU_FINISHING))
 		park();
 }
 
@@ -466,7 +511,8 @@ bool smp_retire(struct cpu *c, u64 finish_ms, const char *why)
 		return false;
 	/* GIVEN: it has not even taken the work; FINISHING or IDLE: it is
 	 * out of its guest, and the rest is mhv's own code */
-	if (change_state(c, CPU_BUSY, CPU_FAILED) || change_state(c, CPU_GIVEN, CPU_FAILED)) {
+	if (cpu_state_change(c, CPU_BUSY, CPU_FAILED) ||
+	    cpu_state_change(c, CPU_GIVEN, CPU_FAILED)) {
 		fmt_snprintf(c->why, sizeof(c->why), "retired: %s", why);
 		return true;
 	}

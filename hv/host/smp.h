@@ -61,6 +61,9 @@ void smp_work_left_guest(void);
  * work then ends within finish_ms (mhv's own code), which is waited for.
  */
 bool smp_retire(struct cpu *c, u64 finish_ms, const char *why);
+/* CPUs parked for good so far (late or unknown: percpu_stray, and the
+ * trampoline's own); the header's cpus line and the run's end say it. */
+u32 smp_parked(void);
 /* Make c take an interrupt: a vCPU there leaves guest mode, an idle CPU wakes. */
 void smp_kick(struct cpu *c);
 /*

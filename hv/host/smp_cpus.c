@@ -8,8 +8,21 @@
 #include "platform/console.h"
 #include "platform/lapic.h"
 #include "arch/apic.h"
+#include "lib/fmt.h"
 
 struct smp_census smp_census;
+
+/* Entries with a broadcast ID, which acpi_madt_cpus left out: the first named. */
+static void say_bogus(const void *madt)
+{
+	struct acpi_madt_bogus b;
+
+	if (acpi_madt_bogus(madt, &b))
+		console_printf(
+		    "mhv: cpus: MADT entry at offset %u (%s ID 0x%x) names the broadcast "
+		    "ID, not a CPU: left out (%u such entr%s)\n",
+		    b.offset, b.type ? "x2APIC" : "Local APIC", b.id, b.n, b.n == 1 ? "y" : "ies");
+}
 
 /*
  * The APIC IDs of the CPUs the MADT lists, in pages of their own (4 KiB
@@ -29,6 +42,7 @@ static u32 *madt_ids(const struct boot_info *bi, int *n)
 		return NULL;
 	smp_census.madt_rev = acpi_madt_revision(madt);
 	*n = acpi_madt_cpus(madt, ids, (unsigned)entries);
+	say_bogus(madt);
 	return ids;
 }
 
@@ -88,21 +102,26 @@ void smp_cpus_list(const struct smp_cpus *p)
 	}
 }
 
-void smp_cpus_say(const struct smp_cpus *p, unsigned up, u32 smt_shift)
+void smp_cpus_say(const struct smp_cpus *p, unsigned up, u32 parked, u32 smt_shift)
 {
 	const char *mode = lapic_is_x2apic() ? "x2APIC" : "xAPIC";
+	char park[80] = "";
 
 	smp_census.in_madt = p->n > 0 ? (u32)p->n : 0;
 	smp_census.started = 1 + up;
+	if (parked)
+		fmt_snprintf(park, sizeof(park),
+			     "; %u CPU%s parked for good (late or unknown: never used)", parked,
+			     parked == 1 ? "" : "s");
 	if (p->n > 0)
 		console_printf(
 		    "mhv: cpus: %u in the MADT (MADT rev %u), %u started (%u of %u APs), "
-		    "BSP APIC ID %u, %u thread%s per core, %s\n",
+		    "BSP APIC ID %u, %u thread%s per core, %s%s\n",
 		    p->n, smp_census.madt_rev, 1 + up, up, nr_cpus - 1, p->bsp_id, 1u << smt_shift,
-		    smt_shift ? "s" : "", mode);
+		    smt_shift ? "s" : "", mode, park);
 	else
 		console_printf("mhv: cpus: %u answered a broadcast INIT-SIPI (no MADT), %u started "
-			       "(%u of %u APs), BSP APIC ID %u, %u thread%s per core, %s\n",
+			       "(%u of %u APs), BSP APIC ID %u, %u thread%s per core, %s%s\n",
 			       nr_cpus, 1 + up, up, nr_cpus - 1, p->bsp_id, 1u << smt_shift,
-			       smt_shift ? "s" : "", mode);
+			       smt_shift ? "s" : "", mode, park);
 }

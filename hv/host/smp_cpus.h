@@ -24,7 +24,8 @@ struct smp_cpus {
 void smp_cpus_plan(const struct boot_info *bi, struct smp_cpus *p);
 /* The MADT's APs into cpus[1..], nr_cpus counting them (p->n > 0). */
 void smp_cpus_list(const struct smp_cpus *p);
-/* The run header's line, and smp_census: @up APs started. */
-void smp_cpus_say(const struct smp_cpus *p, unsigned up, u32 smt_shift);
+/* The run header's line, and smp_census: @up APs started, @parked CPUs
+ * parked for good (late or unknown: smp_state.h). */
+void smp_cpus_say(const struct smp_cpus *p, unsigned up, u32 parked, u32 smt_shift);
 
 #endif

@@ -31,6 +31,16 @@ global smp_trampoline_end
 %define T_SLOTS (tramp_slots - smp_trampoline_start)
 %define T_MAX_SLOTS (tramp_max_slots - smp_trampoline_start)
 %define T_ENTRY (tramp_entry - smp_trampoline_start)
+%define T_GDTR64 (tramp_gdtr64 - smp_trampoline_start)
+%define T_PARK_IDTR (tramp_park_idtr - smp_trampoline_start)
+%define T_PARKED (tramp_parked - smp_trampoline_start)
+%define T_PARK_STACKS (tramp_park_stacks - smp_trampoline_start)
+
+; A parked CPU's stack: room for the frame of an NMI (five quadwords,
+; pushed at a 16-byte aligned RSP: SDM Vol 3 §6.14.2), whose handler is an
+; IRETQ.  One page of them (the trampoline's last, smp.c).
+%define PARK_STACK_BYTES 64
+%define PARK_STACKS (4096 / PARK_STACK_BYTES)
 
 %define CODE32 0x08
 %define DATA32 0x10
@@ -80,7 +90,7 @@ tramp_lm64:
 	mov eax, 1
 	lock xadd [rbx + T_SLOTS], eax
 	cmp eax, [rbx + T_MAX_SLOTS]
-	jae .hang			; more APs than slots: this one stays parked
+	jae tramp_park			; more APs than slots, or slots closed: parked
 	mov r12d, eax			; callee-saved across smp_ap_boot
 .lock:					; the boot stack, one AP at a time
 	mov eax, 1
@@ -99,7 +109,7 @@ tramp_lm64:
 	mov rax, [rbx + T_BOOT]
 	call rax			; smp_ap_boot(slot): RAX = stack top, RDX = cpu
 	test rax, rax
-	jz .unlock_hang			; not a CPU mhv started: parked
+	jz tramp_park_unlock		; not a CPU mhv started, or too late: parked
 	mov rsp, rax			; its own stack, for good
 	; A plain store releases: it stays after this AP's stores to the boot
 	; stack, which the next AP overwrites (stores are not reordered with
@@ -108,12 +118,47 @@ tramp_lm64:
 	mov rdi, rdx
 	mov rax, [rbx + T_ENTRY]
 	call rax			; smp_ap_entry(cpu), never returns
-.unlock_hang:
-	mov dword [rbx + T_BOOT_LOCK], 0
-.hang:
+
+; A CPU mhv will never use parks here for good, touching nothing of any
+; other CPU's: on a small stack of its own from the park page, with an IDT
+; of its own whose NMI handler returns to the halt (an NMI reaches every
+; CPU, parked ones too: a BMC's, QEMU's nmi).  Interrupts stay off; a
+; machine check shuts it down, as one before mhv started would.  From C
+; (smp.c, any stack, any GDT): tramp_park; from above, holding the boot
+; lock on the shared boot stack: tramp_park_unlock.  A CPU past the
+; PARK_STACKS-th halts without a stack (counted all the same).
+tramp_park:
+	xor r14d, r14d			; the boot lock is not this CPU's
+	jmp park
+tramp_park_unlock:
+	mov r14d, 1
+park:
 	cli
+	lea rbx, [rel smp_trampoline_start]
+	lgdt [rbx + T_GDTR64]		; the trampoline's GDT, whose CODE64 the IDT names
+	lea rax, [rel .flat]
+	push CODE64
+	push rax
+	o64 retf
+.flat:
+	mov eax, 1
+	lock xadd [rbx + T_PARKED], eax
+	cmp eax, PARK_STACKS
+	jae .no_stack
+	inc eax
+	shl eax, 6			; * PARK_STACK_BYTES: the top of its stack
+	mov rsp, [rbx + T_PARK_STACKS]
+	add rsp, rax
+	lidt [rbx + T_PARK_IDTR]
+.no_stack:
+	test r14d, r14d			; off the boot stack now: the next AP may take it
+	jz .halt
+	mov dword [rbx + T_BOOT_LOCK], 0
+.halt:
 	hlt
-	jmp .hang
+	jmp .halt
+park_nmi:
+	iretq
 
 align 16
 tramp_gdt:
@@ -144,6 +189,21 @@ tramp_entry:	dq 0			; smp_ap_entry
 tramp_slots:	dd 0			; slots taken so far
 tramp_max_slots: dd 0
 tramp_boot_lock: dd 0			; 1 while an AP runs on the boot stack
+tramp_parked:	dd 0			; CPUs parked (tramp_park)
+align 8
+tramp_park_stacks: dq 0			; the park page, patched
+align 8
+	dw 0, 0, 0			; so that the base below is 8-byte aligned
+tramp_gdtr64:				; LGDT in 64-bit mode: limit, 8-byte base
+	dw tramp_gdt_end - tramp_gdt - 1
+	dq 0				; base + (tramp_gdt - start), patched
+	dw 0, 0, 0
+tramp_park_idtr:
+	dw 3 * 16 - 1			; vectors 0-2: NMI is the one a parked CPU takes
+	dq 0				; base + (tramp_park_idt - start), patched
+align 16
+tramp_park_idt:
+	times 3 * 16 db 0		; gate 2 (NMI) -> park_nmi, patched
 smp_trampoline_end:
 
 ; Offsets the BSP patches (hv/host/smp.c reads these)
@@ -151,6 +211,8 @@ global smp_tramp_off_gdtr, smp_tramp_off_gdt, smp_tramp_off_pm32, smp_tramp_off_
 global smp_tramp_off_lm64, smp_tramp_off_lm64_ptr, smp_tramp_off_cr3_low, smp_tramp_off_efer
 global smp_tramp_off_cr3, smp_tramp_off_boot_stack, smp_tramp_off_boot, smp_tramp_off_entry
 global smp_tramp_off_slots, smp_tramp_off_max_slots
+global smp_tramp_off_park, smp_tramp_off_park_nmi, smp_tramp_off_parked, smp_tramp_off_park_stacks
+global smp_tramp_off_gdtr64, smp_tramp_off_park_idtr, smp_tramp_off_park_idt
 section .rodata
 align 4
 smp_tramp_off_gdtr:	dd T_GDTR
@@ -167,3 +229,10 @@ smp_tramp_off_boot:	dd T_BOOT
 smp_tramp_off_slots:	dd T_SLOTS
 smp_tramp_off_max_slots: dd T_MAX_SLOTS
 smp_tramp_off_entry:	dd T_ENTRY
+smp_tramp_off_park:	dd tramp_park - smp_trampoline_start
+smp_tramp_off_park_nmi:	dd park_nmi - smp_trampoline_start
+smp_tramp_off_parked:	dd T_PARKED
+smp_tramp_off_park_stacks: dd T_PARK_STACKS
+smp_tramp_off_gdtr64:	dd T_GDTR64
+smp_tramp_off_park_idtr: dd T_PARK_IDTR
+smp_tramp_off_park_idt:	dd tramp_park_idt - smp_trampoline_start

@@ -25,7 +25,7 @@ struct mem_range {
 /* Descriptors of the firmware's map (neighbours of a kind merged, lib/mem_map.h):
  * a two-socket server's map has a few hundred. */
 #define BOOT_MAX_MEM_RANGES 2048
-#define TRAMPOLINE_PAGES 8 /* code, temporary page tables, boot stack (host/smp.c) */
+#define TRAMPOLINE_PAGES 9 /* code, temporary page tables, boot stack, park stacks (host/smp.c) */
 
 /* The GOP framebuffer as the firmware set it up, base 0 when there is none. */
 struct boot_fb {

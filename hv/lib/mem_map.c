@@ -60,3 +60,17 @@ void mem_map_add(struct boot_info *bi, u64 base, u64 pages, u32 efi_type)
 	bi->mem[bi->nr_mem_ranges++] =
 	    (struct mem_range){ .base = base, .pages = pages, .kind = kind, .efi_type = efi_type };
 }
+
+bool mem_map_overlaps_ram(const struct boot_info *bi, u64 base, u64 len)
+{
+	const struct mem_range *r;
+	u32 i;
+
+	for (i = 0; i < bi->nr_mem_ranges; i++) {
+		r = &bi->mem[i];
+		if (r->kind != MEM_RESERVED && base < r->base + r->pages * PAGE_SIZE &&
+		    r->base < base + len)
+			return true;
+	}
+	return false;
+}

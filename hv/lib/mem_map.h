@@ -21,5 +21,8 @@ void mem_map_reset(struct boot_info *bi);
  * full.
  */
 void mem_map_add(struct boot_info *bi, u64 base, u64 pages, u32 efi_type);
+/* Whether any of [base, base + len) is RAM in bi's map (usable, mhv's own
+ * or ACPI's: UEFI 2.10 §7.2), where no device's registers can be. */
+bool mem_map_overlaps_ram(const struct boot_info *bi, u64 base, u64 len);
 
 #endif

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Just enough ACPI to find a table by signature (ACPI 6.5 §5.2). */
 #include "acpi.h"
+#include "hpet.h"
+#include "lib/mem_map.h"
 
 struct acpi_rsdp {
 	char signature[8];
@@ -88,35 +90,84 @@ static bool sig_eq(const char *a, const char *b)
 	return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
 }
 
+/* Whether [pa, pa + len) may be read: see acpi_set_mapped. */
+static bool (*mapped)(u64 pa, u64 len);
+
+void acpi_set_mapped(bool (*fn)(u64 pa, u64 len))
+{
+	mapped = fn;
+}
+
+/* The firmware's memory map: see acpi_set_memory_map. */
+static const struct boot_info *memory_map;
+
+void acpi_set_memory_map(const struct boot_info *bi)
+{
+	memory_map = bi;
+}
+
+bool acpi_regs_in_ram(u64 base, u64 len)
+{
+	return memory_map && mem_map_overlaps_ram(memory_map, base, len);
+}
+
+/* Not 0, no wrap, below the architectural limit of physical addresses
+ * (MAXPHYADDR is at most 52, SDM Vol 3 §4.1.4), and mapped. */
+static bool readable(u64 pa, u64 len)
+{
+	return pa && len <= BIT(52) && pa <= BIT(52) - len && (!mapped || mapped(pa, len));
+}
+
+/*
+ * The table at pa when its header is readable, its signature is sig (any
+ * with NULL), its length lies between its header's size and
+ * ACPI_TABLE_MAX, all of it is readable and it sums to 0 (ACPI 6.5
+ * §5.2.6); else NULL.  The length decides how far anything is read.
+ */
+static const struct acpi_header *acpi_table_at(u64 pa, const char *sig)
+{
+	const struct acpi_header *t = (const void *)(uintptr_t)pa;
+	u32 len;
+
+	if (!readable(pa, sizeof(*t)) || (sig && !sig_eq(t->signature, sig)))
+		return NULL;
+	len = t->length;
+	if (len < sizeof(*t) || len > ACPI_TABLE_MAX || !readable(pa, len) || !checksum_ok(t, len))
+		return NULL;
+	return t;
+}
+
 const void *acpi_find_table(u64 rsdp_pa, const char sig[4])
 {
 	const struct acpi_rsdp *rsdp = (const void *)(uintptr_t)rsdp_pa;
 	const struct acpi_header *sdt;
-	bool xsdt;
-	u32 i, n;
+	const u8 *entries;
+	u32 i, n, size;
+	u64 pa;
 
-	if (!rsdp || !checksum_ok(rsdp, 20))
+	/* the ACPI 1.0 part, 20 bytes; revision 2 adds the XSDT's address
+	 * and is 36 (ACPI 6.5 §5.2.5.3) */
+	if (!readable(rsdp_pa, 20) || !checksum_ok(rsdp, 20))
 		return NULL;
-	xsdt = rsdp->revision >= 2 && rsdp->xsdt_address;
-	sdt = (const void *)(uintptr_t)(xsdt ? rsdp->xsdt_address : rsdp->rsdt_address);
-	if (!sdt || !checksum_ok(sdt, sdt->length))
+	if (rsdp->revision >= 2 && readable(rsdp_pa, sizeof(*rsdp)) && rsdp->xsdt_address) {
+		sdt = acpi_table_at(rsdp->xsdt_address, "XSDT");
+		size = 8;
+	} else {
+		sdt = acpi_table_at(rsdp->rsdt_address, "RSDT");
+		size = 4;
+	}
+	if (!sdt)
 		return NULL;
-	n = (sdt->length - sizeof(*sdt)) / (xsdt ? 8 : 4);
+	/* table_at keeps the length at or above the header: no wrap */
+	n = (sdt->length - sizeof(*sdt)) / size;
+	entries = (const u8 *)(sdt + 1);
 	for (i = 0; i < n; i++) {
-		const u8 *entries = (const u8 *)(sdt + 1);
-		u64 pa;
 		const struct acpi_header *t;
 
-		if (xsdt)
-			__builtin_memcpy(&pa, entries + 8 * i, 8);
-		else {
-			u32 pa32;
-
-			__builtin_memcpy(&pa32, entries + 4 * i, 4);
-			pa = pa32;
-		}
-		t = (const void *)(uintptr_t)pa;
-		if (t && sig_eq(t->signature, sig) && checksum_ok(t, t->length))
+		pa = 0;
+		__builtin_memcpy(&pa, entries + size * i, size);
+		t = acpi_table_at(pa, sig);
+		if (t)
 			return t;
 	}
 	return NULL;
@@ -164,6 +215,10 @@ int acpi_find_spcr(u64 rsdp, struct acpi_spcr_uart *out, const char **why)
 		out->reg_width = 1;
 	} else if (spcr->gas_space_id == GAS_SYSTEM_MEMORY && spcr->gas_address) {
 		out->mmio_base = spcr->gas_address;
+		if (acpi_regs_in_ram(out->mmio_base, 8 * out->reg_width)) {
+			*why = "ACPI SPCR names a UART in RAM of the memory map";
+			return -1;
+		}
 	} else {
 		*why = "ACPI SPCR names no UART in I/O or memory space";
 		return -1;
@@ -186,12 +241,18 @@ _Static_assert(sizeof(struct acpi_madt) == 44, "ACPI 6.5 §5.2.12, Table 5.19");
 /* Online Capable is defined from MADT revision 5 (ACPI 6.3); reserved before */
 #define MADT_REV_ONLINE_CAPABLE 5
 
+/* A Local APIC or x2APIC entry, at offset bytes into the MADT */
+struct madt_cpu {
+	u8 type;
+	u32 offset, id, flags;
+};
+
 /* Calls fn for each Local APIC / x2APIC entry: false when the table is malformed. */
-static bool madt_walk(const struct acpi_madt *madt, void (*fn)(void *ctx, u32 id, u32 flags),
+static bool madt_walk(const struct acpi_madt *madt, void (*fn)(void *ctx, const struct madt_cpu *e),
 		      void *ctx)
 {
 	const u8 *p, *end;
-	u32 id, flags;
+	struct madt_cpu e;
 
 	if (!madt || madt->header.length < sizeof(*madt))
 		return false;
@@ -202,13 +263,15 @@ static bool madt_walk(const struct acpi_madt *madt, void (*fn)(void *ctx, u32 id
 
 		if (len < 2 || p + len > end)
 			return false; /* a malformed entry: trust none of the rest */
+		e = (struct madt_cpu){ .type = type, .offset = (u32)(p - (const u8 *)madt) };
 		if (type == MADT_LOCAL_APIC && len >= 8) {
-			__builtin_memcpy(&flags, p + 4, 4);
-			fn(ctx, p[3], flags);
+			e.id = p[3];
+			__builtin_memcpy(&e.flags, p + 4, 4);
+			fn(ctx, &e);
 		} else if (type == MADT_LOCAL_X2APIC && len >= 16) {
-			__builtin_memcpy(&id, p + 4, 4);
-			__builtin_memcpy(&flags, p + 8, 4);
-			fn(ctx, id, flags);
+			__builtin_memcpy(&e.id, p + 4, 4);
+			__builtin_memcpy(&e.flags, p + 8, 4);
+			fn(ctx, &e);
 		}
 		p += len;
 	}
@@ -219,29 +282,49 @@ struct madt_scan {
 	u32 usable_flags; /* an entry with one of these is a CPU mhv may start */
 	u32 *ids;
 	unsigned n, max, entries;
+	struct acpi_madt_bogus bogus;
 };
 
-static void count_entry(void *ctx, u32 id, u32 flags)
+static void count_entry(void *ctx, const struct madt_cpu *e)
 {
 	((struct madt_scan *)ctx)->entries++;
 }
 
 /*
- * Enabled CPUs are running; online-capable ones are off until the OS
- * starts them, and mhv may too (§5.2.12.2, Table 5.24).
+ * The broadcast destinations, which no CPU has as its ID: 0xFF in xAPIC
+ * mode (SDM Vol 3 §11.6.2.1), 0xFFFFFFFF in x2APIC mode (§11.12.9).  An
+ * x2APIC entry's 0xFF is an ordinary ID (the x2APIC mode's).
  */
-static void add_cpu(void *ctx, u32 id, u32 flags)
+static bool broadcast_id(const struct madt_cpu *e)
+{
+	return e->type == MADT_LOCAL_APIC ? e->id == 0xff : e->id == 0xffffffffu;
+}
+
+/*
+ * Enabled CPUs are running; online-capable ones are off until the OS
+ * starts them, and mhv may too (§5.2.12.2, Table 5.24).  An entry with a
+ * broadcast ID is no CPU: an INIT sent to it would reach every CPU.
+ */
+static void add_cpu(void *ctx, const struct madt_cpu *e)
 {
 	struct madt_scan *s = ctx;
 	unsigned i;
 
-	if (!(flags & s->usable_flags))
+	if (!(e->flags & s->usable_flags))
 		return;
+	if (broadcast_id(e)) {
+		if (!s->bogus.n++) {
+			s->bogus.offset = e->offset;
+			s->bogus.type = e->type;
+			s->bogus.id = e->id;
+		}
+		return;
+	}
 	for (i = 0; i < s->n; i++)
-		if (s->ids[i] == id)
+		if (s->ids[i] == e->id)
 			return; /* listed as both APIC and x2APIC */
 	if (s->n < s->max)
-		s->ids[s->n++] = id;
+		s->ids[s->n++] = e->id;
 }
 
 u8 acpi_madt_revision(const void *table)
@@ -256,13 +339,29 @@ int acpi_madt_cpu_entries(const void *table)
 	return madt_walk(table, count_entry, &s) ? (int)s.entries : -1;
 }
 
+static bool madt_scan(const void *table, struct madt_scan *s)
+{
+	s->usable_flags = MADT_ENABLED;
+	if (table && acpi_madt_revision(table) >= MADT_REV_ONLINE_CAPABLE)
+		s->usable_flags |= MADT_ONLINE_CAPABLE;
+	return madt_walk(table, add_cpu, s);
+}
+
 int acpi_madt_cpus(const void *table, u32 *ids, unsigned max)
 {
-	struct madt_scan s = { .usable_flags = MADT_ENABLED, .ids = ids, .max = max };
+	struct madt_scan s = { .ids = ids, .max = max };
 
-	if (table && acpi_madt_revision(table) >= MADT_REV_ONLINE_CAPABLE)
-		s.usable_flags |= MADT_ONLINE_CAPABLE;
-	return madt_walk(table, add_cpu, &s) ? (int)s.n : -1;
+	return madt_scan(table, &s) ? (int)s.n : -1;
+}
+
+int acpi_madt_bogus(const void *table, struct acpi_madt_bogus *out)
+{
+	struct madt_scan s = { 0 }; /* max 0: the IDs are not kept */
+
+	if (!madt_scan(table, &s))
+		s.bogus = (struct acpi_madt_bogus){ 0 };
+	*out = s.bogus;
+	return (int)out->n;
 }
 
 /* HPET description table (IA-PC HPET spec 1.0a §3.2.4, Table 3) */
@@ -295,6 +394,10 @@ int acpi_hpet_base(const void *table, u64 *base, const char **why)
 	}
 	if (!hpet->gas_address) {
 		*why = "ACPI HPET table names address 0";
+		return -1;
+	}
+	if (acpi_regs_in_ram(hpet->gas_address, HPET_REGS_SIZE)) {
+		*why = "ACPI HPET table names registers in RAM of the memory map";
 		return -1;
 	}
 	*base = hpet->gas_address;

@@ -95,6 +95,10 @@ int acpi_fadt_pm_timer(const void *table, struct acpi_pm_timer *out, const char 
 		out->space = f->x_pm_tmr_blk.space_id;
 		out->address = f->x_pm_tmr_blk.address;
 		out->field = "X_PM_TMR_BLK";
+		if (out->space == GAS_SYSTEM_MEMORY && acpi_regs_in_ram(out->address, 4)) {
+			*why = "the FADT's X_PM_TMR_BLK is in RAM of the memory map";
+			return -1;
+		}
 		if (out->space == GAS_SYSTEM_MEMORY ||
 		    (out->space == GAS_SYSTEM_IO && out->address <= 0xffff))
 			return 0;
@@ -136,6 +140,10 @@ int acpi_fadt_reset_reg(const void *table, struct acpi_reset_reg *out, const cha
 	}
 	if (!g->address || (g->space_id == GAS_SYSTEM_IO && g->address > 0xffff)) {
 		*why = "the FADT's reset register has no valid address";
+		return -1;
+	}
+	if (g->space_id == GAS_SYSTEM_MEMORY && acpi_regs_in_ram(g->address, 1)) {
+		*why = "the FADT's reset register is in RAM of the memory map";
 		return -1;
 	}
 	out->space = g->space_id;

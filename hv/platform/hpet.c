@@ -17,7 +17,6 @@
 #define HPET_CONFIG 0x010
 #define HPET_CONFIG_ENABLE BIT(0) /* ENABLE_CNF: the main counter runs (§2.3.5) */
 #define HPET_COUNTER_LO 0x0f0
-#define HPET_REGS_SIZE 0x400
 
 /* Reads in a row without a change before the counter counts as stopped:
  * at the slowest legal rate (10 MHz, §2.3.4) it moves every 100 ns, and

@@ -5,6 +5,9 @@
 
 #include "lib/types.h"
 
+/* The register block: 1 KiB (§2.3.1, Table 2) */
+#define HPET_REGS_SIZE 0x400
+
 /* General Capabilities and ID register, offset 0 (§2.3.4) */
 #define HPET_CAP_COUNT_SIZE BIT(13)    /* the main counter is 64 bits wide */
 #define HPET_MAX_PERIOD_FS 0x05f5e100u /* COUNTER_CLK_PERIOD at most 100 ns */

@@ -8,10 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <cmocka.h>
 
 #include "platform/acpi.h"
 #include "platform/hpet.h"
+#include "lib/mem_map.h"
 #include "arch/apic.h"
 #include "arch/uart.h"
 #include "tests/common/acpi_build.h"
@@ -181,6 +183,40 @@ static void test_x2apic_decision(void **state)
 	assert_false(apic_ids_need_x2apic(ids, 0));
 }
 
+/*
+ * The broadcast IDs are no CPU's: x2APIC ID 0xFFFFFFFF (SDM Vol 3
+ * §11.12.9) and, in a Local APIC entry, xAPIC ID 0xFF (§11.6.2.1).  An
+ * INIT sent to one reaches every CPU, the boot CPU included: such entries
+ * are left out and named.  0xFF in an x2APIC entry is an ordinary ID.
+ */
+static void test_madt_broadcast_ids(void **state)
+{
+	struct acpi_madt_bogus bogus;
+	u32 ids[8];
+
+	madt_begin();
+	madt_lapic(0, 0, 1);
+	madt_x2apic(0xffffffffu, 1); /* at offset 52 */
+	madt_lapic(1, 0xff, 1);
+	madt_x2apic(0xff, 1);
+	madt_x2apic(0xffffffffu, 0); /* disabled: never a CPU anyway */
+	build_tables();
+	assert_int_equal(acpi_madt_cpus(madt, ids, 8), 2);
+	assert_int_equal(ids[0], 0);
+	assert_int_equal(ids[1], 0xff);
+	assert_int_equal(acpi_madt_bogus(madt, &bogus), 2);
+	assert_int_equal(bogus.n, 2);
+	assert_int_equal(bogus.offset, 52);
+	assert_int_equal(bogus.type, 9);
+	assert_int_equal(bogus.id, 0xffffffffu);
+	/* a good table has none */
+	madt_begin();
+	madt_lapic(0, 0, 1);
+	build_tables();
+	assert_int_equal(acpi_madt_bogus(madt, &bogus), 0);
+	assert_int_equal(acpi_madt_bogus(NULL, &bogus), 0);
+}
+
 static void test_madt_malformed(void **state)
 {
 	u32 ids[8];
@@ -220,6 +256,126 @@ static void test_checksums(void **state)
 	rsdp[1] ^= 1; /* nor through a bad RSDP */
 	assert_null(acpi_find_table(r, "APIC"));
 	assert_null(acpi_find_table(0, "APIC"));
+}
+
+/*
+ * One page below 4 GiB (an ACPI 1.0 RSDT holds 32-bit addresses), laid
+ * out as firmware would: RSDP at 0, the root table at 64, a MADT at 256.
+ */
+#define LOW_ROOT 64
+#define LOW_MADT 256
+static uint8_t *low;
+
+static uint8_t *low_page(void)
+{
+	if (!low)
+		low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	assert_true(low != MAP_FAILED);
+	memset(low, 0, 4096);
+	return low;
+}
+
+/* RSDP -> root ("RSDT" with 4-byte entries when rev is 0, else "XSDT")
+ * -> one MADT with a CPU, in the low page, checksums right; the root's
+ * length field then set to root_len and its checksum made right for it. */
+static uint64_t build_low(uint8_t rev, uint32_t root_len)
+{
+	uint8_t *p = low_page(), *root = p + LOW_ROOT, *m = p + LOW_MADT;
+	uint32_t madt32 = (uint32_t)(uintptr_t)m, root32 = (uint32_t)(uintptr_t)root;
+	uint64_t madt64 = madt32, root64 = root32;
+	unsigned esize = rev ? 8 : 4;
+
+	acpi_build_header(m, "APIC", 52);
+	memcpy(m + 44, "\x00\x08\x00\x00\x01\x00\x00\x00", 8); /* Local APIC 0, enabled */
+	acpi_build_checksum(m, 52, 9);
+	acpi_build_header(root, rev ? "XSDT" : "RSDT", 36 + esize);
+	memcpy(root + 36, rev ? (void *)&madt64 : (void *)&madt32, esize);
+	acpi_build_checksum(root, 36 + esize, 9);
+	memcpy(p, "RSD PTR ", 8);
+	p[15] = rev;
+	memcpy(p + 16, &root32, 4);
+	if (rev)
+		memcpy(p + 24, &root64, 8);
+	acpi_build_checksum(p, 20, 8);
+	memcpy(root + 4, &root_len, 4);
+	if (root_len > 9 && root_len < 4096 - LOW_ROOT)
+		acpi_build_checksum(root, root_len, 9);
+	return (uintptr_t)p;
+}
+
+/*
+ * A root table shorter than its own header: a length below 36 sums to 0
+ * over no bytes (length 0) or passes over a few, and (length - 36) / 8
+ * entries wraps to half a billion: the walk must not read one.
+ */
+static void test_root_shorter_than_header(void **state)
+{
+	uint32_t len;
+	uint8_t rev;
+
+	for (rev = 0; rev <= 2; rev += 2) {
+		assert_non_null(acpi_find_table(build_low(rev, rev ? 44 : 40), "APIC"));
+		/* a table that is not there: the walk would go on past the page */
+		assert_null(acpi_find_table(build_low(rev, 0), "HPET"));
+		for (len = 0; len < 36; len++)
+			assert_null(acpi_find_table(build_low(rev, len), "APIC"));
+		/* a header alone: no entries, nothing found, nothing read */
+		assert_null(acpi_find_table(build_low(rev, 36), "APIC"));
+	}
+}
+
+/* Lengths no table mhv reads can have: refused before a byte past the
+ * header is read (the checksum alone would read up to 4 GiB of whatever
+ * lies there, device registers included). */
+static void test_table_length_bounds(void **state)
+{
+	static const uint32_t bad[] = { 0, 1, 35, ACPI_TABLE_MAX + 1, 0x80000000u, 0xffffffffu };
+	uint64_t r;
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		/* the MADT's length (its checksum was right for 52 bytes) */
+		r = build_low(2, 44);
+		memcpy(low + LOW_MADT + 4, &bad[i], 4);
+		assert_null(acpi_find_table(r, "APIC"));
+		/* the XSDT's */
+		assert_null(acpi_find_table(build_low(2, bad[i]), "APIC"));
+	}
+}
+
+/* What the host's page tables map (acpi_set_mapped): one window. */
+static uint64_t window_base, window_end;
+
+static bool in_window(u64 pa, u64 len)
+{
+	return pa >= window_base && pa < window_end && len <= window_end - pa;
+}
+
+/* A header, or a whole table, outside what is mapped is not read. */
+static void test_tables_bounded_by_the_mapping(void **state)
+{
+	uint64_t r = build_low(2, 44), base = r;
+
+	acpi_set_mapped(in_window);
+	window_base = base;
+	window_end = base + 4096;
+	assert_non_null(acpi_find_table(r, "APIC"));
+	/* the MADT's last byte not mapped */
+	window_end = base + LOW_MADT + 51;
+	assert_null(acpi_find_table(r, "APIC"));
+	/* the MADT's header not mapped: its signature is not even looked at */
+	window_end = base + LOW_MADT + 20;
+	assert_null(acpi_find_table(r, "APIC"));
+	/* the XSDT's header mapped, its entry not */
+	window_end = base + LOW_ROOT + 40;
+	assert_null(acpi_find_table(r, "APIC"));
+	/* the RSDP not mapped */
+	window_base = base + 1;
+	window_end = base + 4096;
+	assert_null(acpi_find_table(r, "APIC"));
+	acpi_set_mapped(NULL);
+	assert_non_null(acpi_find_table(r, "APIC"));
 }
 
 static void test_spcr(void **state)
@@ -427,6 +583,67 @@ static void test_hpet_table(void **state)
 	assert_int_equal(acpi_hpet_base(NULL, &base, &why), -1);
 }
 
+/*
+ * A register block in RAM is no device's: an HPET whose base lies in
+ * conventional, loader or ACPI memory of the firmware's map is refused
+ * (the TSC is then calibrated against the PM timer), and so is an MMIO
+ * UART there.  Reserved and MMIO ranges, or none at all, are fine.
+ */
+static struct boot_info map;
+
+static void test_registers_in_ram(void **state)
+{
+	struct acpi_spcr_uart u;
+	const char *why = NULL;
+	u64 base = 0;
+	uint64_t r;
+
+	mem_map_reset(&map);
+	mem_map_add(&map, 0, 0x9f, 7);		       /* conventional, 0 - 636 KiB */
+	mem_map_add(&map, 0x100000, 0x7ee00, 4);       /* boot services data, to 2 GiB - 2 MiB */
+	mem_map_add(&map, 0x7ff00000, 0x100, 2);       /* loader data: mhv */
+	mem_map_add(&map, 0x80000000, 0x10, 9);	       /* ACPI reclaim */
+	mem_map_add(&map, 0xfec00000, 0x10, 11);       /* MMIO: the I/O APIC */
+	mem_map_add(&map, 0x100000000ull, 0x40000, 7); /* RAM above 4 GiB */
+	acpi_set_memory_map(&map);
+
+	/* QEMU's HPET at 0xfed00000: not in the map at all */
+	r = build_hpet(56, 0, 0xfed00000);
+	assert_int_equal(acpi_hpet_base(acpi_find_table(r, "HPET"), &base, &why), 0);
+	/* in reserved MMIO */
+	build_hpet(56, 0, 0xfec00000);
+	assert_int_equal(acpi_hpet_base(hpet, &base, &why), 0);
+	/* conventional RAM, boot services data, mhv's own, ACPI, above 4 GiB,
+	 * and a block whose last byte reaches RAM */
+	static const uint64_t in_ram[] = {
+		0x1000,	     0x200000,	 0x7ff10000, 0x80004000,
+		0x120000000, 0x7feffe00, /* in the hole below mhv, its end in mhv's memory */
+	};
+	for (unsigned i = 0; i < ARRAY_SIZE(in_ram); i++) {
+		base = 0;
+		build_hpet(56, 0, in_ram[i]);
+		assert_int_equal(acpi_hpet_base(hpet, &base, &why), -1);
+		assert_string_equal(why,
+				    "ACPI HPET table names registers in RAM of the memory map");
+		assert_int_equal(base, 0);
+	}
+	build_hpet(56, 0, 0x7feffc00); /* in the hole, its end just below mhv's */
+	assert_int_equal(acpi_hpet_base(hpet, &base, &why), 0);
+
+	/* an MMIO UART in RAM */
+	r = build_spcr(2, 80, 0x12);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), 0); /* 0xfedc9000 */
+	memcpy(spcr + 44, (uint64_t[]){ 0x200000 }, 8);
+	fix_checksum(spcr, 80, 9);
+	assert_int_equal(acpi_find_spcr(r, &u, &why), -1);
+	assert_string_equal(why, "ACPI SPCR names a UART in RAM of the memory map");
+
+	/* no map: no check */
+	acpi_set_memory_map(NULL);
+	build_hpet(56, 0, 0x200000);
+	assert_int_equal(acpi_hpet_base(hpet, &base, &why), 0);
+}
+
 static void test_hpet_math(void **state)
 {
 	/* QEMU: 10 ns; PC chipsets: 14.31818 MHz (69841279 fs) */
@@ -450,13 +667,18 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_madt_cpus),
 		cmocka_unit_test(test_madt_malformed),
+		cmocka_unit_test(test_madt_broadcast_ids),
 		cmocka_unit_test(test_madt_online_capable_by_revision),
 		cmocka_unit_test(test_madt_600_cpus_x2apic),
 		cmocka_unit_test(test_x2apic_decision),
 		cmocka_unit_test(test_checksums),
+		cmocka_unit_test(test_root_shorter_than_header),
+		cmocka_unit_test(test_table_length_bounds),
+		cmocka_unit_test(test_tables_bounded_by_the_mapping),
 		cmocka_unit_test(test_spcr),
 		cmocka_unit_test(test_hpet_table),
 		cmocka_unit_test(test_hpet_math),
+		cmocka_unit_test(test_registers_in_ram),
 		cmocka_unit_test(test_spcr_revisions),
 		cmocka_unit_test(test_uart_divisor),
 	};

@@ -11,6 +11,7 @@
 
 #include "platform/acpi.h"
 #include "platform/acpi_fadt.h"
+#include "lib/mem_map.h"
 #include "tests/common/acpi_build.h"
 
 /* Table 5.9 offsets and Table 5.10 flags, written here from the spec, not
@@ -156,13 +157,45 @@ static void test_reset_reg(void **state)
 	assert_int_equal(acpi_fadt_reset_reg(fadt, &r, &why), -1);
 }
 
+/* A PM timer or reset register in RAM of the firmware's map is refused:
+ * reading it counts nothing, writing it overwrites memory.  I/O ports are
+ * not memory and stay. */
+static void test_registers_in_ram(void **state)
+{
+	static struct boot_info map;
+	struct acpi_pm_timer t;
+	struct acpi_reset_reg r;
+	const char *why = NULL;
+
+	mem_map_reset(&map);
+	mem_map_add(&map, 0x100000, 0x7ff00, 7); /* conventional, 1 MiB - 2 GiB */
+	mem_map_add(&map, 0xfed80000, 0x1, 11);	 /* MMIO: AMD's ACPI block */
+	acpi_set_memory_map(&map);
+	build(276, 0x608, RESET_REG_SUP);
+	gas(X_PM_TMR_BLK, GAS_SYSTEM_MEMORY, 32, 0xfed80008);
+	gas(RESET_REG, GAS_SYSTEM_MEMORY, 8, 0xfed80000);
+	assert_int_equal(acpi_fadt_pm_timer(fadt, &t, &why), 0);
+	assert_int_equal(acpi_fadt_reset_reg(fadt, &r, &why), 0);
+	gas(X_PM_TMR_BLK, GAS_SYSTEM_MEMORY, 32, 0x200000);
+	gas(RESET_REG, GAS_SYSTEM_MEMORY, 8, 0x7fffffff);
+	assert_int_equal(acpi_fadt_pm_timer(fadt, &t, &why), -1);
+	assert_string_equal(why, "the FADT's X_PM_TMR_BLK is in RAM of the memory map");
+	assert_int_equal(acpi_fadt_reset_reg(fadt, &r, &why), -1);
+	assert_string_equal(why, "the FADT's reset register is in RAM of the memory map");
+	/* the same numbers as I/O ports are no memory */
+	gas(X_PM_TMR_BLK, GAS_SYSTEM_IO, 32, 0x608);
+	gas(RESET_REG, GAS_SYSTEM_IO, 8, 0xcf9);
+	assert_int_equal(acpi_fadt_pm_timer(fadt, &t, &why), 0);
+	assert_int_equal(acpi_fadt_reset_reg(fadt, &r, &why), 0);
+	acpi_set_memory_map(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pm_timer_legacy),
-		cmocka_unit_test(test_pm_timer_extended),
-		cmocka_unit_test(test_pm_timer_refused),
-		cmocka_unit_test(test_reset_reg),
+		cmocka_unit_test(test_pm_timer_legacy),	 cmocka_unit_test(test_pm_timer_extended),
+		cmocka_unit_test(test_pm_timer_refused), cmocka_unit_test(test_reset_reg),
+		cmocka_unit_test(test_registers_in_ram),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
