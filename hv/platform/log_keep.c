@@ -180,6 +180,7 @@ void log_keep_start(const struct kept_log_time *t)
 void log_keep_store(u32 status)
 {
 	struct console_log_view v;
+	struct store_room r;
 	char why[160], buf[40];
 	u32 chunk_size, n;
 	u64 st;
@@ -212,8 +213,12 @@ void log_keep_store(u32 status)
 			       efi_status_name(st, buf, sizeof(buf)), n);
 		return;
 	}
-	console_printf("mhv: log: %llu bytes kept in %u UEFI variable%s of up to %u bytes%s; "
-		       "the next boot from this volume writes them to \\mhv-results\\ on it\n",
+	if (!query(&r, why, sizeof(why)))
+		r.free = r.size = 0;
+	console_printf("mhv: log: %llu bytes kept in %u UEFI variable%s of up to %u bytes%s, the "
+		       "store %llu of %llu bytes free after them; the next boot from this volume "
+		       "writes them to \\mhv-results\\ on it\n",
 		       info.bytes, n, n == 1 ? "" : "s", chunk_size,
-		       info.bytes_left_out ? " (the log was cut to fit, see its marker line)" : "");
+		       info.bytes_left_out ? " (the log was cut to fit, see its marker line)" : "",
+		       r.free, r.size);
 }
