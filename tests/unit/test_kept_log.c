@@ -21,6 +21,7 @@
 
 #include "kept_log_fake.h"
 #include "lib/kept_log.h"
+#include "log_feed.h"
 #include "platform/console_log.h"
 #include "platform/log_keep.h"
 #include "var_store.h"
@@ -30,24 +31,6 @@ static const struct efi_guid_bytes {
 	u16 d2, d3;
 	u8 d4[8];
 } mhv_guid = MHV_VENDOR_GUID_INIT;
-
-/* The whole log as the console sent it. */
-static char *shadow;
-static size_t shadow_len;
-
-static void feed(size_t n)
-{
-	size_t i;
-
-	shadow = realloc(shadow, shadow_len + n);
-	for (i = 0; i < n; i++) {
-		char c = (shadow_len + i) % 71 == 70 ? '\n' : 'a' + (shadow_len + i) * 5 % 26;
-
-		shadow[shadow_len + i] = c;
-		console_log_putc(c);
-	}
-	shadow_len += n;
-}
 
 static struct {
 	u64 capacity, reserve, free_at_start;
