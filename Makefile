@@ -148,6 +148,7 @@ $(B)/guest/%.bin: $(B)/guest/%.elf
 
 # ---- host unit tests (cmocka, ASan + UBSan) ----
 # The .d files (-MM): each binary rebuilds when any header it includes changes.
+# UNIT_CFLAGS_name: a test's own flags (GNU-EFI's headers for boot/ code).
 UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer -Ihv -I. -DHOST_TEST
 UNIT_TESTS :=
@@ -158,8 +159,8 @@ define unit_rule
 $(B)/unit/test_$(1): $$(UNIT_SRCS_$(1))
 	@mkdir -p $$(@D) $(B)/deps
 	@echo '  HOSTCC  $$@'
-	@$$(HOSTCC) $$(UNIT_CFLAGS) -o $$@ $$(UNIT_SRCS_$(1)) -lcmocka
-	@$$(HOSTCC) $$(UNIT_CFLAGS) -MM -MP -MT $$@ $$(filter %.c,$$(UNIT_SRCS_$(1))) >$(B)/deps/$$(@F).d
+	@$$(HOSTCC) $$(UNIT_CFLAGS) $$(UNIT_CFLAGS_$(1)) -o $$@ $$(UNIT_SRCS_$(1)) -lcmocka
+	@$$(HOSTCC) $$(UNIT_CFLAGS) $$(UNIT_CFLAGS_$(1)) -MM -MP -MT $$@ $$(filter %.c,$$(UNIT_SRCS_$(1))) >$(B)/deps/$$(@F).d
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
 

@@ -64,7 +64,7 @@ static void keep_log_init(const struct boot_info *bi)
 		console_printf("mhv: %s\n", bi->previous_log);
 	if (!config.keep_log)
 		return;
-	log_keep_set_start(&t);
+	log_keep_start(&t);
 	finish_set_log_keeper(log_keep_store);
 }
 

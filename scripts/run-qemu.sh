@@ -5,7 +5,7 @@
 #               [--extra "QEMU ARGS"]
 #               [--explain-status] [--usb-image IMG] [--esp-file FILE]...
 #               [--firmware plain|secboot|ms|snakeoil] [--vars FILE]
-#               [--disk-image IMG] BOOTX64.EFI
+#               [--disk-image IMG [--disk-virtio] [--disk-ro]] BOOTX64.EFI
 # --firmware picks Debian's OVMF build and its variable store (a writable
 # copy): plain (default) OVMF_CODE_4M.fd + OVMF_VARS_4M.fd, no SMM;
 # secboot: OVMF_CODE_4M.secboot.fd (SMM, variable services in SMM) with
@@ -17,7 +17,9 @@
 # --vars FILE: the variable store is FILE, created from the firmware's
 # template when missing and kept after the run (the log mhv keeps across a
 # reboot lives there).  --disk-image IMG boots IMG (a whole-disk image,
-# e.g. make usb's) as a SATA disk and writes to it in place.
+# e.g. make usb's) as a SATA disk and writes to it in place; with
+# --disk-virtio as a virtio disk, and with --disk-ro as a read-only one
+# (a write-protected stick: OVMF's file system refuses writes).
 # --serial-com N (1 to 4, default 1): the serial log is COM N's output;
 # the COM ports before it exist unconnected (-serial null).
 # With --usb-image the machine boots that disk image as a USB stick
@@ -29,7 +31,7 @@
 # into N NUMA nodes (QEMU -numa, which gives the guest an ACPI SRAT).
 set -u
 accel=tcg cpu=max config="" timeout=180 log="" com=1 smp=1 extra="" translate=0 usb="" files="" firmware=plain
-vars="" disk="" mem=256 numa=1
+vars="" disk="" disk_virtio="" mem=256 numa=1
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--accel) accel=$2; shift 2 ;;
@@ -47,6 +49,8 @@ while [ $# -gt 1 ]; do
 	--esp-file) files="$files $2"; shift 2 ;;	# also on the boot volume (a guest kernel)
 	--vars) vars=$2; shift 2 ;;		# this variable store, kept across runs
 	--disk-image) disk=$2; shift 2 ;;	# boot this disk image, written in place
+	--disk-virtio) disk_virtio=${disk_virtio:-on}; shift ;;	# ... as a virtio disk
+	--disk-ro) disk_virtio=ro; shift ;;	# ... read-only
 	--firmware) firmware=$2; shift 2 ;;
 	*) echo "run-qemu: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -119,6 +123,11 @@ if [ -n "$usb" ]; then
 	boot_disk="-device qemu-xhci -drive if=none,id=stick,format=raw,file=$work/usb.img -device usb-storage,drive=stick"
 fi
 [ -n "$disk" ] && boot_disk="-drive format=raw,file=$disk"
+if [ -n "$disk" ] && [ -n "$disk_virtio" ]; then
+	readonly=""
+	[ "$disk_virtio" = ro ] && readonly=",readonly=on"
+	boot_disk="-drive if=none,id=vd,format=raw$readonly,file=$disk -device virtio-blk-pci,drive=vd"
+fi
 case "$com" in
 1|2|3|4) ;;
 *) echo "run-qemu: --serial-com $com: expected 1 to 4" >&2; exit 2 ;;

@@ -471,6 +471,20 @@ for fw in plain secboot; do
 	esac
 done
 
+# tests/emu/keep-log-small.sh: OVMF's store filled to just above mhv's
+# reserve, four boots (three with the stick read-only), the store's free
+# space checked after each store
+name=keep-log-small
+if printf '%s\n' "$name" | grep -Eq "^(${CASES:-.*})\$"; then
+	start=$(date +%s)
+	out=$(sh tests/emu/keep-log-small.sh "$LOGS/$name" "$EFI" 2>&1 | tail -n 1)
+	secs=$(($(date +%s) - start))
+	case "$out" in
+	"PASS "*) ok "${out#PASS } (${secs}s)" ;;
+	*) bad "$name" "${out#FAIL $name: }" ;;
+	esac
+fi
+
 echo "== the pinned Bochs' PMU model, bare: tests/pmu-bare, no mhv =="
 # bochs-pmu-bare: the patched Bochs (tests/emu/bochs/*.patch) on its zen5
 # model must pass every check of the bare program; bochs-pmu-bare-ryzen: the

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* The end of every run: the status line and the configured exit action. */
 #include "finish.h"
+#include "finish_claim.h"
 #include "smp.h"
 #include "nmi_mce.h"
+#include "percpu.h"
 #include "platform/console.h"
 #include "platform/reset.h"
 #include "arch/ports.h"
@@ -10,6 +12,14 @@
 
 static enum exit_action exit_action = EXIT_ACTION_HALT;
 static void (*log_keeper)(u32 status);
+/* The CPU that ends the run (index + 1), and whether its log is stored. */
+static u32 finisher, log_done;
+
+/* Rounds of PAUSE (tens of seconds) another CPU waits for the log's store,
+ * a few SetVariable calls of milliseconds to a second each on slow flash,
+ * before it takes the exit action itself: a run ends even when the first
+ * CPU hangs in the firmware. */
+#define LOG_WAIT_SPINS (1ull << 32)
 
 static const char *const status_names[] = {
 	[MHV_PASS - MHV_PASS] = "pass",
@@ -36,12 +46,20 @@ const char *mhv_status_name(enum mhv_status st)
 	return i < ARRAY_SIZE(status_names) ? status_names[i] : "unknown";
 }
 
+static void relax(void)
+{
+	cpu_relax();
+}
+
 void hv_finish(enum mhv_status st)
 {
 	const char *s = "Shutdown";
+	u32 me = this_cpu()->index + 1;
+	enum finish_role role;
 
 	cli();
-	if (host_stray_db_count())
+	role = finish_claim(&finisher, me);
+	if (role == FINISH_FIRST && host_stray_db_count())
 		console_printf("mhv: host: %llu stray #DBs ignored (debug traps guests left "
 			       "pending across #VMEXIT)\n",
 			       host_stray_db_count());
@@ -51,8 +69,17 @@ void hv_finish(enum mhv_status st)
 		    smp_parked());
 	console_printf("mhv: finished: status %s (0x%x), exit action %s\n", mhv_status_name(st), st,
 		       exit_action_name(exit_action));
-	if (log_keeper)
+	if (role == FINISH_OTHER) {
+		/* the first CPU stores the log and takes the exit action */
+		if (finish_wait(&log_done, LOG_WAIT_SPINS, relax))
+			halt_forever();
+		console_printf("mhv: cpu %u: cpu %u has not stored the log in tens of seconds: "
+			       "taking the exit action\n",
+			       me - 1, finisher - 1);
+	} else if (role == FINISH_FIRST && log_keeper) {
 		log_keeper(st);
+	}
+	__atomic_store_n(&log_done, 1, __ATOMIC_RELEASE);
 	switch (exit_action) {
 	case EXIT_ACTION_QEMU_EXIT:
 		outl(QEMU_DEBUG_EXIT_PORT, st);

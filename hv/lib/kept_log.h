@@ -26,7 +26,47 @@
 #define KEPT_LOG_MAGIC 0x31474f4c56484d00ull /* "\0MHVLOG1" read as bytes, little-endian */
 #define KEPT_LOG_INFO_NAME u"MhvLogInfo"
 #define KEPT_LOG_CHUNK_PREFIX u"MhvLog" /* then four decimal digits */
-#define KEPT_LOG_MAX_CHUNKS 9999
+
+/*
+ * What one run may take of the firmware's variable store, headers
+ * included: filling it has bricked machines (Samsung laptops, 2013), and
+ * Linux never writes a variable that leaves less than 5 KiB free
+ * (EFI_MIN_RESERVE, arch/x86/platform/efi/quirks.c).  mhv writes in
+ * bulk where Linux writes a few small records, so it keeps more: at most
+ * an eighth of the store and 64 KiB per run, and never less than a
+ * quarter of the store, at least 16 KiB, left free for the firmware's
+ * own writes (boot entries, Secure Boot database updates).  With a log
+ * that waits for its file, a run stores nothing (platform/log_keep.c), so
+ * mhv holds one run's share at most, and one more of garbage (a store cut
+ * short) until the next boot reclaims it.
+ */
+#define KEPT_LOG_ATTRS 0x7u /* non-volatile, boot and runtime access: UEFI 2.10 §8.2.1 */
+#define KEPT_LOG_CHUNK_MIN (1u << 10)
+#define KEPT_LOG_CHUNK_MAX (32u << 10)
+/* A variable's header and name in the store (EDK2's authenticated header
+ * is 60 bytes, the name 22), rounded up. */
+#define KEPT_LOG_PER_VARIABLE 128u
+#define KEPT_LOG_STORE_MAX (64u << 10)
+#define KEPT_LOG_STORE_SHARE 8
+#define KEPT_LOG_RESERVE_MIN (16u << 10)
+#define KEPT_LOG_RESERVE_SHARE 4
+/* Chunks and writes (the chunks, then the info) of one run at most. */
+#define KEPT_LOG_CHUNKS_MAX (KEPT_LOG_STORE_MAX / (KEPT_LOG_CHUNK_MIN + KEPT_LOG_PER_VARIABLE))
+#define KEPT_LOG_WRITES_MAX (KEPT_LOG_CHUNKS_MAX + 1)
+
+/* Bytes of a store of @size one run may take. */
+static inline u64 kept_log_share(u64 size)
+{
+	return size / KEPT_LOG_STORE_SHARE < KEPT_LOG_STORE_MAX ? size / KEPT_LOG_STORE_SHARE
+								: KEPT_LOG_STORE_MAX;
+}
+
+/* Bytes of a store of @size that stay free whatever mhv keeps. */
+static inline u64 kept_log_reserve(u64 size)
+{
+	return size / KEPT_LOG_RESERVE_SHARE > KEPT_LOG_RESERVE_MIN ? size / KEPT_LOG_RESERVE_SHARE
+								    : KEPT_LOG_RESERVE_MIN;
+}
 
 /* The run's start, as the firmware's clock had it (the file's name). */
 struct kept_log_time {

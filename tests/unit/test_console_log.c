@@ -12,27 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "log_feed.h"
 #include "platform/console_log.h"
-
-/* The log is a static of the file: each test feeds on from where the last
- * one left it, so each checks against its own shadow of the whole log. */
-static char *shadow;
-static size_t shadow_len;
-
-static void feed(size_t n)
-{
-	size_t i;
-
-	shadow = realloc(shadow, shadow_len + n);
-	for (i = 0; i < n; i++) {
-		/* lines of varied length, so that a misplaced byte shows */
-		char c = (shadow_len + i) % 61 == 60 ? '\n' : 'a' + (shadow_len + i) * 7 % 26;
-
-		shadow[shadow_len + i] = c;
-		console_log_putc(c);
-	}
-	shadow_len += n;
-}
 
 static char *view_bytes(const struct console_log_view *v)
 {
