@@ -36,6 +36,7 @@
 #include "lib/fmt.h"
 #include "svm/svm.h"
 #include "vmx/vmx.h"
+#include "platform/insn_class.h"
 
 static struct mhv_config config;
 static char config_err[128];
@@ -184,6 +185,7 @@ static __noreturn void hv_main(const struct boot_info *bi)
 	mitigations_describe(config.mitigations == MITIGATIONS_OFF);
 	pmu_caps_probe();
 	pmu_caps_describe();
+	insn_class_probe();
 	if (config.apic == HOST_APIC_X2APIC)
 		console_printf("mhv: apic: %s\n",
 			       lapic_enable_x2apic()

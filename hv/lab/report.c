@@ -156,6 +156,8 @@ int report_format_json(char *buf, size_t size, const struct bench_row *row, cons
 	if (row->clock.smis_known && used < size)
 		used += fmt_snprintf(buf + used, size - used, ",\"smis\":%llu", row->clock.smis);
 	if (used < size)
+		used += report_format_classes(buf + used, size - used, &row->clock.classes, true);
+	if (used < size)
 		used += fmt_snprintf(buf + used, size - used, "}");
 	return used;
 }
@@ -387,7 +389,7 @@ void report_bench_tables(const struct run_results *r)
 	static char json[REPORT_JSON_MAX];
 	const struct mhv_config *cfg = r->cfg;
 	const char *cols[NR_VM_CONFIGS];
-	char line[320], ns[24];
+	char line[480], ns[24];
 	unsigned n, c;
 	bool held;
 	u32 i;
@@ -414,8 +416,11 @@ void report_bench_tables(const struct run_results *r)
 				report_format_ns(ns, sizeof(ns), row->st.median, host_tsc.hz);
 				used +=
 				    fmt_snprintf(line + used, sizeof(line) - used, "  %10s", ns);
-				report_format_clock(line + used, sizeof(line) - used, row,
-						    host_tsc.hz);
+				used += report_format_clock(line + used, sizeof(line) - used, row,
+							    host_tsc.hz);
+				if (used < sizeof(line))
+					report_format_classes(line + used, sizeof(line) - used,
+							      &row->clock.classes, false);
 			}
 			console_printf("mhv: %s\n", line);
 		}

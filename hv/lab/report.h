@@ -32,6 +32,11 @@ void report_screen_summary(void);
 /* Room for the screen summary's medians of a plan of @rows benchmark
  * rows; false when there is no memory for it. */
 bool report_keep_room(u32 rows);
+/* The row's costly instructions per iteration where an emulator counts
+ * them, else nothing: "  per iteration: wrmsr_pmu 2 rdpmc 1" (only the
+ * classes that occur; " none" when none does), or with @json
+ * ,"classes":{"cpuid":0,...} (every class). */
+int report_format_classes(char *buf, size_t size, const struct insn_class_rate *r, bool json);
 /* The MHz and cycles columns of a row ("-" where unknown). */
 int report_format_clock(char *buf, size_t size, const struct bench_row *row, u64 tsc_hz);
 /* "+44.6%": how much lower new is than base (the seed tables' gain column). */

@@ -11,13 +11,17 @@
 #include "suites.h"
 #include "lib/guest_abi.h"
 #include "lib/stats.h"
+#include "platform/insn_class.h"
 
 /* APERF and MPERF over a benchmark (platform/aperf.h), 0 and 0 when
- * unknown; the SMIs that arrived meanwhile, where the CPU counts them. */
+ * unknown; the SMIs that arrived meanwhile, where the CPU counts them; the
+ * costly instructions per iteration, where an emulator counts them
+ * (platform/insn_class.h). */
 struct bench_clock {
 	u64 d_aperf, d_mperf;
 	u64 smis;
 	bool smis_known;
+	struct insn_class_rate classes;
 };
 
 struct bench_row {

@@ -98,6 +98,7 @@ struct vm_life {
 	volatile u32 refused;
 	/* the clock counters when the guest asked for its current benchmark */
 	struct aperf_sample bench_start;
+	struct insn_class_sample classes_start;
 	/* the benchmark rows it may still report (runner_vm_bench_rows) */
 	u32 bench_rows_left;
 };

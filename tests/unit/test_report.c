@@ -87,6 +87,49 @@ static void clock_columns(void **state)
 	assert_string_equal(buf, "      900      31");
 }
 
+/* Counts by class from two samples (platform/insn_class.h): 2 PMU WRMSRs per
+ * iteration over 2100 iterations, and the bracket's 5 more, show as 2; a
+ * class at 1 in 3 iterations as 0.33; the table names only the classes
+ * that occur, JSON every one; unknown across two CPUs. */
+static void class_counts(void **state)
+{
+	struct bench_row row = make_row();
+	struct insn_class_sample a = { .valid = true, .cpu = 1 }, b = a;
+	char buf[700];
+
+	(void)state;
+	a.count[ICLASS_WRMSR_PMU] = 1000;
+	b.count[ICLASS_WRMSR_PMU] = 1000 + 2 * 2100 + 5;
+	b.count[ICLASS_CPUID] = 700;
+	insn_class_rate(&row.clock.classes, &a, &b, 2100);
+	assert_true(row.clock.classes.known);
+	assert_int_equal(row.clock.classes.hundredths[ICLASS_WRMSR_PMU], 200);
+	assert_int_equal(row.clock.classes.hundredths[ICLASS_CPUID], 33);
+	report_format_classes(buf, sizeof(buf), &row.clock.classes, false);
+	assert_string_equal(buf, "  per iteration: cpuid 0.33 wrmsr_pmu 2");
+	report_format_json(buf, sizeof(buf), &row, "bochs", "svm", 0);
+	assert_non_null(strstr(buf, ",\"max\":200,\"classes\":{\"cpuid\":0.33,"
+				    "\"rdmsr_pmu\":0,\"rdmsr_spec\":0,\"rdmsr_other\":0,"
+				    "\"wrmsr_pmu\":2,\"wrmsr_spec\":0,\"wrmsr_other\":0,"
+				    "\"rdpmc\":0,\"xstate\":0,\"svm\":0,\"vmx\":0,"
+				    "\"cr_tlb\":0,\"serializing\":0,\"verw\":0}}"));
+	/* nothing of any class: said, not left blank */
+	insn_class_rate(&row.clock.classes, &a, &a, 2100);
+	report_format_classes(buf, sizeof(buf), &row.clock.classes, false);
+	assert_string_equal(buf, "  per iteration: none");
+	/* another CPU's counts, or none at all (hardware): no column, no key */
+	b.cpu = 2;
+	insn_class_rate(&row.clock.classes, &a, &b, 2100);
+	assert_false(row.clock.classes.known);
+	assert_int_equal(report_format_classes(buf, sizeof(buf), &row.clock.classes, false), 0);
+	report_format_json(buf, sizeof(buf), &row, "bochs", "svm", 0);
+	assert_null(strstr(buf, "classes"));
+	b.cpu = 1;
+	b.valid = false;
+	insn_class_rate(&row.clock.classes, &a, &b, 2100);
+	assert_false(row.clock.classes.known);
+}
+
 static void skipped_row(void **state)
 {
 	struct bench_row row = make_row();
@@ -175,10 +218,15 @@ static void nanoseconds(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(human_row),	      cmocka_unit_test(json_line),
-		cmocka_unit_test(clock_columns),      cmocka_unit_test(skipped_row),
-		cmocka_unit_test(truncation_is_safe), cmocka_unit_test(gain_column),
-		cmocka_unit_test(nanoseconds),	      cmocka_unit_test(json_strings_escaped),
+		cmocka_unit_test(human_row),
+		cmocka_unit_test(json_line),
+		cmocka_unit_test(clock_columns),
+		cmocka_unit_test(class_counts),
+		cmocka_unit_test(skipped_row),
+		cmocka_unit_test(truncation_is_safe),
+		cmocka_unit_test(gain_column),
+		cmocka_unit_test(nanoseconds),
+		cmocka_unit_test(json_strings_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
