@@ -295,14 +295,41 @@ void smp_ap_entry(struct cpu *c)
 	}
 }
 
-static bool any_unsettled(void)
+static unsigned nr_unsettled(void)
 {
-	unsigned i;
+	unsigned i, n = 0;
 
 	for (i = 1; i < nr_cpus; i++)
-		if (smp_unsettled(&cpus[i]))
-			return true;
-	return false;
+		n += smp_unsettled(&cpus[i]);
+	return n;
+}
+
+static bool any_unsettled(void)
+{
+	return nr_unsettled() != 0;
+}
+
+/*
+ * Until every AP has settled, or none has for @quiet_ms, and @max_ms at
+ * most: hardware's APs all answer within milliseconds, but an emulator's
+ * hundred vCPUs on two host cores come up one after another over
+ * seconds, and one that is merely slow must not be given up on (it would
+ * then park for good).  A CPU that never answers costs @quiet_ms once.
+ */
+static void wait_settled(u64 quiet_ms, u64 max_ms)
+{
+	u64 now = rdtsc(), end = now + ticks_per_ms() * max_ms;
+	u64 deadline = now + ticks_per_ms() * quiet_ms;
+	unsigned left = nr_unsettled(), n;
+
+	while (left && now < deadline && now < end) {
+		cpu_relax();
+		now = rdtsc();
+		n = nr_unsettled();
+		if (n < left)
+			deadline = now + ticks_per_ms() * quiet_ms;
+		left = n;
+	}
 }
 
 /*
@@ -332,12 +359,13 @@ static void start_aps(u64 base)
 			cpu_relax();
 	}
 	/* Wait for the APs' own set-up (tables, LAPIC, virtualization). */
-	deadline = rdtsc() + ticks_per_ms() * 1000;
-	while (any_unsettled() && rdtsc() < deadline)
-		cpu_relax();
+	wait_settled(1000, 30000);
 	for (i = 1; i < nr_cpus; i++)
-		smp_give_up(&cpus[i], "no answer to INIT-SIPI-SIPI within 1.2 s",
-			    "answered, but its set-up did not end within 1.2 s");
+		smp_give_up(&cpus[i],
+			    "no answer to INIT-SIPI-SIPI within 1.2 s (1 s after the last CPU "
+			    "that answered)",
+			    "answered, but its set-up did not end within 1.2 s (1 s after the "
+			    "last CPU that settled)");
 }
 
 /*
