@@ -113,6 +113,17 @@ struct pmu_state {
 	u64 host_pmis_seen;
 	bool hw_switched; /* PMU_HW: VMRUN/#VMEXIT switch the PMU (APM Vol 2 §15.39) */
 	bool loaded;	  /* guest values are in the PMU registers (PMU_SW*) */
+	/*
+	 * PMU_SW*: the PMU holds hw_eventsel[] and hw_fixed_ctr_ctrl, and a
+	 * global control of 0 while !loaded.  The per-exit put leaves the
+	 * selects where they are (the global control stops them), so a load
+	 * writes only the ones the guest changed since.  Set by the load;
+	 * cleared where something else may have had the PMU
+	 * (pmu_forget_hw, pmu_release).
+	 */
+	bool hw_known;
+	u64 hw_eventsel[PMU_MAX_GP];
+	u64 hw_fixed_ctr_ctrl;
 	bool pmi_pending; /* an accounted overflow wants a PMI injected */
 	/*
 	 * What guest writes may hold, fixed by pmu_init from the geometry:
@@ -167,6 +178,13 @@ void pmu_attach_vmcb(struct pmu_state *s, struct pmu_vmcb_pmc *pmc, u64 *global_
 void pmu_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
 void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs);
+/* The VM stopped: put, and leave nothing of the guest in the PMU registers. */
+void pmu_release(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);
+/* The vCPU starts on a CPU: its PMU holds whatever ran there before. */
+static inline void pmu_forget_hw(struct pmu_state *s)
+{
+	s->hw_known = false;
+}
 /* Reads the guest's GLOBAL_CTRL where it lives into global_ctrl (it changes
  * without an exit), and the accounting that follows from it (pmu_account.c). */
 void pmu_sync_global_ctrl(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode);

@@ -294,8 +294,10 @@ bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 			return false;
 		if (in_vmcb(s, mode))
 			s->vmcb_pmc[i].ctl = s->eventsel_hw[i];
-		else if (s->loaded)
+		else if (s->loaded) {
 			hw->ops->wrmsr(hw->ctx, msr, s->eventsel_hw[i]);
+			s->hw_eventsel[i] = s->eventsel_hw[i]; /* what sw_load compares with */
+		}
 		return true;
 	case REG_CTR:
 	case REG_FIXED:
@@ -304,8 +306,10 @@ bool pmu_set_msr(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, u32
 	case REG_FIXED_CTRL:
 		if (!pmu_set_fixed_ctr_ctrl(s, v))
 			return false;
-		if (s->loaded)
+		if (s->loaded) {
 			hw->ops->wrmsr(hw->ctx, msr, s->fixed_ctr_ctrl_hw);
+			s->hw_fixed_ctr_ctrl = s->fixed_ctr_ctrl_hw;
+		}
 		return true;
 	case REG_CTRL:
 		if (!pmu_set_global_ctrl(s, v))

@@ -148,50 +148,82 @@ void pmu_attach_vmcb(struct pmu_state *s, struct pmu_vmcb_pmc *pmc, u64 *global_
 	s->vmcb_global_ctl = global_ctl;
 }
 
-/* LOAD: PMU off, counters and selects, then status and the global enable;
- * a counter's WRMSR is elided where RDPMC reads its value, unless NOELIDE. */
+/*
+ * LOAD: with the PMU globally off, counters and selects, then status and
+ * the global enable.  Only what differs from the PMU is written: a
+ * counter whose RDPMC reads the guest's value (unless NOELIDE), a select
+ * or FIXED_CTR_CTRL the guest did not change since the last load (mhv
+ * intercepts their writes, so hw_eventsel[] knows what the PMU holds), a
+ * status bit already right.  With the guest changing nothing, AMD writes
+ * its GLOBAL_CTL alone and Intel nothing (the VM entry loads GLOBAL_CTRL).
+ */
 static void sw_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 {
 	bool elide = mode != PMU_SW_NOELIDE;
-	u64 hw_status;
+	bool known = s->hw_known;
+	u64 hw_status, clear, set;
 	unsigned i;
 
-	/* Selectors and counters are written with the PMU globally off. */
-	ops_wrmsr(hw, global_ctrl_msr(s), 0);
+	/*
+	 * Selectors and counters are written with the PMU globally off.  The
+	 * put left it off (AMD: its WRMSR; Intel: the VM exit loaded 0, SDM
+	 * Vol 3 §25.7.1), unless something else had the PMU since.
+	 */
+	if (!known)
+		ops_wrmsr(hw, global_ctrl_msr(s), 0);
 
 	/* RDPMC returns exactly width bits and counter[] is masked: an exact compare. */
 	for (i = 0; i < s->nr_gp; i++) {
 		if (!elide || s->counter[i] != ops_rdpmc(hw, i))
 			ops_wrmsr(hw, gp_ctr_msr(s, i), s->counter[i]);
-		ops_wrmsr(hw, ctl_msr(s, i), s->eventsel_hw[i]);
+		if (!known || s->hw_eventsel[i] != s->eventsel_hw[i]) {
+			ops_wrmsr(hw, ctl_msr(s, i), s->eventsel_hw[i]);
+			s->hw_eventsel[i] = s->eventsel_hw[i];
+		}
 	}
 	for (i = 0; i < s->nr_fixed; i++) {
 		if (!elide || s->fixed[i] != ops_rdpmc(hw, PMU_RDPMC_FIXED | i))
 			ops_wrmsr(hw, MSR_INTEL_FIXED_CTR(i), s->fixed[i]);
 	}
 
-	/* The vendor's status and global enable. */
+	/* The vendor's status: clear what the guest's lacks, set what it adds. */
 	hw_status = ops_rdmsr(hw, global_status_msr(s));
+	clear = hw_status & ~s->global_status;
+	set = s->global_status & ~hw_status;
 	if (s->vendor == PMU_INTEL) {
-		u64 toggle = s->global_status ^ hw_status;
-
-		if (hw_status & toggle)
-			ops_wrmsr(hw, MSR_INTEL_GLOBAL_OVF_CTRL, hw_status & toggle);
-		if (s->global_status & toggle)
-			ops_wrmsr(hw, MSR_INTEL_GLOBAL_STATUS_SET, s->global_status & toggle);
-		ops_wrmsr(hw, MSR_INTEL_FIXED_CTR_CTRL, s->fixed_ctr_ctrl_hw);
+		if (clear)
+			ops_wrmsr(hw, MSR_INTEL_GLOBAL_OVF_CTRL, clear);
+		if (set)
+			ops_wrmsr(hw, MSR_INTEL_GLOBAL_STATUS_SET, set);
+		if (!known || s->hw_fixed_ctr_ctrl != s->fixed_ctr_ctrl_hw) {
+			ops_wrmsr(hw, MSR_INTEL_FIXED_CTR_CTRL, s->fixed_ctr_ctrl_hw);
+			s->hw_fixed_ctr_ctrl = s->fixed_ctr_ctrl_hw;
+		}
 		/* GLOBAL_CTRL itself is loaded by VM-entry from VMCS 0x2808 (SDM Vol 3 §25.8.1). */
 		s->vmcs_global_ctrl = s->global_ctrl;
 	} else {
-		if (hw_status)
-			ops_wrmsr(hw, MSR_AMD_GLOBAL_STATUS_CLR, hw_status);
-		ops_wrmsr(hw, MSR_AMD_GLOBAL_STATUS_SET, s->global_status);
+		if (clear)
+			ops_wrmsr(hw, MSR_AMD_GLOBAL_STATUS_CLR, clear);
+		if (set)
+			ops_wrmsr(hw, MSR_AMD_GLOBAL_STATUS_SET, set);
 		/* Safe to enable now: eventsel_hw has GuestOnly set (APM Vol 2 §13.2.1). */
-		ops_wrmsr(hw, MSR_AMD_GLOBAL_CTL, s->global_ctrl);
+		if (s->global_ctrl)
+			ops_wrmsr(hw, MSR_AMD_GLOBAL_CTL, s->global_ctrl);
 	}
+	s->hw_known = true;
 }
 
-/* PUT, LOAD's reverse: controls and status first, then counters. */
+/*
+ * PUT, LOAD's reverse: stop the counters, then read status and counters.
+ * Stopping is the global control alone (AMD: GLOBAL_CTL = 0; Intel: the
+ * VM exit loaded GLOBAL_CTRL = 0, SDM Vol 3 §25.7.1): a counter counts only
+ * with its global enable bit set as well as its own (APM Vol 2 §13.2.2,
+ * PerfMonV2, which the sw modes need on AMD; SDM Vol 3 §21.2.2).  So the
+ * selects, FIXED_CTR_CTRL, the counters and the status stay in the PMU,
+ * stopped: mhv runs no host events that would want them (KVM's put
+ * clears them for host perf), and the next load finds them right and
+ * writes nothing.  pmu_release clears them when the VM stops.
+ */
 static void sw_put(struct pmu_state *s, struct pmu_hw *hw)
 {
 	u64 mask = pmu_mask(s);
@@ -200,32 +232,15 @@ static void sw_put(struct pmu_state *s, struct pmu_hw *hw)
 	/* AMD: the guest's own, read back as KVM does (#VMEXIT does not switch
 	 * it); Intel: VMCS 0x2808's. */
 	pmu_global_ctrl_sync(s, hw, PMU_SW);
-	if (s->vendor == PMU_AMD) {
+	if (s->vendor == PMU_AMD && s->global_ctrl)
 		ops_wrmsr(hw, MSR_AMD_GLOBAL_CTL, 0);
-		s->global_status = ops_rdmsr(hw, MSR_AMD_GLOBAL_STATUS);
-		if (s->global_status)
-			ops_wrmsr(hw, MSR_AMD_GLOBAL_STATUS_CLR, s->global_status);
-	} else {
-		/* GLOBAL_CTRL is already 0: the VM-exit loaded it from 0x2C04 (SDM Vol 3 §25.7.1). */
-		s->global_status = ops_rdmsr(hw, MSR_INTEL_GLOBAL_STATUS);
-		if (s->global_status)
-			ops_wrmsr(hw, MSR_INTEL_GLOBAL_OVF_CTRL, s->global_status);
-		if (s->fixed_ctr_ctrl_hw)
-			ops_wrmsr(hw, MSR_INTEL_FIXED_CTR_CTRL, 0);
-	}
+	/* Stopped counters set no status bit: what is set stays for the load. */
+	s->global_status = ops_rdmsr(hw, global_status_msr(s));
 
-	for (i = 0; i < s->nr_gp; i++) {
+	for (i = 0; i < s->nr_gp; i++)
 		s->counter[i] = ops_rdpmc(hw, i) & mask;
-		if (s->counter[i])
-			ops_wrmsr(hw, gp_ctr_msr(s, i), 0);
-		if (s->eventsel_hw[i])
-			ops_wrmsr(hw, ctl_msr(s, i), 0);
-	}
-	for (i = 0; i < s->nr_fixed; i++) {
+	for (i = 0; i < s->nr_fixed; i++)
 		s->fixed[i] = ops_rdpmc(hw, PMU_RDPMC_FIXED | i) & mask;
-		if (s->fixed[i])
-			ops_wrmsr(hw, MSR_INTEL_FIXED_CTR(i), 0);
-	}
 }
 
 void pmu_load(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
@@ -252,6 +267,39 @@ void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
  * VM-exit loads GLOBAL_CTRL = 0 (SDM Vol 3 §25.7.1).  Only a host user of the PMU (or a
  * vCPU migrating away) needs the registers back.
  */
+/*
+ * The VM stopped: the host (and the next VM on this CPU) gets a PMU
+ * with nothing of this guest's, as KVM's put leaves it: selects,
+ * FIXED_CTR_CTRL, counters and status 0, the PMU off.  Once per run, not per exit.
+ */
+void pmu_release(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
+{
+	unsigned i;
+
+	if (!pmu_mode_is_sw(mode) || !s->loaded)
+		return;
+	sw_put(s, hw);
+	s->loaded = false;
+	if (s->global_status)
+		ops_wrmsr(hw,
+			  s->vendor == PMU_AMD ? MSR_AMD_GLOBAL_STATUS_CLR
+					       : MSR_INTEL_GLOBAL_OVF_CTRL,
+			  s->global_status);
+	for (i = 0; i < s->nr_gp; i++) {
+		if (s->hw_eventsel[i])
+			ops_wrmsr(hw, ctl_msr(s, i), 0);
+		if (s->counter[i])
+			ops_wrmsr(hw, gp_ctr_msr(s, i), 0);
+	}
+	if (s->hw_fixed_ctr_ctrl)
+		ops_wrmsr(hw, MSR_INTEL_FIXED_CTR_CTRL, 0);
+	for (i = 0; i < s->nr_fixed; i++) {
+		if (s->fixed[i])
+			ops_wrmsr(hw, MSR_INTEL_FIXED_CTR(i), 0);
+	}
+	s->hw_known = false;
+}
+
 void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs)
 {
 	if (mode == PMU_SW_LAZY && !host_needs)

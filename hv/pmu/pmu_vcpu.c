@@ -82,6 +82,7 @@ void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool
 void pmu_vcpu_first_entry(struct vcpu *vcpu)
 {
 	vcpu->pmu.host_pmis_seen = vcpu->cpu->host_pmis;
+	pmu_forget_hw(&vcpu->pmu);
 	pmu_vcpu_before_entry(vcpu, vcpu->regs.rip);
 }
 
@@ -113,7 +114,7 @@ void pmu_vcpu_before_entry(struct vcpu *vcpu, u64 exit_rip)
 
 void pmu_vcpu_stopped(struct vcpu *vcpu)
 {
-	pmu_put(&vcpu->pmu, &host_pmu, vcpu->pmu_mode);
+	pmu_release(&vcpu->pmu, &host_pmu, vcpu->pmu_mode);
 }
 
 /* Legacy addresses as the architectural ones pmu.h knows. */

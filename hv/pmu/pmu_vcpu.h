@@ -28,8 +28,9 @@ bool pmu_mode_parse(const char *name, enum pmu_mode *mode);
  */
 void pmu_vcpu_init(struct vcpu *vcpu, enum pmu_mode mode, unsigned account, bool guest_counts_insn);
 
-/* The vCPU's first entry on its CPU: pmu_vcpu_before_entry, and the
- * CPU's host PMIs so far are not this vCPU's overflows. */
+/* The vCPU's first entry on its CPU: pmu_vcpu_before_entry; the CPU's
+ * host PMIs so far are not this vCPU's overflows, nor are its PMU
+ * registers its own (pmu_forget_hw). */
 void pmu_vcpu_first_entry(struct vcpu *vcpu);
 /* First thing after an exit, before the handler. */
 void pmu_vcpu_after_exit(struct vcpu *vcpu);

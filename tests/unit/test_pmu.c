@@ -29,6 +29,7 @@ struct model {
 	bool guest_mode;
 	unsigned n_rdpmc, n_rdmsr, n_wrmsr;
 	unsigned ctr_writes[PMU_MAX_GP], fixed_writes[PMU_MAX_FIXED], global_ctl_zero_writes;
+	u32 written[64]; /* the MSRs of the first WRMSRs since reset_ops, in order */
 };
 
 static u64 valid_bits(const struct model *m)
@@ -147,6 +148,8 @@ static void m_wrmsr(void *ctx, u32 msr, u64 v)
 	unsigned *w;
 	u64 *r = m_reg(m, msr, &w);
 
+	if (m->n_wrmsr < ARRAY_SIZE(m->written))
+		m->written[m->n_wrmsr] = msr;
 	m->n_wrmsr++;
 	if (msr == (amd ? MSR_AMD_GLOBAL_STATUS_CLR : MSR_INTEL_GLOBAL_OVF_CTRL)) {
 		m_check_bits(msr, v, valid_bits(m));
@@ -752,7 +755,7 @@ static void test_elision(void **state)
 				assert_int_equal(h.m.fixed_writes[i], elide ? i != 1 : 1);
 			assert_int_equal(h.m.n_rdpmc, elide ? h.m.nr_gp + h.m.nr_fixed : 0);
 
-			/* Idle guest: put leaves zeros, load then writes no counter. */
+			/* Idle guest: counters 0 at the put, so the load writes none. */
 			memset(h.s.counter, 0, sizeof(h.s.counter));
 			memset(h.s.fixed, 0, sizeof(h.s.fixed));
 			for (i = 0; i < h.m.nr_gp; i++)
@@ -766,6 +769,174 @@ static void test_elision(void **state)
 				assert_int_equal(h.m.ctr_writes[i], !elide);
 			for (i = 0; i < h.m.nr_fixed; i++)
 				assert_int_equal(h.m.fixed_writes[i], !elide);
+		}
+	}
+}
+
+/*
+ * The floor of each mode (docs/pmu.md, "The floors"): the WRMSRs of one
+ * exit round trip when the guest changed nothing mhv intercepts.  sw:
+ * AMD stops the counters at exit and starts them at entry (GLOBAL_CTL),
+ * Intel nothing (the VMCS loads GLOBAL_CTRL both ways); sw-noelide adds
+ * one WRMSR per counter; sw-lazy nothing; hw the host GLOBAL_CTL = 0 that
+ * VMRUN demands after each #VMEXIT reset it (APM Vol 2 §15.39).  Exactly:
+ * one write more is cost the floor says is not needed, one fewer a duty
+ * left out.  With an idle guest (RESET state) and a busy one (counters 0
+ * and 1 counting in guest mode, one of them with its overflow bit set).
+ */
+static unsigned floor_wrmsrs(const struct harness *h)
+{
+	unsigned counters = h->m.nr_gp + h->m.nr_fixed;
+	bool amd = h->m.vendor == PMU_AMD;
+
+	switch (h->mode) {
+	case PMU_SW:
+		return amd ? 2 : 0;
+	case PMU_SW_NOELIDE:
+		return (amd ? 2 : 0) + counters;
+	case PMU_HW:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void test_floors(void **state)
+{
+	struct harness h;
+	unsigned vd, mode, busy, round;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		for (mode = PMU_OFF; mode < PMU_MODE_COUNT; mode++) {
+			if (!pmu_mode_supported(vd, mode))
+				continue;
+			for (busy = 0; busy <= (mode != PMU_OFF); busy++) {
+				h_init(&h, vd, mode, 13);
+				if (busy) {
+					set(&h, sel_msr(vd, 0),
+					    0xc0 | PMU_EVTSEL_EN | PMU_EVTSEL_OS | PMU_EVTSEL_USR);
+					set(&h, sel_msr(vd, 1),
+					    0x76 | PMU_EVTSEL_EN | PMU_EVTSEL_USR);
+					if (h.r.nr_fixed)
+						set(&h, MSR_INTEL_FIXED_CTR_CTRL, 0x22);
+					set(&h, gset_msr(vd), BIT(1));
+				}
+				/* The first load writes what the PMU lacks. */
+				do_entry(&h);
+				for (round = 0; round < 4; round++) {
+					if (busy)
+						m_tick(&h.m, true, 1000);
+					reset_ops(&h.m);
+					do_exit(&h, false);
+					do_entry(&h);
+					assert_int_equal(h.m.n_wrmsr, floor_wrmsrs(&h));
+				}
+			}
+		}
+	}
+}
+
+/* After a floor round trip, the next round trip with one guest change
+ * made in the handler writes that register, once, and nothing else. */
+static void floor_then_change(struct harness *h, u32 msr, u64 v)
+{
+	unsigned floor = floor_wrmsrs(h), i;
+
+	do_exit(h, false);
+	do_entry(h);
+	m_tick(&h->m, true, 100);
+	reset_ops(&h->m);
+	do_exit(h, false);
+	set(h, msr, v);
+	do_entry(h);
+	assert_int_equal(h->m.n_wrmsr, floor + 1);
+	for (i = 0; i < floor + 1; i++) {
+		if (h->m.written[i] == msr)
+			break;
+	}
+	assert_true(i < floor + 1);
+}
+
+/* The floor still writes what the guest changed, and all of it after
+ * something else had the PMU (another VM on this CPU: pmu_forget_hw). */
+static void test_floor_writes_changes(void **state)
+{
+	static const enum pmu_mode sw_modes[] = { PMU_SW, PMU_SW_NOELIDE };
+	u64 sel = 0xc0 | PMU_EVTSEL_EN | PMU_EVTSEL_OS;
+	struct harness h;
+	unsigned vd, mi, i;
+
+	for (vd = PMU_AMD; vd <= PMU_INTEL; vd++) {
+		for (mi = 0; mi < ARRAY_SIZE(sw_modes); mi++) {
+			h_init(&h, vd, sw_modes[mi], 17);
+			set(&h, sel_msr(vd, 0), sel);
+			do_entry(&h);
+
+			/* An event select: the PMU holds it at entry (AMD with GuestOnly). */
+			floor_then_change(&h, sel_msr(vd, 3), sel);
+			assert_int_equal(h.m.ctl[3] & ~PMU_AMD_GUESTONLY, sel);
+			/* Written back to what it was: written again. */
+			floor_then_change(&h, sel_msr(vd, 3), 0);
+			assert_int_equal(h.m.ctl[3], 0);
+			/* A counter (noelide writes every counter anyway). */
+			if (sw_modes[mi] == PMU_SW) {
+				floor_then_change(&h, cnt_msr(vd, 2), 12345);
+				assert_int_equal(h.m.ctr[2], 12345);
+			}
+			/* Intel's FIXED_CTR_CTRL and GLOBAL_CTRL (the latter through the VMCS). */
+			if (vd == PMU_INTEL) {
+				floor_then_change(&h, MSR_INTEL_FIXED_CTR_CTRL, 0x3);
+				assert_int_equal(h.m.fixed_ctrl, 0x3);
+				do_exit(&h, false);
+				set(&h, gctl_msr(vd), 0x1);
+				reset_ops(&h.m);
+				do_entry(&h);
+				assert_int_equal(h.m.n_wrmsr, floor_wrmsrs(&h));
+				assert_int_equal(h.m.global_ctrl, 0x1);
+			} else {
+				/* AMD's GLOBAL_CTL, which the guest writes without an exit. */
+				h.m.global_ctrl = h.r.global_ctrl = 0x9;
+				do_exit(&h, false);
+				do_entry(&h);
+				assert_int_equal(h.m.global_ctrl, 0x9);
+			}
+			/* A status bit set in the handler. */
+			floor_then_change(&h, gset_msr(vd), BIT(0));
+			assert_int_equal(h.m.global_status, BIT(0));
+
+			/*
+			 * Another VM had the PMU and left it counting in host
+			 * mode: the load stops it before anything else, writes
+			 * every select again, and the guest's global control
+			 * (now 0) is what runs.
+			 */
+			do_exit(&h, false);
+			set(&h, gctl_msr(vd), 0);
+			h.r.global_ctrl = 0;
+			for (i = 0; i < h.m.nr_gp; i++)
+				h.m.ctl[i] = 0x76 | PMU_EVTSEL_EN;
+			h.m.fixed_ctrl = 0x333 & (BIT(4 * h.m.nr_fixed) - 1);
+			h.m.global_ctrl = valid_bits(&h.m);
+			pmu_forget_hw(&h.s);
+			pmu_load(&h.s, &h.hw, h.mode);
+			host_time_counts_nothing(&h, 100);
+			entry_code(&h);
+			assert_int_equal(h.m.ctl[0] & ~PMU_AMD_GUESTONLY, sel);
+			for (i = 1; i < h.m.nr_gp; i++)
+				assert_int_equal(h.m.ctl[i], 0);
+			assert_int_equal(h.m.fixed_ctrl, vd == PMU_INTEL ? 0x3 : 0);
+			assert_int_equal(h.m.global_ctrl, 0);
+
+			/* The VM stops: nothing of the guest is left in the PMU. */
+			m_tick(&h.m, true, 100);
+			hw_vmexit(&h);
+			pmu_release(&h.s, &h.hw, h.mode);
+			for (i = 0; i < h.m.nr_gp; i++)
+				assert_int_equal(h.m.ctl[i] | h.m.ctr[i], 0);
+			for (i = 0; i < h.m.nr_fixed; i++)
+				assert_int_equal(h.m.fixed[i], 0);
+			assert_int_equal(h.m.fixed_ctrl | h.m.global_ctrl | h.m.global_status, 0);
+			assert_false(h.s.hw_known);
 		}
 	}
 }
@@ -1568,6 +1739,8 @@ int main(void)
 		cmocka_unit_test(test_pmi_through_line),
 		cmocka_unit_test(test_host_guest_only_per_mode),
 		cmocka_unit_test(test_elision),
+		cmocka_unit_test(test_floors),
+		cmocka_unit_test(test_floor_writes_changes),
 		cmocka_unit_test(test_host_never_counts),
 		cmocka_unit_test(test_hw_clears_global_ctl),
 		cmocka_unit_test(test_hw_vmcb_home),
