@@ -45,7 +45,8 @@ GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/gues
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
 .PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb fuzz fuzz-build \
-	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest linuxload docs-tables
+	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest linuxload docs-tables \
+	kvm-side kvm-run
 .SECONDARY:
 all: $(EFI)
 
@@ -285,6 +286,26 @@ bench-baseline: all
 	sh scripts/bench-gate.sh write tests/emu/bench-baseline.txt \
 		bochs-ryzen=$(B)/bochs-ryzen.baseline.log \
 		bochs-skylake-x=$(B)/bochs-skylake-x.baseline.log $$pmu
+
+# ---- the KVM side (scripts/kvm; README: Comparing with KVM on your machine) ----
+# mhv's guests under Linux KVM: a Linux program built with the system
+# compiler and linux-libc-dev's <linux/kvm.h>, static so that an initramfs
+# needs nothing else; mhv's statistics, JSON lines and guest tables
+# compiled for the host, as the unit tests compile them.
+KVM_SIDE := $(B)/kvm/mhv-kvm
+KVM_SIDE_SRCS := $(wildcard scripts/kvm/*.c) hv/lab/report.c hv/lib/fmt.c hv/lib/stats.c \
+	hv/arch/pagetable.c hv/arch/guest_tables.c
+KVM_ARGS ?=
+$(KVM_SIDE): $(KVM_SIDE_SRCS) $(wildcard scripts/kvm/*.h) hv/lib/guest_abi.h hv/lab/report.h
+	@mkdir -p $(@D)
+	@echo '  HOSTCC  $@'
+	@$(HOSTCC) -std=gnu11 -O2 -static -Wall -Wextra -Werror -Wno-unused-parameter -Ihv -I. \
+		-DHOST_TEST -o $@ $(KVM_SIDE_SRCS)
+kvm-side: $(GUEST_BINS) $(KVM_SIDE)
+# The user's command: the vmexit suite under this machine's KVM, its log
+# beside mhv's for scripts/mhv-report
+kvm-run: deps kvm-side
+	@sh scripts/kvm/run.sh $(KVM_SIDE) $(B)/guest $(B)/kvm.log $(KVM_ARGS)
 
 # ---- the Linux guest (docs/linux-guest.md) ----
 # A Debian kernel and an initramfs of Debian's busybox-static and linux-perf,
