@@ -119,6 +119,7 @@ done <"$LOGS/fuzz.txt"
 
 echo "== emulator boots =="
 LINUX_FILES="--esp-file build/linux-guest/vmlinuz --esp-file build/linux-guest/initrd.cpio"
+KVM_FILES="--esp-file build/linux-guest/vmlinuz --esp-file build/kvm-guest/initrd.cpio"
 MB_FILES="--esp-file build/multiboot/mbtest.elf --esp-file build/multiboot/mbtest-big.elf
 	--esp-file build/multiboot/truncated.elf --esp-file tests/multiboot/module.txt"
 # tests/emu/cases.txt as one line per case: name|emulator|cpu|cpus|config|
@@ -319,6 +320,14 @@ run_case() {
 			bare) efi=build/linux-bare/linuxload.efi bare=1 ;;
 			esac
 		done
+		# kvm: the KVM side's initramfs (make kvm-guest) for the kernel
+		case " $options " in *" kvm "*)
+			files=$KVM_FILES
+			if [ ! -f build/kvm-guest/initrd.cpio ]; then
+				result SKIP "$name: no KVM side initramfs (make kvm-guest)"
+				return
+			fi
+		esac
 		case " $options " in *" perftest "*) timeout=1200 ;; esac
 		case " $options " in *" linux "*)
 			if [ ! -f build/linux-guest/vmlinuz ] || [ ! -f build/linux-guest/initrd.cpio ]; then

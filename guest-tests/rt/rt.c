@@ -142,8 +142,8 @@ void guest_rt_init(void)
 	/* Leaf 0x40000000 reads back a bigger leaf's values on a CPU without
 	 * it, never KVM's signature; mhv's is "mhvmhvmhvmhv" */
 	cpuid_raw(0x40000000, 0, &r);
-	hypercall_by_port = r.ebx == KVM_SIGNATURE_EBX && r.ecx == KVM_SIGNATURE_ECX &&
-			    r.edx == KVM_SIGNATURE_EDX;
+	hypercall_by_port =
+	    r.ebx == KVM_SIGNATURE_EBX && r.ecx == KVM_SIGNATURE_ECX && r.edx == KVM_SIGNATURE_EDX;
 	for (v = 0; v < 256; v++) {
 		u64 a = (u64)(uintptr_t)(guest_isr_stubs + 16 * v);
 

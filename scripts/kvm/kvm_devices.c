@@ -49,8 +49,8 @@ static void io_one(struct kvm_devices *d, unsigned port, unsigned size, bool out
 		memcpy(data, &v, size);
 }
 
-void kvm_devices_io(struct kvm_devices *d, unsigned port, unsigned size, unsigned count,
-		    bool out, unsigned char *data)
+void kvm_devices_io(struct kvm_devices *d, unsigned port, unsigned size, unsigned count, bool out,
+		    unsigned char *data)
 {
 	unsigned i;
 

@@ -21,8 +21,8 @@ struct kvm_devices {
 };
 
 void kvm_devices_init(struct kvm_devices *d);
-void kvm_devices_io(struct kvm_devices *d, unsigned port, unsigned size, unsigned count,
-		    bool out, unsigned char *data);
+void kvm_devices_io(struct kvm_devices *d, unsigned port, unsigned size, unsigned count, bool out,
+		    unsigned char *data);
 void kvm_devices_mmio(struct kvm_devices *d, unsigned long long gpa, unsigned char *data,
 		      unsigned len, bool write);
 /* Accesses no device answered, if any: one line */

@@ -27,8 +27,8 @@ static void *guest_ptr(struct kvm_hc *hc, u64 gpa, u64 len)
 /* One clear line, and the run fails: the guest broke the ABI. */
 static u64 malformed(struct kvm_hc *hc, const char *what, u64 gpa)
 {
-	fprintf(hc->out, "mhv-kvm: %s: malformed %s from the guest (at 0x%llx)\n", hc->suite,
-		what, (unsigned long long)gpa);
+	fprintf(hc->out, "mhv-kvm: %s: malformed %s from the guest (at 0x%llx)\n", hc->suite, what,
+		(unsigned long long)gpa);
 	hc->malformed++;
 	return HC_ERROR;
 }

@@ -31,7 +31,7 @@ struct kvm_hc {
 	FILE *out;
 	/* results */
 	unsigned passed, failed, skipped, rows, malformed;
-	int exited;	  /* HC_EXIT seen */
+	int exited; /* HC_EXIT seen */
 	long long exit_code;
 	char line[256]; /* the guest's console line being collected */
 	unsigned line_len;

@@ -38,12 +38,14 @@ static void add(char *json, size_t size, const char *key, const char *value)
  * (guest PMU MSRs passed through, the PMU switched at VM entry and exit).
  */
 static const char *const kvm_params[] = { "enable_pmu", "enable_mediated_pmu", "tdp_mmu",
-					   "mitigate_smt_rsb" };
-static const char *const amd_params[] = { "nested", "npt", "nrips", "avic", "vgif", "vls",
-					  "pause_filter_count", "lbrv" };
-static const char *const intel_params[] = { "nested", "ept", "vpid", "enable_apicv",
-					    "unrestricted_guest", "pml", "ple_gap",
-					    "preemption_timer" };
+					  "mitigate_smt_rsb" };
+static const char *const amd_params[] = {
+	"nested", "npt", "nrips", "avic", "vgif", "vls", "pause_filter_count", "lbrv"
+};
+static const char *const intel_params[] = {
+	"nested",	   "ept", "vpid", "enable_apicv", "unrestricted_guest", "pml", "ple_gap",
+	"preemption_timer"
+};
 
 static void add_params(char *json, size_t size, const char *module, const char *const *names,
 		       size_t n)
@@ -58,6 +60,9 @@ static void add_params(char *json, size_t size, const char *module, const char *
 	}
 }
 
+/* Linux's view of each CPU bug it knows (Documentation/admin-guide/hw-vuln/):
+ * those that affect this CPU, with the mitigation the kernel chose; "Not
+ * affected" ones say nothing about the exit path and stay out */
 static void add_vulnerabilities(char *json, size_t size)
 {
 	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
@@ -72,7 +77,8 @@ static void add_vulnerabilities(char *json, size_t size)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		add(json, size, e->d_name, read_line(path, value, sizeof(value)));
+		if (strcmp(read_line(path, value, sizeof(value)), "Not affected"))
+			add(json, size, e->d_name, value);
 	}
 	if (d)
 		closedir(d);
@@ -134,9 +140,11 @@ void kvm_labels_read(struct kvm_labels *l)
 	add(l->json, sizeof(l->json), "host_clocksource", clock[0] ? clock : "unknown");
 	n = strlen(l->json);
 	snprintf(l->json + n, sizeof(l->json) - n, ",\"kvm_params\":{");
-	add_params(l->json, sizeof(l->json), "kvm", kvm_params, sizeof(kvm_params) / sizeof(*kvm_params));
+	add_params(l->json, sizeof(l->json), "kvm", kvm_params,
+		   sizeof(kvm_params) / sizeof(*kvm_params));
 	if (module && !strcmp(module, "kvm_amd"))
-		add_params(l->json, sizeof(l->json), module, amd_params, sizeof(amd_params) / sizeof(*amd_params));
+		add_params(l->json, sizeof(l->json), module, amd_params,
+			   sizeof(amd_params) / sizeof(*amd_params));
 	else if (module)
 		add_params(l->json, sizeof(l->json), module, intel_params,
 			   sizeof(intel_params) / sizeof(*intel_params));

@@ -21,8 +21,7 @@
 #define TSS_ADDR 0xfffbd000ul
 #define CPUID_ENTRIES_MAX 256
 
-static enum kvm_vm_status fail(enum kvm_vm_status st, char *why, size_t size, const char *fmt,
-			       ...)
+static enum kvm_vm_status fail(enum kvm_vm_status st, char *why, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -64,9 +63,15 @@ static int set_cpuid(struct kvm_vm *v)
 		return -1;
 	c->nent = CPUID_ENTRIES_MAX;
 	if (ioctl(v->kvm, KVM_GET_SUPPORTED_CPUID, c) == 0) {
-		for (i = 0; i < c->nent; i++)
+		for (i = 0; i < c->nent; i++) {
 			if (c->entries[i].function == 0x40000001)
 				c->entries[i].ebx |= HV_FEATURE_TIMER;
+			/* api.rst, KVM_GET_SUPPORTED_CPUID: user space sets the
+			 * TSC-deadline bit where KVM_CAP_TSC_DEADLINE_TIMER says
+			 * the in-kernel LAPIC has it (checked in needed_caps) */
+			if (c->entries[i].function == 1)
+				c->entries[i].ecx |= 1u << 24;
+		}
 		r = ioctl(v->vcpu, KVM_SET_CPUID2, c);
 	}
 	free(c);
@@ -75,8 +80,15 @@ static int set_cpuid(struct kvm_vm *v)
 
 static void flat(struct kvm_segment *s, __u16 sel, __u8 type, bool code)
 {
-	*s = (struct kvm_segment){ .base = 0, .limit = 0xffffffff, .selector = sel, .type = type,
-				   .present = 1, .s = 1, .g = 1, .db = !code, .l = code };
+	*s = (struct kvm_segment){ .base = 0,
+				   .limit = 0xffffffff,
+				   .selector = sel,
+				   .type = type,
+				   .present = 1,
+				   .s = 1,
+				   .g = 1,
+				   .db = !code,
+				   .l = code };
 }
 
 /* The state mhv gives a suite vCPU (hv/svm/svm_vcpu.c svm_init_guest_state,
@@ -91,8 +103,11 @@ static int set_state(struct kvm_vm *v, unsigned variant)
 	flat(&s.cs, 0x08, 11, true);
 	flat(&s.ds, 0x10, 3, false);
 	s.es = s.fs = s.gs = s.ss = s.ds;
-	s.tr = (struct kvm_segment){ .base = GUEST_TSS, .limit = 0x67, .selector = GUEST_TSS_SEL,
-				     .type = 11, .present = 1 };
+	s.tr = (struct kvm_segment){ .base = GUEST_TSS,
+				     .limit = 0x67,
+				     .selector = GUEST_TSS_SEL,
+				     .type = 11,
+				     .present = 1 };
 	s.gdt.base = GUEST_GDT;
 	s.gdt.limit = GUEST_GDT_LIMIT;
 	s.idt.base = 0;
@@ -171,8 +186,8 @@ enum kvm_vm_status kvm_vm_create(struct kvm_vm *v, const char *dev, const void *
 		return FAIL("KVM_SET_TSS_ADDR: %s", strerror(errno));
 	if (ioctl(v->vm, KVM_CREATE_IRQCHIP, 0))
 		return FAIL("KVM_CREATE_IRQCHIP: %s", strerror(errno));
-	v->ram = mmap(NULL, GUEST_RAM_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		      -1, 0);
+	v->ram =
+	    mmap(NULL, GUEST_RAM_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (v->ram == MAP_FAILED) {
 		v->ram = NULL;
 		return FAIL("no memory for the guest's %llu KiB", GUEST_RAM_SIZE >> 10);

@@ -158,7 +158,8 @@ static int run_vm(struct kvm_vm *v, struct kvm_hc *hc, struct kvm_devices *d, un
 	while (!hc->exited) {
 		if (ioctl(v->vcpu, KVM_RUN, 0) < 0) {
 			if (errno == EINTR && timed_out) {
-				printf(PROG ": %s: no HC_EXIT within %u s (--timeout): guest stopped\n",
+				printf(PROG
+				       ": %s: no HC_EXIT within %u s (--timeout): guest stopped\n",
 				       hc->suite, timeout);
 				return 124;
 			}
@@ -172,7 +173,8 @@ static int run_vm(struct kvm_vm *v, struct kvm_hc *hc, struct kvm_devices *d, un
 			if (run->io.port == GUEST_HC_PORT && run->io.direction == KVM_EXIT_IO_OUT &&
 			    run->io.size == 4) {
 				if (hypercall(v, hc)) {
-					printf(PROG ": %s: registers: %s\n", hc->suite, strerror(errno));
+					printf(PROG ": %s: registers: %s\n", hc->suite,
+					       strerror(errno));
 					return 1;
 				}
 			} else {
@@ -195,7 +197,8 @@ static int run_vm(struct kvm_vm *v, struct kvm_hc *hc, struct kvm_devices *d, un
 			       (unsigned long long)run->fail_entry.hardware_entry_failure_reason);
 			return 1;
 		case KVM_EXIT_INTERNAL_ERROR:
-			printf(PROG ": %s: KVM internal error %u\n", hc->suite, run->internal.suberror);
+			printf(PROG ": %s: KVM internal error %u\n", hc->suite,
+			       run->internal.suberror);
 			return 1;
 		default:
 			printf(PROG ": %s: unexpected exit to user space, reason %u\n", hc->suite,
@@ -225,8 +228,11 @@ static void skipped_rows(struct kvm_hc *hc)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .dev = "/dev/kvm", .guests = "build/guest", .suite = "vmexit",
-			     .env = NULL, .timeout = 120 };
+	struct options o = { .dev = "/dev/kvm",
+			     .guests = "build/guest",
+			     .suite = "vmexit",
+			     .env = NULL,
+			     .timeout = 120 };
 	/* mhv's defaults (hv/lab/config.c) */
 	struct kvm_hc hc = { .params = { .iterations = 1000, .batches = 20, .warmup = 1000 } };
 	struct kvm_devices dev;
