@@ -46,7 +46,7 @@ GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
 .PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb fuzz fuzz-build \
 	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest linuxload docs-tables \
-	kvm-side kvm-run
+	kvm-side kvm-run kvm-guest
 .SECONDARY:
 all: $(EFI)
 
@@ -247,7 +247,7 @@ run: deps all
 
 # KUT and the pinned Bochs for the kvm-unit-tests cases, the Debian Linux
 # guest for qemu-linux (each a one-line skip where it cannot be had).
-test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) $(LINUXLOAD) kut bochs linux-guest
+test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) $(LINUXLOAD) kut bochs linux-guest kvm-guest
 	@KUT_OBJ=$(KUT_OUT)/obj sh tests/run-all.sh
 
 # A USB-stick image: GPT + FAT32 EFI System Partition (README: Running on
@@ -302,6 +302,11 @@ $(KVM_SIDE): $(KVM_SIDE_SRCS) $(wildcard scripts/kvm/*.h) hv/lib/guest_abi.h hv/
 	@$(HOSTCC) -std=gnu11 -O2 -static -Wall -Wextra -Werror -Wno-unused-parameter -Ihv -I. \
 		-DHOST_TEST -o $@ $(KVM_SIDE_SRCS)
 kvm-side: $(GUEST_BINS) $(KVM_SIDE)
+# The KVM side inside the pinned Bochs (make test's bochs-kvm-* cases):
+# make linux-guest's Debian kernel, its KVM modules and mhv-kvm in an
+# initramfs (a one-line skip without apt, as linux-guest)
+kvm-guest: kvm-side linux-guest
+	@python3 scripts/kvm/initramfs.py $(KVM_SIDE) $(B)/guest $(B)/kvm-guest
 # The user's command: the vmexit suite under this machine's KVM, its log
 # beside mhv's for scripts/mhv-report
 kvm-run: deps kvm-side
