@@ -269,7 +269,7 @@ usb: deps all
 
 # Rewrite the exit-path baseline from fresh Bochs runs (both vendors, and the
 # pinned Bochs' zen5 and skylake_pmu where make bochs built it).
-bench-baseline: all
+bench-baseline: all $(LINUXLOAD)
 	@for c in ryzen:bochs-ryzen corei7_skylake_x:bochs-skylake-x; do \
 		sh scripts/run-bochs.sh --cpu $${c%%:*} --config tests/emu/bochs.cfg \
 			--log $(B)/$${c#*:}.baseline.log $(EFI) || true; \
@@ -282,6 +282,17 @@ bench-baseline: all
 				--log $(B)/$${c#*:}.baseline.log $(EFI) || true; \
 			pmu="$$pmu $${c#*:}=$(B)/$${c#*:}.baseline.log"; \
 		done; \
+		if [ -f $(B)/kvm-guest/initrd.cpio ]; then \
+			for c in zen5:bochs-kvm-zen5 skylake_pmu:bochs-kvm-skylake_pmu; do \
+				sh scripts/run-bochs.sh --bochs "$$pb" --cpu $${c%%:*} --megs 1024 \
+					--config tests/emu/linux-bochs-kvm.cfg --until 'mhv-linux: no ACPI' \
+					--esp-file $(B)/linux-guest/vmlinuz \
+					--esp-file $(B)/kvm-guest/initrd.cpio --timeout 600 \
+					--com1 $(B)/$${c#*:}.baseline.log --log $(B)/$${c#*:}.e9 \
+					$(LINUXLOAD) || true; \
+				pmu="$$pmu $${c#*:}=$(B)/$${c#*:}.baseline.log"; \
+			done; \
+		fi; \
 	fi; \
 	sh scripts/bench-gate.sh write tests/emu/bench-baseline.txt \
 		bochs-ryzen=$(B)/bochs-ryzen.baseline.log \
