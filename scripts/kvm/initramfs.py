@@ -64,32 +64,16 @@ def main():
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         sys.exit(2)
     kvm_side, guests, out = sys.argv[1:]
-    kpkg = os.environ.get("LINUX_IMAGE")
-    if not kpkg:
-        kpkg = next((d for d in lg.depends("linux-image-cloud-amd64")
-                     if d.startswith("linux-image-")), None)
-        if not kpkg:
-            raise lg.Skip("apt-cache knows no linux-image-cloud-amd64 (apt-get update?)")
-    kroot = lg.fetch(kpkg)
+    _, kroot = lg.kernel_root()
     mods = kernel_modules(kroot)
-    bbroot = lg.fetch("busybox-static")
-    c = lg.Cpio()
-    for d in ("bin", "sbin", "dev", "proc", "sys", "tmp", "lib", "lib/modules", "guest"):
-        c.dir(d)
-    c.chardev("dev/console", 5, 1)
-    with open(os.path.join(bbroot, "bin/busybox"), "rb") as f:
-        c.file("bin/busybox", f.read())
-    c.symlink("bin/sh", "busybox")
-    with open(kvm_side, "rb") as f:
-        c.file("bin/mhv-kvm", f.read())
+    c = lg.busybox_base(("bin", "sbin", "dev", "proc", "sys", "tmp", "lib", "lib/modules",
+                         "guest"))
+    c.copy("bin/mhv-kvm", kvm_side)
     for suite in SUITES:
-        with open(os.path.join(guests, suite + ".bin"), "rb") as f:
-            c.file("guest/%s.bin" % suite, f.read(), 0o644)
+        c.copy("guest/%s.bin" % suite, os.path.join(guests, suite + ".bin"), 0o644)
     for name, path in sorted(mods.items()):
-        with open(path, "rb") as f:
-            c.file("lib/modules/%s.ko" % name, f.read(), 0o644)
-    with open(os.path.join(HERE, "init.sh"), "rb") as f:
-        c.file("init", f.read())
+        c.copy("lib/modules/%s.ko" % name, path, 0o644)
+    c.copy("init", os.path.join(HERE, "init.sh"))
     os.makedirs(out, exist_ok=True)
     tmp = os.path.join(out, "initrd.cpio.tmp")
     with open(tmp, "wb") as f:
