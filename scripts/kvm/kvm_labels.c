@@ -115,12 +115,19 @@ void kvm_labels_read(struct kvm_labels *l)
 	DIR *d;
 
 	memset(l, 0, sizeof(*l));
+	/* the vendor module names the backend; KVM built in without
+	 * parameters has no /sys/module entry, PVM (kvm_pvm) is neither */
 	if ((d = opendir("/sys/module/kvm_amd"))) {
 		module = "kvm_amd";
 		snprintf(l->backend, sizeof(l->backend), "svm");
 	} else if ((d = opendir("/sys/module/kvm_intel"))) {
 		module = "kvm_intel";
 		snprintf(l->backend, sizeof(l->backend), "vmx");
+	} else if ((d = opendir("/sys/module/kvm_pvm"))) {
+		module = "kvm_pvm";
+		snprintf(l->backend, sizeof(l->backend), "pvm");
+	} else {
+		snprintf(l->backend, sizeof(l->backend), "unknown");
 	}
 	if (d)
 		closedir(d);
