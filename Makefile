@@ -311,7 +311,7 @@ $(KVM_SIDE): $(KVM_SIDE_SRCS) $(wildcard scripts/kvm/*.h) hv/lib/guest_abi.h hv/
 	@mkdir -p $(@D)
 	@echo '  HOSTCC  $@'
 	@$(HOSTCC) -std=gnu11 -O2 -static -Wall -Wextra -Werror -Wno-unused-parameter -Ihv -I. \
-		-DHOST_TEST -o $@ $(KVM_SIDE_SRCS)
+		-DHOST_TEST -o $@ $(KVM_SIDE_SRCS) -pthread
 kvm-side: $(GUEST_BINS) $(KVM_SIDE)
 # The KVM side inside the pinned Bochs (make test's bochs-kvm-* cases):
 # make linux-guest's Debian kernel, its KVM modules and mhv-kvm in an

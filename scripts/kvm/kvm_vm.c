@@ -53,7 +53,7 @@ static const struct {
  * run, which KVM's in-kernel LAPIC timer does.  ECX stays 0, HV_PMU_OFF:
  * the guest gets KVM's own vPMU, which is none of mhv's modes.
  */
-static int set_cpuid(struct kvm_vm *v)
+static int set_cpuid(struct kvm_vm *v, int vcpu)
 {
 	struct kvm_cpuid2 *c = calloc(1, sizeof(*c) + CPUID_ENTRIES_MAX * sizeof(c->entries[0]));
 	int r = -1;
@@ -72,7 +72,7 @@ static int set_cpuid(struct kvm_vm *v)
 			if (c->entries[i].function == 1)
 				c->entries[i].ecx |= 1u << 24;
 		}
-		r = ioctl(v->vcpu, KVM_SET_CPUID2, c);
+		r = ioctl(vcpu, KVM_SET_CPUID2, c);
 	}
 	free(c);
 	return r;
@@ -93,12 +93,12 @@ static void flat(struct kvm_segment *s, __u16 sel, __u8 type, bool code)
 
 /* The state mhv gives a suite vCPU (hv/svm/svm_vcpu.c svm_init_guest_state,
  * hv/vmx/vmx_vcpu.c): 64-bit mode on the guest_tables, x2APIC on. */
-static int set_state(struct kvm_vm *v, unsigned variant)
+static int set_state(int vcpu, unsigned index, unsigned variant)
 {
 	struct kvm_regs regs = { 0 };
 	struct kvm_sregs s;
 
-	if (ioctl(v->vcpu, KVM_GET_SREGS, &s))
+	if (ioctl(vcpu, KVM_GET_SREGS, &s))
 		return -1;
 	flat(&s.cs, 0x08, 11, true);
 	flat(&s.ds, 0x10, 3, false);
@@ -117,29 +117,31 @@ static int set_state(struct kvm_vm *v, unsigned variant)
 	s.cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
 	s.efer = EFER_LME | EFER_LMA | EFER_NXE;
 	/* mhv's virtual APIC starts in x2APIC mode (core/vm.c apic_reset) */
-	s.apic_base = APIC_DEFAULT_BASE | APIC_BASE_BSP | APIC_BASE_EN | APIC_BASE_EXTD;
-	if (ioctl(v->vcpu, KVM_SET_SREGS, &s))
+	s.apic_base =
+	    APIC_DEFAULT_BASE | (index ? 0 : APIC_BASE_BSP) | APIC_BASE_EN | APIC_BASE_EXTD;
+	if (ioctl(vcpu, KVM_SET_SREGS, &s))
 		return -1;
+	/* as core/vm.c vm_create: every vCPU enters the image, RDI says which */
 	regs.rip = GUEST_LOAD;
-	regs.rsp = GUEST_STACK_TOP;
-	regs.rdi = variant;
+	regs.rsp = GUEST_STACK_TOP - index * GUEST_VCPU_STACK;
+	regs.rdi = variant | index << GUEST_VCPU_SHIFT;
 	regs.rsi = GUEST_RAM_SIZE;
 	regs.rflags = 2;
-	return ioctl(v->vcpu, KVM_SET_REGS, &regs);
+	return ioctl(vcpu, KVM_SET_REGS, &regs);
 }
 
 /* Software-enabled, as mhv's virtual APIC is at reset for its guests */
-static int enable_lapic(struct kvm_vm *v)
+static int enable_lapic(int vcpu)
 {
 	struct kvm_lapic_state l;
 	__u32 svr;
 
-	if (ioctl(v->vcpu, KVM_GET_LAPIC, &l))
+	if (ioctl(vcpu, KVM_GET_LAPIC, &l))
 		return -1;
 	memcpy(&svr, l.regs + APIC_SVR, 4);
 	svr |= APIC_SVR_ENABLE | 0xff;
 	memcpy(l.regs + APIC_SVR, &svr, 4);
-	return ioctl(v->vcpu, KVM_SET_LAPIC, &l);
+	return ioctl(vcpu, KVM_SET_LAPIC, &l);
 }
 
 /*
@@ -156,15 +158,45 @@ static int add_ioeventfd(struct kvm_vm *v, int i, __u64 addr, __u32 flags)
 	return e.fd < 0 ? -1 : ioctl(v->vm, KVM_IOEVENTFD, &e);
 }
 
+/* vCPU @i: made, its kvm_run mapped, its CPUID, start state and LAPIC set */
+static enum kvm_vm_status add_vcpu(struct kvm_vm *v, unsigned i, unsigned variant, char *why,
+				   size_t why_size)
+{
+	v->vcpu[i] = ioctl(v->vm, KVM_CREATE_VCPU, i);
+	if (v->vcpu[i] < 0)
+		return FAIL("KVM_CREATE_VCPU: %s", strerror(errno));
+	v->run[i] = mmap(NULL, v->run_size, PROT_READ | PROT_WRITE, MAP_SHARED, v->vcpu[i], 0);
+	if (v->run[i] == MAP_FAILED) {
+		v->run[i] = NULL;
+		return FAIL("mmap of the vCPU's kvm_run: %s", strerror(errno));
+	}
+	if (set_cpuid(v, v->vcpu[i]))
+		return FAIL("KVM_SET_CPUID2: %s", strerror(errno));
+	if (set_state(v->vcpu[i], i, variant))
+		return FAIL("the vCPU's 64-bit start state: %s", strerror(errno));
+	if (enable_lapic(v->vcpu[i]))
+		return FAIL("KVM_SET_LAPIC: %s", strerror(errno));
+	/* with the in-kernel LAPIC an AP waits for INIT and SIPI (api.rst,
+	 * KVM_SET_MP_STATE); mhv starts every vCPU at GUEST_LOAD at once */
+	if (i && ioctl(v->vcpu[i], KVM_SET_MP_STATE,
+		       &(struct kvm_mp_state){ .mp_state = KVM_MP_STATE_RUNNABLE }))
+		return FAIL("KVM_SET_MP_STATE: %s", strerror(errno));
+	return KVM_VM_OK;
+}
+
 enum kvm_vm_status kvm_vm_create(struct kvm_vm *v, const char *dev, const void *image,
-				 size_t image_size, unsigned variant, char *why, size_t why_size)
+				 size_t image_size, unsigned variant, unsigned nr_vcpus, char *why,
+				 size_t why_size)
 {
 	struct kvm_userspace_memory_region mem = { 0 };
+	enum kvm_vm_status st;
 	size_t i;
 	long run_size;
 
 	memset(v, 0, sizeof(*v));
-	v->vm = v->vcpu = v->ioeventfd[0] = v->ioeventfd[1] = -1;
+	v->vm = v->ioeventfd[0] = v->ioeventfd[1] = -1;
+	for (i = 0; i < KVM_VM_MAX_VCPUS; i++)
+		v->vcpu[i] = -1;
 	v->kvm = open(dev, O_RDWR | O_CLOEXEC);
 	if (v->kvm < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
 		return SKIP("no %s: KVM is not loaded here (modprobe kvm_amd or kvm_intel)", dev);
@@ -202,21 +234,14 @@ enum kvm_vm_status kvm_vm_create(struct kvm_vm *v, const char *dev, const void *
 	mem.userspace_addr = (__u64)(unsigned long)v->ram;
 	if (ioctl(v->vm, KVM_SET_USER_MEMORY_REGION, &mem))
 		return FAIL("KVM_SET_USER_MEMORY_REGION: %s", strerror(errno));
-	v->vcpu = ioctl(v->vm, KVM_CREATE_VCPU, 0);
 	run_size = ioctl(v->kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
-	if (v->vcpu < 0 || run_size <= 0)
-		return FAIL("KVM_CREATE_VCPU: %s", strerror(errno));
-	v->run = mmap(NULL, (size_t)run_size, PROT_READ | PROT_WRITE, MAP_SHARED, v->vcpu, 0);
-	if (v->run == MAP_FAILED) {
-		v->run = NULL;
-		return FAIL("mmap of the vCPU's kvm_run: %s", strerror(errno));
-	}
-	if (set_cpuid(v))
-		return FAIL("KVM_SET_CPUID2: %s", strerror(errno));
-	if (set_state(v, variant))
-		return FAIL("the vCPU's 64-bit start state: %s", strerror(errno));
-	if (enable_lapic(v))
-		return FAIL("KVM_SET_LAPIC: %s", strerror(errno));
+	if (run_size <= 0)
+		return FAIL("KVM_GET_VCPU_MMAP_SIZE: %s", strerror(errno));
+	v->run_size = (size_t)run_size;
+	v->nr_vcpus = nr_vcpus < KVM_VM_MAX_VCPUS ? nr_vcpus : KVM_VM_MAX_VCPUS;
+	for (i = 0; i < v->nr_vcpus; i++)
+		if ((st = add_vcpu(v, i, variant, why, why_size)))
+			return st;
 	if (add_ioeventfd(v, 0, GUEST_TEST_PORT, KVM_IOEVENTFD_FLAG_PIO) ||
 	    add_ioeventfd(v, 1, GUEST_MMIO_BASE + MMIO_REG_SCRATCH, 0))
 		return FAIL("KVM_IOEVENTFD: %s", strerror(errno));
@@ -230,8 +255,12 @@ void kvm_vm_destroy(struct kvm_vm *v)
 	for (i = 0; i < 2; i++)
 		if (v->ioeventfd[i] >= 0)
 			close(v->ioeventfd[i]);
-	if (v->vcpu >= 0)
-		close(v->vcpu);
+	for (i = 0; i < KVM_VM_MAX_VCPUS; i++) {
+		if (v->run[i])
+			munmap(v->run[i], v->run_size);
+		if (v->vcpu[i] >= 0)
+			close(v->vcpu[i]);
+	}
 	if (v->vm >= 0)
 		close(v->vm);
 	if (v->kvm >= 0)

@@ -13,10 +13,16 @@
 
 struct kvm_run;
 
+/* mhv's two-vCPU VM (vmexit variant 2: ipi, ipi_halt, ple_round_robin) */
+#define KVM_VM_MAX_VCPUS 2
+
 struct kvm_vm {
-	int kvm, vm, vcpu;
+	int kvm, vm;
+	unsigned nr_vcpus;
+	int vcpu[KVM_VM_MAX_VCPUS];
+	struct kvm_run *run[KVM_VM_MAX_VCPUS];
+	size_t run_size;
 	unsigned char *ram;
-	struct kvm_run *run;
 	int ioeventfd[2];
 };
 
@@ -27,8 +33,10 @@ enum kvm_vm_status {
 	KVM_VM_ERROR = 1,
 };
 
+/* vCPU i enters with RDI = variant | i << GUEST_VCPU_SHIFT, its own stack */
 enum kvm_vm_status kvm_vm_create(struct kvm_vm *v, const char *dev, const void *image,
-				 size_t image_size, unsigned variant, char *why, size_t why_size);
+				 size_t image_size, unsigned variant, unsigned nr_vcpus, char *why,
+				 size_t why_size);
 void kvm_vm_destroy(struct kvm_vm *v);
 
 #endif

@@ -26,6 +26,7 @@
 #include "kvm_devices.h"
 #include "kvm_hc.h"
 #include "kvm_labels.h"
+#include "kvm_run.h"
 #include "kvm_vm.h"
 
 #define PROG "mhv-kvm"
@@ -36,12 +37,10 @@ struct options {
 	char tests_buf[1024];
 };
 
-static volatile sig_atomic_t timed_out;
-
 static void on_alarm(int sig)
 {
 	(void)sig;
-	timed_out = 1;
+	kvm_run_timed_out = 1;
 }
 
 static void usage(void)
@@ -138,92 +137,56 @@ static void *read_image(const char *dir, const char *suite, size_t *size)
 	return buf;
 }
 
-/* The hypercall: the guest's OUT of EAX to GUEST_HC_PORT with the
- * arguments in RDI and RSI; the result goes back in RAX. */
-static int hypercall(struct kvm_vm *v, struct kvm_hc *hc)
-{
-	struct kvm_regs r;
-
-	if (ioctl(v->vcpu, KVM_GET_REGS, &r))
-		return -1;
-	r.rax = kvm_hc_call(hc, r.rax, r.rdi, r.rsi);
-	return ioctl(v->vcpu, KVM_SET_REGS, &r);
-}
-
-/* Run the guest until its HC_EXIT; 0, or the exit status. */
-static int run_vm(struct kvm_vm *v, struct kvm_hc *hc, struct kvm_devices *d, unsigned timeout)
-{
-	struct kvm_run *run = v->run;
-
-	while (!hc->exited) {
-		if (ioctl(v->vcpu, KVM_RUN, 0) < 0) {
-			if (errno == EINTR && timed_out) {
-				printf(PROG
-				       ": %s: no HC_EXIT within %u s (--timeout): guest stopped\n",
-				       hc->suite, timeout);
-				return 124;
-			}
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			printf(PROG ": %s: KVM_RUN: %s\n", hc->suite, strerror(errno));
-			return 1;
-		}
-		switch (run->exit_reason) {
-		case KVM_EXIT_IO:
-			if (run->io.port == GUEST_HC_PORT && run->io.direction == KVM_EXIT_IO_OUT &&
-			    run->io.size == 4) {
-				if (hypercall(v, hc)) {
-					printf(PROG ": %s: registers: %s\n", hc->suite,
-					       strerror(errno));
-					return 1;
-				}
-			} else {
-				kvm_devices_io(d, run->io.port, run->io.size, run->io.count,
-					       run->io.direction == KVM_EXIT_IO_OUT,
-					       (unsigned char *)run + run->io.data_offset);
-			}
-			break;
-		case KVM_EXIT_MMIO:
-			kvm_devices_mmio(d, run->mmio.phys_addr, run->mmio.data, run->mmio.len,
-					 run->mmio.is_write);
-			break;
-		case KVM_EXIT_INTR:
-			break;
-		case KVM_EXIT_SHUTDOWN:
-			printf(PROG ": %s: the guest shut down (triple fault)\n", hc->suite);
-			return 1;
-		case KVM_EXIT_FAIL_ENTRY:
-			printf(PROG ": %s: VM entry failed (hardware reason 0x%llx)\n", hc->suite,
-			       (unsigned long long)run->fail_entry.hardware_entry_failure_reason);
-			return 1;
-		case KVM_EXIT_INTERNAL_ERROR:
-			printf(PROG ": %s: KVM internal error %u\n", hc->suite,
-			       run->internal.suberror);
-			return 1;
-		default:
-			printf(PROG ": %s: unexpected exit to user space, reason %u\n", hc->suite,
-			       run->exit_reason);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* vmexit rows mhv has that one KVM vCPU cannot give, said, not dropped */
-static void skipped_rows(struct kvm_hc *hc)
+/* The split's rows need the hypervisor's own entry and exit stamps */
+static void split_skipped(struct kvm_hc *hc)
 {
 	static const char *const split[] = { "vmrun_to_guest", "guest_to_exit" };
-	static const char *const two_vcpus[] = { "ipi", "ipi_halt", "ple_round_robin" };
 	unsigned i;
 
-	if (strcmp(hc->suite, "vmexit"))
-		return;
 	for (i = 0; i < 2; i++)
 		kvm_hc_skip_row(hc, split[i],
 				"needs the hypervisor's TSC at VM entry and exit, which KVM "
 				"does not give user space");
+}
+
+/* vmexit's two-vCPU tests, skipped as mhv skips them on one CPU */
+static void two_vcpus_skipped(struct kvm_hc *hc)
+{
+	static const char *const two_vcpus[] = { "ipi", "ipi_halt", "ple_round_robin" };
+	unsigned i;
+
 	for (i = 0; i < 3; i++)
-		kvm_hc_skip_row(hc, two_vcpus[i], "needs two vCPUs; mhv-kvm runs one");
+		kvm_hc_skip_row(hc, two_vcpus[i], "needs two CPUs; this machine has one");
+}
+
+/* One VM of the guest image's @variant: its status (the skip's 77 too) */
+static int run_variant(const struct options *o, struct kvm_hc *hc, struct kvm_devices *dev,
+		       const void *image, size_t size, unsigned variant, unsigned nr_vcpus,
+		       const char *header)
+{
+	struct kvm_vm v;
+	char why[256];
+	enum kvm_vm_status st;
+	int status;
+
+	st = kvm_vm_create(&v, o->dev, image, size, variant, nr_vcpus, why, sizeof(why));
+	if (st != KVM_VM_OK) {
+		printf(PROG ": %s: %s%s\n", o->suite, st == KVM_VM_SKIP ? "skipped: " : "", why);
+		kvm_vm_destroy(&v);
+		return st;
+	}
+	/* what the numbers belong to, once there is a VM to measure */
+	if (header)
+		printf(PROG ": %s\n", header);
+	hc->ram = v.ram;
+	hc->exited = 0;
+	hc->exit_code = 0;
+	kvm_run_timed_out = 0;
+	alarm(o->timeout);
+	status = kvm_run_vm(&v, hc, dev, o->timeout);
+	alarm(0);
+	kvm_vm_destroy(&v);
+	return status ? status : hc->exit_code ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -237,9 +200,6 @@ int main(int argc, char **argv)
 	struct kvm_hc hc = { .params = { .iterations = 1000, .batches = 20, .warmup = 1000 } };
 	struct kvm_devices dev;
 	struct kvm_labels labels;
-	struct kvm_vm v;
-	char why[256];
-	enum kvm_vm_status st;
 	size_t size = 0;
 	void *image;
 	int status;
@@ -250,15 +210,6 @@ int main(int argc, char **argv)
 	if (!image)
 		return 2;
 	kvm_labels_read(&labels);
-	st = kvm_vm_create(&v, o.dev, image, size, 0, why, sizeof(why));
-	free(image);
-	if (st != KVM_VM_OK) {
-		printf(PROG ": %s: %s%s\n", o.suite, st == KVM_VM_SKIP ? "skipped: " : "", why);
-		kvm_vm_destroy(&v);
-		return st;
-	}
-	printf(PROG ": %s\n", labels.header);
-	hc.ram = v.ram;
 	hc.ram_size = GUEST_RAM_SIZE;
 	hc.suite = o.suite;
 	hc.config = labels.config;
@@ -270,14 +221,23 @@ int main(int argc, char **argv)
 	kvm_devices_init(&dev);
 	/* no SA_RESTART: KVM_RUN returns EINTR even in a guest's exit-less spin */
 	sigaction(SIGALRM, &(struct sigaction){ .sa_handler = on_alarm }, NULL);
-	alarm(o.timeout);
-	status = run_vm(&v, &hc, &dev, o.timeout);
-	alarm(0);
-	if (!status)
-		skipped_rows(&hc);
+	status = run_variant(&o, &hc, &dev, image, size, 0, 1, labels.header);
+	if (status == KVM_VM_SKIP) {
+		free(image);
+		return status;
+	}
+	/* vmexit's other VMs (vmexit.c guest_main): variant 2, two vCPUs on
+	 * two CPUs; variant 1, the split, has no KVM equivalent */
+	if (!strcmp(o.suite, "vmexit") && !status) {
+		split_skipped(&hc);
+		if (kvm_run_cpus() < 2)
+			two_vcpus_skipped(&hc);
+		else
+			status = run_variant(&o, &hc, &dev, image, size, 2, 2, NULL);
+	}
+	free(image);
 	kvm_devices_report(&dev, stdout);
-	kvm_vm_destroy(&v);
-	if (!status && (hc.failed || hc.malformed || hc.exit_code))
+	if (!status && (hc.failed || hc.malformed))
 		status = 1;
 	printf(PROG ": summary: %u passed, %u failed, %u skipped, %u benchmark rows\n", hc.passed,
 	       hc.failed + hc.malformed, hc.skipped, hc.rows);
