@@ -165,7 +165,7 @@ def chart(path, mhv, kvm, title):
     ax.set_xlabel(f"{unit} ticks per round trip: median, whiskers min..p99, log scale; "
                   "KVM / mhv at each bar's end", fontsize=8)
     ax.set_title(title, fontsize=9)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize=8,
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.07), ncol=2, fontsize=8,
               frameon=False)
     ax.margins(x=0.12)
     ax.grid(axis="x", which="both", alpha=0.3)
