@@ -46,7 +46,8 @@ GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/gues
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
 .PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb fuzz fuzz-build \
-	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest linuxload docs-tables
+	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest linuxload docs-tables \
+	kvm-side kvm-run kvm-guest
 .SECONDARY:
 all: $(EFI)
 
@@ -248,7 +249,7 @@ run: deps all
 
 # KUT and the pinned Bochs for the kvm-unit-tests cases, the Debian Linux
 # guest for qemu-linux (each a one-line skip where it cannot be had).
-test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) $(LINUXLOAD) kut bochs linux-guest
+test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) $(LINUXLOAD) kut bochs linux-guest kvm-guest
 	@KUT_OBJ=$(KUT_OUT)/obj sh tests/run-all.sh
 
 # A USB-stick image: GPT + FAT32 EFI System Partition (README: Running on
@@ -270,7 +271,7 @@ usb: deps all
 
 # Rewrite the exit-path baseline from fresh Bochs runs (both vendors, and the
 # pinned Bochs' zen5 and skylake_pmu where make bochs built it).
-bench-baseline: all
+bench-baseline: all $(LINUXLOAD)
 	@for c in ryzen:bochs-ryzen corei7_skylake_x:bochs-skylake-x; do \
 		sh scripts/run-bochs.sh --cpu $${c%%:*} --config tests/emu/bochs.cfg \
 			--log $(B)/$${c#*:}.baseline.log $(EFI) || true; \
@@ -283,10 +284,46 @@ bench-baseline: all
 				--log $(B)/$${c#*:}.baseline.log $(EFI) || true; \
 			pmu="$$pmu $${c#*:}=$(B)/$${c#*:}.baseline.log"; \
 		done; \
+		if [ -f $(B)/kvm-guest/initrd.cpio ]; then \
+			for c in zen5:bochs-kvm-zen5 skylake_pmu:bochs-kvm-skylake_pmu; do \
+				sh scripts/run-bochs.sh --bochs "$$pb" --cpu $${c%%:*} --megs 1024 \
+					--config tests/emu/linux-bochs-kvm.cfg --until 'mhv-linux: no ACPI' \
+					--esp-file $(B)/linux-guest/vmlinuz \
+					--esp-file $(B)/kvm-guest/initrd.cpio --timeout 600 \
+					--com1 $(B)/$${c#*:}.baseline.log --log $(B)/$${c#*:}.e9 \
+					$(LINUXLOAD) || true; \
+				pmu="$$pmu $${c#*:}=$(B)/$${c#*:}.baseline.log"; \
+			done; \
+		fi; \
 	fi; \
 	sh scripts/bench-gate.sh write tests/emu/bench-baseline.txt \
 		bochs-ryzen=$(B)/bochs-ryzen.baseline.log \
 		bochs-skylake-x=$(B)/bochs-skylake-x.baseline.log $$pmu
+
+# ---- the KVM side (scripts/kvm; README: Comparing with KVM on your machine) ----
+# mhv's guests under Linux KVM: a Linux program built with the system
+# compiler and linux-libc-dev's <linux/kvm.h>, static so that an initramfs
+# needs nothing else; mhv's statistics, JSON lines and guest tables
+# compiled for the host, as the unit tests compile them.
+KVM_SIDE := $(B)/kvm/mhv-kvm
+KVM_SIDE_SRCS := $(wildcard scripts/kvm/*.c) hv/lab/report.c hv/lib/fmt.c hv/lib/stats.c \
+	hv/arch/pagetable.c hv/arch/guest_tables.c
+KVM_ARGS ?=
+$(KVM_SIDE): $(KVM_SIDE_SRCS) $(wildcard scripts/kvm/*.h) hv/lib/guest_abi.h hv/lab/report.h
+	@mkdir -p $(@D)
+	@echo '  HOSTCC  $@'
+	@$(HOSTCC) -std=gnu11 -O2 -static -Wall -Wextra -Werror -Wno-unused-parameter -Ihv -I. \
+		-DHOST_TEST -o $@ $(KVM_SIDE_SRCS) -pthread
+kvm-side: $(GUEST_BINS) $(KVM_SIDE)
+# The KVM side inside the pinned Bochs (make test's bochs-kvm-* cases):
+# make linux-guest's Debian kernel, its KVM modules and mhv-kvm in an
+# initramfs (a one-line skip without apt, as linux-guest)
+kvm-guest: kvm-side linux-guest
+	@python3 scripts/kvm/initramfs.py $(KVM_SIDE) $(B)/guest $(B)/kvm-guest
+# The user's command: the vmexit suite under this machine's KVM, its log
+# beside mhv's for scripts/mhv-report
+kvm-run: deps kvm-side
+	@sh scripts/kvm/run.sh $(KVM_SIDE) $(B)/guest $(B)/kvm.log $(KVM_ARGS)
 
 # ---- the Linux guest (docs/linux-guest.md) ----
 # A Debian kernel and an initramfs of Debian's busybox-static and linux-perf,

@@ -5,7 +5,12 @@
 #   bench-gate.sh check BASELINE CASE=LOG...   fail on growth over 2%
 #   bench-gate.sh write BASELINE CASE=LOG...   rewrite the baseline
 # Prints one "PASS name" / "FAIL name: why" line per test (check).
+# KVM's rows (scripts/kvm/mhv-kvm: "hypervisor":"kvm", config kvm*) are the
+# other side of the comparison: they fail when they move either way by
+# more than KVM_TOLERANCE percent (docs/kvm.md says why 3); rows KVM
+# answers in user space ("not_comparable") are not gated.
 set -u
+KVM_TOLERANCE=${KVM_TOLERANCE:-3}
 mode=$1 baseline=$2
 shift 2
 tmp=$(mktemp)
@@ -19,7 +24,7 @@ for arg in "$@"; do
 	# key: the test name, with @configuration for columns other than default;
 	# then, where the emulator counts them (the pinned Bochs), the costly
 	# instructions per iteration: the classes that occur, "none" if none does
-	grep -a '^MHV-JSON ' "$log" | grep -v '"skipped"' | while read -r line; do
+	grep -a '^MHV-JSON ' "$log" | grep -v '"skipped"\|"not_comparable"' | while read -r line; do
 		key=$(echo "$line" |
 			sed -n 's/.*"test":"\([^"]*\)","config":"\([^"]*\)".*"median":\([0-9]*\).*/\1@\2 \3/p' |
 			sed 's/@default / /')
@@ -57,6 +62,13 @@ while read -r case_name test median classes; do
 	fi
 	if [ -z "$old" ]; then
 		echo "FAIL gate/$case_name/$test: $median instructions, not in $baseline (make bench-baseline)"
+	elif case "$test" in *@kvm*) true ;; *) false ;; esac; then
+		diff=$((median > old ? median - old : old - median))
+		if [ $((diff * 100)) -gt $((old * KVM_TOLERANCE)) ]; then
+			echo "FAIL gate/$case_name/$test: KVM's $median instructions, baseline $old (moved over $KVM_TOLERANCE%)"
+		else
+			echo "PASS gate/$case_name/$test (KVM's $median instructions, baseline $old)"
+		fi
 	elif [ $((median * 100)) -gt $((old * 102)) ]; then
 		echo "FAIL gate/$case_name/$test: $median instructions, baseline $old (+$(((median - old) * 1000 / old / 10)).$(((median - old) * 1000 / old % 10))%, over 2%)"
 	else

@@ -160,13 +160,18 @@ class Cpio:
     def chardev(self, name, major, minor):
         self._entry(name, 0o020600, rdev=(major, minor))
 
+    def copy(self, name, path, mode=0o755):
+        """The file at path, as name."""
+        with open(path, "rb") as f:
+            self.file(name, f.read(), mode)
+
     def bytes(self):
         self._entry("TRAILER!!!", 0)
         return bytes(self.out) + b"\0" * (-len(self.out) % 512)
 
 
-def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else "build/linux-guest"
+def kernel_root():
+    """The kernel package unpacked: LINUX_IMAGE, else the cloud flavour's."""
     for tool in ("apt-get", "apt-cache", "dpkg-deb", "readelf"):
         if not shutil.which(tool):
             raise Skip("no %s (a Debian host with binutils builds it)" % tool)
@@ -176,11 +181,28 @@ def main():
                      if d.startswith("linux-image-")), None)
         if not kpkg:
             raise Skip("apt-cache knows no linux-image-cloud-amd64 (apt-get update?)")
-    kroot = fetch(kpkg)
+    return kpkg, fetch(kpkg)
+
+
+def busybox_base(dirs):
+    """A Cpio with dirs, /dev/console and busybox-static as /bin/sh."""
+    bbroot = fetch("busybox-static")
+    c = Cpio()
+    for d in dirs:
+        c.dir(d)
+    # the kernel opens /dev/console for init's stdio before anything mounts /dev
+    c.chardev("dev/console", 5, 1)
+    c.copy("bin/busybox", os.path.join(bbroot, "bin/busybox"))
+    c.symlink("bin/sh", "busybox")
+    return c
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else "build/linux-guest"
+    kpkg, kroot = kernel_root()
     vmlinuz = [f for f in os.listdir(os.path.join(kroot, "boot")) if f.startswith("vmlinuz-")]
     if len(vmlinuz) != 1:
         raise Skip("%s holds %d vmlinuz files" % (kpkg, len(vmlinuz)))
-    bbroot = fetch("busybox-static")
     perf_root = fetch("linux-perf")
     libs = perf_closure("linux-perf", perf_root)
     sleep = os.path.join(fetch("coreutils"), "bin/sleep")
@@ -190,15 +212,8 @@ def main():
     if missing:
         raise Skip("coreutils' sleep needs %s, which perf does not" % ", ".join(missing))
 
-    c = Cpio()
-    for d in ("bin", "sbin", "usr", "usr/bin", "usr/sbin", "lib", "lib64",
-              "lib/x86_64-linux-gnu", "dev", "proc", "sys", "tmp", "root"):
-        c.dir(d)
-    # the kernel opens /dev/console for init's stdio before anything mounts /dev
-    c.chardev("dev/console", 5, 1)
-    with open(os.path.join(bbroot, "bin/busybox"), "rb") as f:
-        c.file("bin/busybox", f.read())
-    c.symlink("bin/sh", "busybox")
+    c = busybox_base(("bin", "sbin", "usr", "usr/bin", "usr/sbin", "lib", "lib64",
+                      "lib/x86_64-linux-gnu", "dev", "proc", "sys", "tmp", "root"))
     # before init's busybox --install -s, which leaves an existing file be
     with open(sleep, "rb") as f:
         c.file("bin/sleep", f.read())

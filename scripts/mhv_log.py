@@ -16,6 +16,8 @@ import sys
 PROG = "mhv-report"
 STDIN = "-"
 FINISHED = "mhv: finished:"
+# the KVM side's closing line (scripts/kvm/mhv-kvm.c)
+FINISHED_KVM = "mhv-kvm: finished:"
 PREFIX = "MHV-JSON "
 KEYS = ("suite", "test", "config", "env", "backend")
 STATS = ("iterations", "batches", "min", "median", "p99", "mean", "stddev", "max")
@@ -71,7 +73,7 @@ def parse_log(path, text, allow_truncated=False):
     found, finished = [], 0
     for lineno, line in enumerate(lines, 1):
         line = line.lstrip("\r")
-        if line.startswith(FINISHED):
+        if line.startswith(FINISHED) or line.startswith(FINISHED_KVM):
             finished = lineno
         if not line.startswith(PREFIX):
             continue

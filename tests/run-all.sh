@@ -86,6 +86,33 @@ for t in build/unit/test_*; do
 	fi
 done
 
+echo "== the KVM side's error paths (scripts/kvm/mhv-kvm, no KVM needed) =="
+# each a single clear line and its status: 77 (kvm-unit-tests' skip) without
+# /dev/kvm, 2 for an image that is not an mhv guest and for bad usage
+kvm_side_case() { # name, want status, want line (ERE), args...
+	name=$1 want=$2 line=$3
+	shift 3
+	out=$(timeout 20 build/kvm/mhv-kvm "$@" 2>&1)
+	st=$?
+	if [ "$st" = "$want" ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+		printf '%s\n' "$out" | grep -Eq -- "$line"; then
+		ok "kvm-side/$name"
+	else
+		bad "kvm-side/$name" "status $st (want $want): $(printf '%s' "$out" | head -n 3 | tr '\n' ' ')"
+	fi
+}
+if [ -x build/kvm/mhv-kvm ]; then
+	kvm_side_case no-dev 77 '^mhv-kvm: vmexit: skipped: no /nonexistent/kvm: KVM is not loaded' \
+		--dev /nonexistent/kvm
+	printf 'not a guest' >"$LOGS/vmexit.bin"
+	kvm_side_case bad-image 2 "^mhv-kvm: $LOGS/vmexit.bin is not an mhv guest image" \
+		--guests "$LOGS"
+	kvm_side_case bad-option 2 "^mhv-kvm: --batches wants a number from 1 to 4096, not '0'" \
+		--batches 0
+else
+	bad "kvm-side" "no build/kvm/mhv-kvm (make kvm-side)"
+fi
+
 echo "== serial-log report tool, kvm-unit-tests harness, Linux perf checker (python unittest) =="
 if out=$(python3 -m unittest discover -s tests/report 2>&1); then
 	ok "report/unittest ($(printf '%s\n' "$out" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p') cases)"
@@ -119,6 +146,7 @@ done <"$LOGS/fuzz.txt"
 
 echo "== emulator boots =="
 LINUX_FILES="--esp-file build/linux-guest/vmlinuz --esp-file build/linux-guest/initrd.cpio"
+KVM_FILES="--esp-file build/linux-guest/vmlinuz --esp-file build/kvm-guest/initrd.cpio"
 MB_FILES="--esp-file build/multiboot/mbtest.elf --esp-file build/multiboot/mbtest-big.elf
 	--esp-file build/multiboot/truncated.elf --esp-file tests/multiboot/module.txt"
 # tests/emu/cases.txt as one line per case: name|emulator|cpu|cpus|config|
@@ -319,6 +347,14 @@ run_case() {
 			bare) efi=build/linux-bare/linuxload.efi bare=1 ;;
 			esac
 		done
+		# kvm: the KVM side's initramfs (make kvm-guest) for the kernel
+		case " $options " in *" kvm "*)
+			files=$KVM_FILES
+			if [ ! -f build/kvm-guest/initrd.cpio ]; then
+				result SKIP "$name: no KVM side initramfs (make kvm-guest)"
+				return
+			fi
+		esac
 		case " $options " in *" perftest "*) timeout=1200 ;; esac
 		case " $options " in *" linux "*)
 			if [ ! -f build/linux-guest/vmlinuz ] || [ ! -f build/linux-guest/initrd.cpio ]; then
@@ -578,12 +614,31 @@ else
 	bad "report/qemu-max.csv" "$(cat "$LOGS/report-real.err")"
 fi
 
+echo "== mhv beside KVM: mhv-report kvm on the Bochs logs of both (docs/kvm.md) =="
+# the user's flow end to end: mhv's log and the KVM side's into the table
+for pair in bochs-zen5-pmu:bochs-kvm-zen5 bochs-skylake-pmu:bochs-kvm-skylake_pmu; do
+	m=${pair%%:*} k=${pair#*:}
+	[ -f "$LOGS/$k.log" ] && grep -q "^$k|" "$LOGS/cases" || continue
+	if python3 scripts/mhv-report kvm "$LOGS/$m.log" "$LOGS/$k.log" >"$LOGS/$k.md" \
+		2>"$LOGS/$k.report.err" && grep -Eq '^\| cpuid \| [0-9]+ .*\| [0-9.]+x \|$' "$LOGS/$k.md"; then
+		ok "report/kvm/$k ($(grep -c '^| ' "$LOGS/$k.md") table rows: $LOGS/$k.md)"
+	else
+		bad "report/kvm/$k" "$(cat "$LOGS/$k.report.err") (no cpuid ratio in $LOGS/$k.md)"
+	fi
+done
+
 echo "== exit-path gate (Bochs: RDTSC = retired instructions; 2% over baseline fails) =="
 # bochs-zen5-pmu's and bochs-skylake-pmu's PMU columns where the pinned Bochs
 # ran them (a skip above otherwise)
 pmu_logs=""
 for c in bochs-zen5-pmu bochs-skylake-pmu; do
 	if [ -x "$PMU_BOCHS" ] && grep -q "^$c|" "$LOGS/cases"; then
+		pmu_logs="$pmu_logs $c=$LOGS/$c.log"
+	fi
+done
+# KVM's rows (the bochs-kvm-* cases; a skip above without make kvm-guest)
+for c in bochs-kvm-zen5 bochs-kvm-skylake_pmu; do
+	if [ -x "$PMU_BOCHS" ] && grep -q "^$c|" "$LOGS/cases" && [ -f "$LOGS/$c.log" ]; then
 		pmu_logs="$pmu_logs $c=$LOGS/$c.log"
 	fi
 done
@@ -598,7 +653,8 @@ while read -r verdict rest; do
 		bad "${rest%%:*}" "${rest#*: }"
 	fi
 done <"$LOGS/gate.txt"
-echo "  PASS  $(grep -c '^PASS' "$LOGS/gate.txt") gate entries within 2% of the baseline"
+echo "  PASS  $(grep -c '^PASS' "$LOGS/gate.txt") gate entries within 2% of the baseline" \
+	"(KVM's: within $(sed -n 's/^KVM_TOLERANCE=.*:-\([0-9]*\)}/\1/p' scripts/bench-gate.sh)%)"
 
 echo
 [ "$failed" -gt 0 ] && printf 'failures:%s\n\n' "$failures"

@@ -5,7 +5,7 @@ default rel
 
 extern guest_main
 extern guest_exception
-extern hypercall_is_vmcall
+extern hypercall
 global _start
 global guest_isr_stubs
 global rdmsr_safe
@@ -21,15 +21,12 @@ section .text.entry
 _start:
 	cld
 	call guest_main
-	; guest_main returns the exit code
-	mov rdi, rax
-	mov eax, 4			; HC_EXIT
-	cmp byte [hypercall_is_vmcall], 0
-	jne .vmcall
-	vmmcall
-	jmp .dead
-.vmcall:
-	vmcall
+	; guest_main returns the exit code: hypercall(HC_EXIT, code, 0), on
+	; whichever channel the runtime chose
+	mov rsi, rax
+	mov edi, 4			; HC_EXIT
+	xor edx, edx
+	call hypercall
 .dead:
 	hlt
 	jmp .dead

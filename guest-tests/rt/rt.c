@@ -3,6 +3,7 @@
 #include "lib/fmt.h"
 
 bool hypercall_is_vmcall;
+static bool hypercall_by_port; /* under Linux KVM: GUEST_HC_PORT (guest_abi.h) */
 bool guest_is_amd;
 bool guest_has_xsave;
 
@@ -27,7 +28,12 @@ u64 hypercall(u64 nr, u64 a0, u64 a1)
 {
 	u64 ret;
 
-	if (hypercall_is_vmcall)
+	if (hypercall_by_port)
+		asm volatile("outl %%eax, %%dx"
+			     : "=a"(ret)
+			     : "a"(nr), "D"(a0), "S"(a1), "d"(GUEST_HC_PORT)
+			     : "memory");
+	else if (hypercall_is_vmcall)
 		asm volatile("vmcall" : "=a"(ret) : "a"(nr), "D"(a0), "S"(a1) : "memory");
 	else
 		asm volatile("vmmcall" : "=a"(ret) : "a"(nr), "D"(a0), "S"(a1) : "memory");
@@ -133,6 +139,11 @@ void guest_rt_init(void)
 	}
 	guest_is_amd = r.ebx == 0x68747541; /* "Auth" */
 	hypercall_is_vmcall = !guest_is_amd;
+	/* Leaf 0x40000000 reads back a bigger leaf's values on a CPU without
+	 * it, never KVM's signature; mhv's is "mhvmhvmhvmhv" */
+	cpuid_raw(0x40000000, 0, &r);
+	hypercall_by_port =
+	    r.ebx == KVM_SIGNATURE_EBX && r.ecx == KVM_SIGNATURE_ECX && r.edx == KVM_SIGNATURE_EDX;
 	for (v = 0; v < 256; v++) {
 		u64 a = (u64)(uintptr_t)(guest_isr_stubs + 16 * v);
 

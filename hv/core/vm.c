@@ -13,6 +13,7 @@
 #include "platform/host_timer.h"
 #include "platform/tsc.h"
 #include "arch/x86.h"
+#include "arch/guest_tables.h"
 #include "arch/pagetable.h"
 #include "vcpu.h"
 #include "pmu/pmu_vcpu.h"
@@ -21,59 +22,6 @@
 #include "mitigations.h"
 #include "arch/msr.h"
 #include "vdev/board.h"
-
-struct guest_alloc_ctx {
-	struct pt_ctx pt;
-	struct vm *vm;
-	u64 next, end;
-};
-
-static void *guest_alloc_table(struct pt_ctx *ctx, u64 *gpa)
-{
-	struct guest_alloc_ctx *g = (struct guest_alloc_ctx *)ctx;
-
-	if (g->next >= g->end)
-		return NULL;
-	*gpa = g->next;
-	g->next += PAGE_SIZE;
-	return gpa_to_hva(g->vm, *gpa, PAGE_SIZE);
-}
-
-static void *build_table_hva(struct pt_ctx *ctx, u64 gpa)
-{
-	return gpa_to_hva(((struct guest_alloc_ctx *)ctx)->vm, gpa, PAGE_SIZE);
-}
-
-/* Identity map of the low 4 GiB in 2 MiB pages, and a flat GDT. */
-static int build_guest_tables(struct vm *vm)
-{
-	struct guest_alloc_ctx ctx = {
-		.pt = { .alloc_page = guest_alloc_table,
-			.phys_to_virt = build_table_hva,
-			.table_flags = PTE_P | PTE_RW },
-		.vm = vm,
-		.next = GUEST_PDPT,
-		.end = GUEST_GDT,
-	};
-	/*
-	 * Segment descriptors (SDM Vol 3 §3.4.5): null, 64-bit code, data,
-	 * and a 16-byte available 64-bit TSS descriptor (§8.2.3), because VMX
-	 * requires a usable TR (§27.3.1.2).
-	 */
-	const u64 gdt[] = {
-		0,
-		0x00af9a000000ffffull,
-		0x00cf92000000ffffull,
-		0x0000890000000067ull | ((GUEST_TSS & 0xffffff) << 16) |
-		    ((GUEST_TSS >> 24 & 0xff) << 56),
-		GUEST_TSS >> 32,
-	};
-
-	if (pt_map_range(&ctx.pt, GUEST_PML4, 0, 0, GUEST_IDENTITY_MAP, PTE_P | PTE_RW, 21))
-		return -1;
-	__builtin_memcpy(gpa_to_hva(vm, GUEST_GDT, sizeof(gdt)), gdt, sizeof(gdt));
-	return 0;
-}
 
 const char *vm_create_error_str(enum vm_create_error err)
 {
@@ -164,7 +112,7 @@ enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id
 	if (spec->blob_size > GUEST_STACK_TOP - GUEST_LOAD - 0x10000 * VM_MAX_VCPUS)
 		return VM_IMAGE_TOO_LARGE;
 	__builtin_memcpy((u8 *)ram + GUEST_LOAD, spec->blob, spec->blob_size);
-	if (build_guest_tables(vm))
+	if (guest_tables_build((u8 *)ram))
 		return VM_NO_MEMORY;
 	if (backend->map_ram(vm, 0, vm->ram_hpa, vm->ram_size))
 		return VM_NO_MEMORY;

@@ -80,7 +80,7 @@ int report_format_row(char *buf, size_t size, const struct bench_row *row)
  * line stays one line whatever a guest named its benchmark.  Cut at a
  * whole escape when @dst is full.
  */
-static const char *json_escape(char *dst, size_t size, const char *s)
+const char *json_escape(char *dst, size_t size, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t used = 0, n;
@@ -110,9 +110,6 @@ static const char *json_escape(char *dst, size_t size, const char *s)
 	dst[used] = 0;
 	return dst;
 }
-
-/* Room for a string of @n bytes escaped, each byte at worst \u00XX. */
-#define JSON_ESCAPED(n) (6 * (n) + 1)
 
 int report_format_json(char *buf, size_t size, const struct bench_row *row, const char *env,
 		       const char *backend_name, u64 tsc_hz)

@@ -15,6 +15,12 @@
 /* Room for any such line, every string of the row escaped at worst. */
 #define REPORT_JSON_MAX 1600
 
+/* @s as the inside of a JSON string in @dst (every byte outside printable
+ * ASCII escaped, cut at a whole escape); returns @dst.  Also the KVM
+ * side's labels (scripts/kvm/). */
+const char *json_escape(char *dst, size_t size, const char *s);
+/* Room for a string of @n bytes escaped, each byte at worst \u00XX. */
+#define JSON_ESCAPED(n) (6 * (n) + 1)
 /* One human-readable row of the benchmark table into buf. */
 int report_format_row(char *buf, size_t size, const struct bench_row *row);
 /* One machine-readable line: REPORT_JSON_PREFIX then a JSON object; with

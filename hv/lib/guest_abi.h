@@ -29,6 +29,19 @@ enum hypercall_nr {
 
 #define HC_ERROR ((u64)-1) /* bad number or bad pointer */
 
+/*
+ * Under Linux KVM (scripts/kvm/mhv-kvm.c) the same hypercalls travel by
+ * port I/O: KVM answers an unknown VMCALL/VMMCALL in the kernel with
+ * -KVM_ENOSYS and never exits to user space (arch/x86/kvm/x86.c,
+ * kvm_emulate_hypercall), while an OUT to a port no in-kernel device
+ * claims does (KVM_EXIT_IO).  Same registers as above; OUT of EAX to this
+ * port.  The runtime chooses once, from CPUID 0x40000000's signature.
+ */
+#define GUEST_HC_PORT 0x0ee0
+#define KVM_SIGNATURE_EBX 0x4b4d564b /* "KVMK" */
+#define KVM_SIGNATURE_ECX 0x564b4d56 /* "VMKV" */
+#define KVM_SIGNATURE_EDX 0x0000004d /* "M\0\0\0" */
+
 enum test_status {
 	TEST_PASS = 0,
 	TEST_FAIL = 1,
