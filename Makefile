@@ -306,8 +306,8 @@ bench-baseline: all $(LINUXLOAD)
 # needs nothing else; mhv's statistics, JSON lines and guest tables
 # compiled for the host, as the unit tests compile them.
 KVM_SIDE := $(B)/kvm/mhv-kvm
-KVM_SIDE_SRCS := $(wildcard scripts/kvm/*.c) hv/lab/report.c hv/lib/fmt.c hv/lib/stats.c \
-	hv/arch/pagetable.c hv/arch/guest_tables.c
+KVM_SIDE_SRCS := $(wildcard scripts/kvm/*.c) hv/lab/report.c hv/lab/report_classes.c \
+	hv/platform/insn_class.c hv/lib/fmt.c hv/lib/stats.c hv/arch/pagetable.c hv/arch/guest_tables.c
 KVM_ARGS ?=
 $(KVM_SIDE): $(KVM_SIDE_SRCS) $(wildcard scripts/kvm/*.h) hv/lib/guest_abi.h hv/lab/report.h
 	@mkdir -p $(@D)
