@@ -37,6 +37,8 @@ u64 hypercall(u64 nr, u64 a0, u64 a1);
 int gprintf(const char *fmt, ...) __printf(1, 2);
 void test_report(const char *name, enum test_status st, const char *fmt, ...) __printf(3, 4);
 bool test_wanted(const char *name);
+/* test_wanted for a benchmark that runs at once after it: asked twice. */
+bool bench_wanted(const char *name);
 
 /* PASS when ok, else FAIL with the printf-style reason. */
 #define expect(name, ok, ...)                                      \

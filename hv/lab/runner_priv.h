@@ -99,6 +99,11 @@ struct vm_life {
 	/* the clock counters when the guest asked for its current benchmark */
 	struct aperf_sample bench_start;
 	struct insn_class_sample classes_start;
+	/* what one round trip of the harness's hypercalls adds to the
+	 * classes: the guest asks for a benchmark twice (bench_wanted), and
+	 * this is what lies between the two */
+	struct insn_class_sample classes_bracket;
+	char wanted[HC_NAME_LEN]; /* the benchmark asked for last */
 	/* the benchmark rows it may still report (runner_vm_bench_rows) */
 	u32 bench_rows_left;
 };

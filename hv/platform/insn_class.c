@@ -31,16 +31,31 @@ const char *const insn_class_names[NR_ICLASSES] = {
 	[ICLASS_VERW] = "verw",
 };
 
-void insn_class_rate(struct insn_class_rate *r, const struct insn_class_sample *a,
-		     const struct insn_class_sample *b, u64 iterations)
+void insn_class_delta(struct insn_class_sample *d, const struct insn_class_sample *a,
+		      const struct insn_class_sample *b)
 {
 	unsigned n;
 
-	r->known = a->valid && b->valid && a->cpu == b->cpu && iterations;
+	d->valid = a->valid && b->valid && a->cpu == b->cpu;
+	d->cpu = b->cpu;
 	for (n = 0; n < NR_ICLASSES; n++)
-		r->hundredths[n] =
-		    r->known ? ((b->count[n] - a->count[n]) * 100 + iterations / 2) / iterations
-			     : 0;
+		d->count[n] = d->valid ? b->count[n] - a->count[n] : 0;
+}
+
+void insn_class_rate(struct insn_class_rate *r, const struct insn_class_sample *a,
+		     const struct insn_class_sample *b, const struct insn_class_sample *bracket,
+		     u64 iterations)
+{
+	u64 c;
+	unsigned n;
+
+	r->known = a->valid && b->valid && a->cpu == b->cpu && iterations;
+	for (n = 0; n < NR_ICLASSES; n++) {
+		c = r->known ? b->count[n] - a->count[n] : 0;
+		if (bracket && bracket->valid)
+			c = c > bracket->count[n] ? c - bracket->count[n] : 0;
+		r->hundredths[n] = (c * 100 + iterations / 2) / (iterations ? iterations : 1);
+	}
 }
 
 #ifndef HOST_TEST

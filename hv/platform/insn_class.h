@@ -57,12 +57,17 @@ bool insn_class_counted(void);
 /* This CPU's counts at once; not valid where nothing counts.  Executes no
  * instruction of any class (the interface's own MSRs are counted in none). */
 void insn_class_sample(struct insn_class_sample *s);
+/* The counts from @a to @b, valid when both are and come from one CPU. */
+void insn_class_delta(struct insn_class_sample *d, const struct insn_class_sample *a,
+		      const struct insn_class_sample *b);
 /*
- * The counts from @a to @b over @iterations, in hundredths rounded to
- * nearest; unknown when either sample is not valid, they come from two
- * CPUs, or @iterations is 0.
+ * The counts from @a to @b, less @bracket where it is valid (what the two
+ * hypercalls around a benchmark add: hv/lab/runner_vm.c), over
+ * @iterations, in hundredths rounded to nearest; unknown when either
+ * sample is not valid, they come from two CPUs, or @iterations is 0.
  */
 void insn_class_rate(struct insn_class_rate *r, const struct insn_class_sample *a,
-		     const struct insn_class_sample *b, u64 iterations);
+		     const struct insn_class_sample *b, const struct insn_class_sample *bracket,
+		     u64 iterations);
 
 #endif

@@ -101,7 +101,7 @@ static void class_counts(void **state)
 	a.count[ICLASS_WRMSR_PMU] = 1000;
 	b.count[ICLASS_WRMSR_PMU] = 1000 + 2 * 2100 + 5;
 	b.count[ICLASS_CPUID] = 700;
-	insn_class_rate(&row.clock.classes, &a, &b, 2100);
+	insn_class_rate(&row.clock.classes, &a, &b, NULL, 2100);
 	assert_true(row.clock.classes.known);
 	assert_int_equal(row.clock.classes.hundredths[ICLASS_WRMSR_PMU], 200);
 	assert_int_equal(row.clock.classes.hundredths[ICLASS_CPUID], 33);
@@ -114,19 +114,19 @@ static void class_counts(void **state)
 				    "\"rdpmc\":0,\"xstate\":0,\"svm\":0,\"vmx\":0,"
 				    "\"cr_tlb\":0,\"serializing\":0,\"verw\":0}}"));
 	/* nothing of any class: said, not left blank */
-	insn_class_rate(&row.clock.classes, &a, &a, 2100);
+	insn_class_rate(&row.clock.classes, &a, &a, NULL, 2100);
 	report_format_classes(buf, sizeof(buf), &row.clock.classes, false);
 	assert_string_equal(buf, "  per iteration: none");
 	/* another CPU's counts, or none at all (hardware): no column, no key */
 	b.cpu = 2;
-	insn_class_rate(&row.clock.classes, &a, &b, 2100);
+	insn_class_rate(&row.clock.classes, &a, &b, NULL, 2100);
 	assert_false(row.clock.classes.known);
 	assert_int_equal(report_format_classes(buf, sizeof(buf), &row.clock.classes, false), 0);
 	report_format_json(buf, sizeof(buf), &row, "bochs", "svm", 0);
 	assert_null(strstr(buf, "classes"));
 	b.cpu = 1;
 	b.valid = false;
-	insn_class_rate(&row.clock.classes, &a, &b, 2100);
+	insn_class_rate(&row.clock.classes, &a, &b, NULL, 2100);
 	assert_false(row.clock.classes.known);
 }
 
