@@ -7,6 +7,7 @@
 #include "percpu.h"
 #include "platform/console.h"
 #include "platform/reset.h"
+#include "platform/tsc.h"
 #include "arch/ports.h"
 #include "arch/x86.h"
 
@@ -15,11 +16,12 @@ static void (*log_keeper)(u32 status);
 /* The CPU that ends the run (index + 1), and whether its log is stored. */
 static u32 finisher, log_done;
 
-/* Rounds of PAUSE (tens of seconds) another CPU waits for the log's store,
- * a few SetVariable calls of milliseconds to a second each on slow flash,
- * before it takes the exit action itself: a run ends even when the first
- * CPU hangs in the firmware. */
-#define LOG_WAIT_SPINS (1ull << 32)
+/* Milliseconds another CPU waits for the log's store, a few SetVariable
+ * calls of milliseconds to a second each on slow flash, before it takes
+ * the exit action itself: a run ends even when the first CPU hangs in the
+ * firmware.  Timed by the TSC, not by a count of PAUSEs, whose length
+ * differs tenfold between CPUs. */
+#define LOG_WAIT_MS 60000
 
 static const char *const status_names[] = {
 	[MHV_PASS - MHV_PASS] = "pass",
@@ -46,9 +48,15 @@ const char *mhv_status_name(enum mhv_status st)
 	return i < ARRAY_SIZE(status_names) ? status_names[i] : "unknown";
 }
 
-static void relax(void)
+/* One millisecond by the TSC; one PAUSE before it is calibrated, when
+ * only the boot CPU runs and no other can be waiting. */
+static void relax_1ms(void)
 {
-	cpu_relax();
+	u64 end = rdtsc() + host_tsc.clock_hz / 1000;
+
+	do
+		cpu_relax();
+	while (rdtsc() < end);
 }
 
 void hv_finish(enum mhv_status st)
@@ -71,9 +79,9 @@ void hv_finish(enum mhv_status st)
 		       exit_action_name(exit_action));
 	if (role == FINISH_OTHER) {
 		/* the first CPU stores the log and takes the exit action */
-		if (finish_wait(&log_done, LOG_WAIT_SPINS, relax))
+		if (finish_wait(&log_done, LOG_WAIT_MS, relax_1ms))
 			halt_forever();
-		console_printf("mhv: cpu %u: cpu %u has not stored the log in tens of seconds: "
+		console_printf("mhv: cpu %u: cpu %u has not stored the log in a minute: "
 			       "taking the exit action\n",
 			       me - 1, finisher - 1);
 	} else if (role == FINISH_FIRST && log_keeper) {

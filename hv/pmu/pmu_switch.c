@@ -261,13 +261,6 @@ void pmu_put(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 }
 
 /*
- * PMU_SW_LAZY keeps the guest PMU loaded across exits handled in mhv.  That
- * is safe because no guest counter counts in host mode: on AMD every
- * eventsel_hw has GuestOnly=1/HostOnly=0 (APM Vol 2 §13.2.1), on Intel the
- * VM-exit loads GLOBAL_CTRL = 0 (SDM Vol 3 §25.7.1).  Only a host user of the PMU (or a
- * vCPU migrating away) needs the registers back.
- */
-/*
  * The VM stopped: the host (and the next VM on this CPU) gets a PMU
  * with nothing of this guest's, as KVM's put leaves it: selects,
  * FIXED_CTR_CTRL, counters and status 0, the PMU off.  Once per run, not per exit.
@@ -300,6 +293,13 @@ void pmu_release(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode)
 	s->hw_known = false;
 }
 
+/*
+ * PMU_SW_LAZY keeps the guest PMU loaded across exits handled in mhv.  That
+ * is safe because no guest counter counts in host mode: on AMD every
+ * eventsel_hw has GuestOnly=1/HostOnly=0 (APM Vol 2 §13.2.1), on Intel the
+ * VM-exit loads GLOBAL_CTRL = 0 (SDM Vol 3 §25.7.1).  Only a host user of the PMU (or a
+ * vCPU migrating away) needs the registers back.
+ */
 void pmu_put_if_needed(struct pmu_state *s, struct pmu_hw *hw, enum pmu_mode mode, bool host_needs)
 {
 	if (mode == PMU_SW_LAZY && !host_needs)
