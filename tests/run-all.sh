@@ -113,7 +113,7 @@ else
 	bad "kvm-side" "no build/kvm/mhv-kvm (make kvm-side)"
 fi
 
-echo "== serial-log report tool, kvm-unit-tests harness, Linux perf checker (python unittest) =="
+echo "== serial-log report tool, kvm-unit-tests harness, exit gate, Linux perf checker (python unittest) =="
 if out=$(python3 -m unittest discover -s tests/report 2>&1); then
 	ok "report/unittest ($(printf '%s\n' "$out" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p') cases)"
 else
@@ -126,6 +126,13 @@ if out=$(python3 -m unittest discover -s tests/kut 2>&1); then
 else
 	printf '%s\n' "$out" >"$LOGS/kut-unittest.log"
 	bad "kut/unittest" "$(printf '%s\n' "$out" | tail -n 1); log $LOGS/kut-unittest.log"
+fi
+
+if out=$(python3 -m unittest discover -s tests/gate 2>&1); then
+	ok "gate/unittest ($(printf '%s\n' "$out" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p') cases)"
+else
+	printf '%s\n' "$out" >"$LOGS/gate-unittest.log"
+	bad "gate/unittest" "$(printf '%s\n' "$out" | tail -n 1); log $LOGS/gate-unittest.log"
 fi
 
 if out=$(python3 -m unittest discover -s tests/linux-bare 2>&1); then
