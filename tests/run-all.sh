@@ -72,6 +72,16 @@ else
 	printf '%s\n' "$out" | sed 's/^/        /'
 	bad "style/docs-links" "$(printf '%s\n' "$out" | wc -l | tr -d ' ') broken, first: $(printf '%s\n' "$out" | head -n 1)"
 fi
+# every backticked path or name in the README and docs/ that claims something
+# of this tree exists in it (rules: scripts/check-doc-names.py's header)
+if ! out=$(python3 -m unittest discover -s tests/docs 2>&1); then
+	bad "style/docs-names" "tests/docs: $(printf '%s\n' "$out" | tail -n 1)"
+elif out=$(python3 scripts/check-doc-names.py 2>&1); then
+	ok "style/docs-names"
+else
+	printf '%s\n' "$out" | sed 's/^/        /'
+	bad "style/docs-names" "$(printf '%s\n' "$out" | wc -l | tr -d ' ') names the tree does not have, first: $(printf '%s\n' "$out" | head -n 1)"
+fi
 
 echo "== host unit tests (cmocka, ASan + UBSan) =="
 for t in build/unit/test_*; do
