@@ -47,7 +47,7 @@ static bool vcpu_pmi_line(void *vcpu, bool mask_on_delivery)
 enum vm_create_error vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 {
 	const struct vm_config *config = spec->config;
-	enum pmu_mode mode = PMU_OFF;
+	enum pmu_mode mode = config->pmu;
 	u32 i;
 
 	__builtin_memset(vm, 0, sizeof(*vm));
@@ -61,7 +61,6 @@ enum vm_create_error vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 	vm->time_limit_ms = spec->time_limit_ms;
 	vm->timer_reach_tsc = vm_ms_to_tsc(spec->timer_reach_ms);
 	vm->nr_vcpus = spec->nr_vcpus > 1 && spec->nr_vcpus <= VM_MAX_VCPUS ? spec->nr_vcpus : 1;
-	pmu_mode_parse(config->pmu, &mode);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];
 

@@ -176,13 +176,13 @@ static void test_syntax(void **state)
 	assert_int_equal(cfg.nr_guests, 2);
 	assert_string_equal(cfg.guests[0].path, "\\vmexit.flat");
 	assert_string_equal(cfg.guests[0].cmdline, "vmexit.flat cpuid");
-	assert_int_equal(cfg.guests[0].mem_mib, 128);
+	assert_int_equal(cfg.guests[0].vm.mem_mib, 128);
 	assert_int_equal(cfg.guests[0].time_limit, 5);
-	assert_int_equal(cfg.guests[0].pmu_mode, 1);
+	assert_int_equal(cfg.guests[0].vm.pmu, PMU_SW);
 	assert_string_equal(cfg.guests[1].module, "\\initrd");
-	assert_int_equal(cfg.guests[1].mem_mib, 64);
-	assert_int_equal(cfg.guests[0].nr_cpus, 2);
-	assert_int_equal(cfg.guests[1].nr_cpus, 1);
+	assert_int_equal(cfg.guests[1].vm.mem_mib, 64);
+	assert_int_equal(cfg.guests[0].vm.nr_vcpus, 2);
+	assert_int_equal(cfg.guests[1].vm.nr_vcpus, 1);
 	assert_string_equal(cfg.guests[1].cmdline, "");
 	assert_false(cfg.guests[1].initrd);
 
