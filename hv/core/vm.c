@@ -61,6 +61,7 @@ enum vm_create_error vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 	vm->time_limit_ms = spec->time_limit_ms;
 	vm->timer_reach_tsc = vm_ms_to_tsc(spec->timer_reach_ms);
 	vm->nr_vcpus = spec->nr_vcpus > 1 && spec->nr_vcpus <= VM_MAX_VCPUS ? spec->nr_vcpus : 1;
+	guest_cpuid_build(vm);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];
 
@@ -70,7 +71,7 @@ enum vm_create_error vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 		pmu_vcpu_init(v, mode, config->no_accounting ? 0 : spec->pmu_account,
 			      config->guest_counts_insn);
 		pmu_set_pmi_line(&v->pmu, vcpu_pmi_line, v);
-		v->cpuid_view = guest_cpuid_view(mode != PMU_OFF);
+		v->cpuid_view = &vm->cpuid;
 		v->port_hint = &bus_no_ports;
 		msr_vcpu_reset(v);
 	}
