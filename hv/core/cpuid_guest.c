@@ -86,8 +86,10 @@ static void build_view(struct cpuid_cache *view, const struct vm_config *config)
 		view->std[1].ecx &= ~BIT(26);
 	if (backend->adjust_guest_cpuid)
 		backend->adjust_guest_cpuid(view);
-	/* the VM's own features: its PMU mode's leaves */
+	/* the VM's own features: its PMU mode's leaves, its x2APIC */
 	pmu_adjust_guest_cpuid(view, pmu_mode_guest_pmu(config->pmu));
+	if (config->no_x2apic)
+		view->std[1].ecx &= ~CPUID1_ECX_X2APIC;
 }
 
 static void limit_view(struct cpuid_cache *limited, const struct cpuid_cache *view)

@@ -98,7 +98,8 @@ enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id
 		v->timed = spec->timed;
 		v->mitigated = !spec->mitigations_off;
 		v->duty_set = v->mitigated ? mitigations.auto_set : 0;
-		apic_reset(&v->apic, i == 0, true); /* mhv's guests use the x2APIC MSRs */
+		/* mhv's guests use the x2APIC MSRs, where their VM has them */
+		apic_reset(&v->apic, i == 0, vcpu_has_x2apic(v));
 		/* every vCPU enters the same image; RDI says which one it is */
 		v->regs.rip = GUEST_LOAD;
 		v->regs.gpr[GPR_RSP] = GUEST_STACK_TOP - i * GUEST_VCPU_STACK;

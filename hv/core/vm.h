@@ -150,6 +150,14 @@ struct vcpu {
  */
 _Static_assert(__builtin_offsetof(struct vcpu, regs) == 0, "regs first in struct vcpu");
 
+/* Whether the vCPU's VM has an x2APIC (struct vm_config's no_x2apic, in its
+ * CPUID view): the virtual APIC asks before IA32_APIC_BASE enters x2APIC
+ * mode, and the x2APIC MSRs answer only in that mode. */
+static inline bool vcpu_has_x2apic(const struct vcpu *vcpu)
+{
+	return vcpu->cpuid_view->std[1].ecx & CPUID1_ECX_X2APIC;
+}
+
 #define VM_NAME_LEN 32
 #define VM_MAX_VCPUS 4
 #define VM_CONSOLE_LINE 160

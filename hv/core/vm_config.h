@@ -32,6 +32,9 @@ struct vm_config {
 	/* the exit path's duties off (the floor) / as the CPU needs, whatever
 	 * "mitigations =" says; neither: as it says */
 	bool mitigations_off, mitigations_auto;
+	/* no x2APIC: CPUID.1:ECX[21] clear, so IA32_APIC_BASE.EXTD and the
+	 * x2APIC MSRs #GP (SDM Vol 3 §11.12.1) */
+	bool no_x2apic;
 	u32 mem_mib;  /* guest RAM; 0: its maker's (mhv's own guests: GUEST_RAM_SIZE) */
 	u32 nr_vcpus; /* 0: its maker's (a suite's VM row; one) */
 };

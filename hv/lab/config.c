@@ -652,6 +652,18 @@ static int parse_guest_number(struct parser *ps, const struct config_key *key, s
 	return parse_u32(ps, key, val, (u32 *)((char *)cur_guest(ps) + key->field));
 }
 
+/* A guest's on/off feature, default on: the bool at key->field says "off"
+ * (struct vm_config's zero is the default VM). */
+static int parse_guest_off(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 on;
+
+	if (!lookup(on_off_names, ARRAY_SIZE(on_off_names), val, &on))
+		return bad_choice(ps, key, val, on_off_names, ARRAY_SIZE(on_off_names));
+	*(bool *)((char *)cur_guest(ps) + key->field) = !on;
+	return 0;
+}
+
 #define GUEST_NUMBER_KEY(k, f, lo, hi, d)                                              \
 	{                                                                              \
 		.name = k, .parse = parse_guest_number, .desc = d,                     \
@@ -667,6 +679,10 @@ static const struct config_key guest_keys[] = {
 	GUEST_NUMBER_KEY("time_limit", time_limit, 1, 3600, "seconds it may run"),
 	{ .name = "pmu", .parse = parse_guest_pmu, .desc = "its PMU mode" },
 	GUEST_NUMBER_KEY("cpus", vm.nr_vcpus, 1, 4, "its vCPUs, one physical CPU each"),
+	{ .name = "x2apic",
+	  .parse = parse_guest_off,
+	  .desc = "its x2APIC (off: the guest's CPUID has none, its MSRs #GP)",
+	  .field = offsetof(struct mhv_guest, vm.no_x2apic) },
 };
 
 static int parse_line(struct parser *ps, struct slice line)
