@@ -47,7 +47,7 @@ GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
 .PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb fuzz fuzz-build \
 	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest linuxload docs-tables \
-	kvm-side kvm-run kvm-guest
+	kvm-side kvm-run kvm-guest kvm-nested
 .SECONDARY:
 all: $(EFI)
 
@@ -249,7 +249,7 @@ run: deps all
 
 # KUT and the pinned Bochs for the kvm-unit-tests cases, the Debian Linux
 # guest for qemu-linux (each a one-line skip where it cannot be had).
-test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) $(LINUXLOAD) kut bochs linux-guest kvm-guest
+test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) $(LINUXLOAD) kut bochs linux-guest kvm-guest kvm-nested
 	@KUT_OBJ=$(KUT_OUT)/obj sh tests/run-all.sh
 
 # A USB-stick image: GPT + FAT32 EFI System Partition (README: Running on
@@ -320,6 +320,13 @@ kvm-side: $(GUEST_BINS) $(KVM_SIDE)
 # initramfs (a one-line skip without apt, as linux-guest)
 kvm-guest: kvm-side linux-guest
 	@python3 scripts/kvm/initramfs.py $(KVM_SIDE) $(B)/guest $(B)/kvm-guest
+# mhv nested under KVM inside the pinned Bochs (make test's bochs-nested-*
+# cases, docs/testing.md): make linux-guest's kernel and KVM modules as L0,
+# this machine's QEMU and OVMF, mhv and tests/emu/nested.cfg with the
+# kvm-unit-tests binary it names (a one-line skip without apt or QEMU)
+NESTED_KUT = $(KUT_OUT)/obj/x86/xsave.flat
+kvm-nested: all kut linux-guest
+	@python3 scripts/kvm/nested.py $(EFI) tests/emu/nested.cfg $(B)/kvm-nested $(NESTED_KUT)
 # The user's command: the vmexit suite under this machine's KVM, its log
 # beside mhv's for scripts/mhv-report
 kvm-run: deps kvm-side

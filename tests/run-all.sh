@@ -164,6 +164,7 @@ done <"$LOGS/fuzz.txt"
 echo "== emulator boots =="
 LINUX_FILES="--esp-file build/linux-guest/vmlinuz --esp-file build/linux-guest/initrd.cpio"
 KVM_FILES="--esp-file build/linux-guest/vmlinuz --esp-file build/kvm-guest/initrd.cpio"
+NESTED_FILES="--esp-file build/linux-guest/vmlinuz --esp-file build/kvm-nested/initrd.cpio"
 MB_FILES="--esp-file build/multiboot/mbtest.elf --esp-file build/multiboot/mbtest-big.elf
 	--esp-file build/multiboot/truncated.elf --esp-file tests/multiboot/module.txt"
 # tests/emu/cases.txt as one line per case: name|emulator|cpu|cpus|config|
@@ -369,6 +370,15 @@ run_case() {
 			files=$KVM_FILES
 			if [ ! -f build/kvm-guest/initrd.cpio ]; then
 				result SKIP "$name: no KVM side initramfs (make kvm-guest)"
+				return
+			fi
+		esac
+		# nested: mhv under the KVM of that kernel (make kvm-nested), in
+		# a machine with room for QEMU and its guest as well
+		case " $options " in *" nested "*)
+			files=$NESTED_FILES megs="--megs 1536" timeout=1500
+			if [ ! -f build/kvm-nested/initrd.cpio ]; then
+				result SKIP "$name: no nested initramfs (make kvm-nested)"
 				return
 			fi
 		esac

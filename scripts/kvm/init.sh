@@ -11,35 +11,10 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 echo "mhv-linux: run ${mhvrun:-?}"
 echo "mhv-linux: init reached at $(cut -d' ' -f1 /proc/uptime) s"
-# insmod in dependency order; kvm_amd wants ccp first where the kernel
-# built it with SEV (Debian's generic flavour; its cloud flavour has none)
-for m in irqbypass kvm ccp; do
-	[ -f /lib/modules/$m.ko ] && insmod /lib/modules/$m.ko
-done
-# module parameters from the command line (mhvkvmamd=, mhvkvmintel=: the
-# kernel hands unknown words to init's environment; busybox's insmod does
-# not read /proc/cmdline as modprobe would)
-case "$(sed -n 's/^vendor_id[^:]*: //p' /proc/cpuinfo | head -n 1)" in
-# shellcheck disable=SC2086
-AuthenticAMD) insmod /lib/modules/kvm-amd.ko ${mhvkvmamd:-} ;;
-# shellcheck disable=SC2086
-*) insmod /lib/modules/kvm-intel.ko ${mhvkvmintel:-} ;;
-esac
-echo "mhv-linux: kvm modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
-dmesg | sed -n 's/^\[[ 0-9.]*\] \(kvm.*\)/mhv-linux: dmesg \1/p'
+. /bin/init-lib.sh
+kvm_load
 # the gate's parameters (tests/emu/bochs.cfg): the same counts as mhv's rows
 /bin/mhv-kvm --guests /guest --env "${mhvkvmenv:-bochs}" --iterations 200 --batches 10 \
 	--warmup 100 --timeout 300
 echo "mhv-linux: mhv-kvm status $?"
-# the kernel's "unchecked MSR access error" lines, for
-# tests/linux-bare/msr_errors.py (as scripts/linux-guest-init.sh)
-dmesg | sed -n 's/.*unchecked MSR access error: \(.*\) at rIP.*/mhv-linux: msr-error \1/p'
-echo "mhv-linux: msr-errors $(dmesg | grep -c 'unchecked MSR access error')"
-echo "mhv-linux: done at $(cut -d' ' -f1 /proc/uptime) s"
-# The UART sends from the tty buffer by interrupt, at the baud rate's pace
-# in Bochs' real time, while Bochs runs the guest's clock faster; poweroff
-# drops what is still buffered (the last rows were lost with 2 s here)
-sleep 8
-echo "mhv-linux: no ACPI: halting"
-sleep 2
-poweroff -f
+init_end

@@ -73,6 +73,7 @@ def main():
         c.copy("guest/%s.bin" % suite, os.path.join(guests, suite + ".bin"), 0o644)
     for name, path in sorted(mods.items()):
         c.copy("lib/modules/%s.ko" % name, path, 0o644)
+    c.copy("bin/init-lib.sh", os.path.join(HERE, "init-lib.sh"), 0o644)
     c.copy("init", os.path.join(HERE, "init.sh"))
     os.makedirs(out, exist_ok=True)
     tmp = os.path.join(out, "initrd.cpio.tmp")

@@ -21,7 +21,7 @@ EMULATORS = ("qemu", "qemu-usb", "bochs", "bochs-pmu", "bochs-disk", "bochs-pmu-
 OPTIONS = {"qemu": ("nmi", "mce", "mce-logged", "fb", "mb", "linux", "gpu2", "many", "smm",
                     "snakeoil", "signed", "refused", "numa", "com2", "spcr", "noserial", "nohpet"),
            "bochs": ("mb",),
-           "bochs-pmu": ("mb", "linux", "bare", "kvm", "perf", "perftest"), "qemu-usb": (),
+           "bochs-pmu": ("mb", "linux", "bare", "kvm", "nested", "perf", "perftest"), "qemu-usb": (),
            "bochs-disk": (), "bochs-pmu-disk": ()}
 KEYS = ("emulator", "cpu", "cpus", "config", "status", "options", "expect", "reject")
 SINGLE = ("emulator", "cpu", "cpus", "config", "status")  # required, once each
