@@ -187,7 +187,7 @@ void attr_random(struct fuzz_rng *r, const struct fuzz_pmus *pmus, struct perf_e
 	a->inherit_stat = rng_one_in(r, 10);
 	a->enable_on_exec = rng_one_in(r, 8);
 	a->task = rng_one_in(r, 8);
-	a->precise_ip = rng_one_in(r, 2) ? 0 : rng_below(r, 4);
+	a->precise_ip = rng_one_in(r, 3) ? 1 + rng_below(r, 3) : 0;
 	a->mmap_data = rng_one_in(r, 10);
 	a->sample_id_all = rng_one_in(r, 3);
 	a->exclude_host = rng_one_in(r, 10);

@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 	static struct fuzz_state st;
 	struct fuzz_args a;
 	char err[160];
-	double start, end;
+	double start, end, stop, slowest = 0;
 
 	if (fuzz_parse_args(argc, argv, &a, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -96,12 +96,20 @@ int main(int argc, char **argv)
 	handlers(a.seconds);
 	start = now();
 	end = start + a.seconds;
-	while (now() < end)
+	stop = start;
+	/* the slowest step: how far past SECONDS the run can go */
+	for (double t = start, t2; t < end; t = t2) {
 		fuzz_step(&st);
+		t2 = now();
+		if (t2 - t > slowest)
+			slowest = t2 - t;
+		stop = t2;
+	}
 	fuzz_teardown(&st);
 	alarm(0);
 	stats_print(&st.stats, print_line);
-	printf("perf-fuzz: done: %lu operations, %d overflow signals in %.1f s\n", st.stats.ops,
-	       (int)fuzz_signals, now() - start);
+	printf("perf-fuzz: done: %lu operations, %d overflow signals in %.1f s "
+	       "(slowest step %.2f s, teardown %.2f s)\n",
+	       st.stats.ops, (int)fuzz_signals, stop - start, slowest, now() - stop);
 	return 0;
 }
