@@ -9,18 +9,21 @@ test) the guest's /init (scripts/linux-guest-init.sh) lists the kernel
 log's complaints: "mhv-linux: klog TEXT" per distinct line (without its
 timestamp) of a WARNING, BUG, oops, general protection fault, unchecked
 MSR access error, unknown NMI ("Uhhuh. NMI received", "Dazed and
-confused"), lockup, RCU stall or panic, and of the two timing lines
-"perf: interrupt took too long" and "NMI handler (...) took too long to
-run"; then "mhv-linux: klog-lines N of M" (N printed, M matched).
+confused"), lockup, RCU stall or panic; then "mhv-linux: klog-lines N
+of M" (N printed, M matched), and "mhv-linux: klog-timing perf interrupt
+took too long N, NMI handler took too long M", the counts of the two
+timing lines ("perf: interrupt took too long (...), lowering
+kernel.perf_event_max_sample_rate to ...", "NMI handler (...) took too
+long to run: ...", as many as the kernel lowers its rate).
 
 Each line is reduced to what identifies the complaint: a WARNING to its
 source line and function ("WARNING: at kernel/events/core.c:123 f"), an
 MSR error to its text without " at rIP: ..." (the MSR and value stay),
-any other to its text with numbers as "#".  The timing lines are printed
-and counted, not judged: Linux times its PMI handler in guest time, which
+any other to its text with numbers as "#".  The timing lines are
+counted, not judged: Linux times its PMI handler in guest time, which
 under mhv includes the exits the handler takes (each access to a PMU MSR
-in the software modes), and on Bochs (an instruction-counting TSC) the
-bare run prints them too.  Every other line of a run must be in the
+in the software modes), and the bare run on Bochs prints them too (a
+PMI storm of the fuzzer's small sample periods).  Every other line of a run must be in the
 reference (FILE: the bare run's "mhv-linux: klog" lines or the reduced
 texts; '#' starts a comment); without --reference there must be none.
 Each run must have printed its list (an older initrd has no klog-lines
@@ -35,6 +38,8 @@ import sys
 RUN = re.compile(r"mhv-linux: run (\S+)")
 KLOG = re.compile(r"mhv-linux: klog (.*?)\s*$")
 COUNT = re.compile(r"mhv-linux: klog-lines ([0-9]+) of ([0-9]+)")
+TIMING_COUNTS = re.compile(r"mhv-linux: klog-timing perf interrupt took too long ([0-9]+), "
+                           r"NMI handler took too long ([0-9]+)")
 FUZZ_SEED = re.compile(r"mhv-linux: perf-fuzz seed (\S+)")
 FUZZ_STATUS = re.compile(r"mhv-linux: perf-fuzz status ([0-9]+)")
 WARNING = re.compile(r"WARNING: (?:CPU: \d+ PID: \d+ )?at (\S+) ([A-Za-z0-9_.]+)")
@@ -64,6 +69,7 @@ class Run:
         self.lines = []
         self.printed = None  # None: the run printed no klog-lines line
         self.matched = None
+        self.timing = None  # (perf interrupt, NMI handler) too long: counts
         self.fuzz_seed = None  # the perf_event fuzzer's, where it ran
         self.fuzz_status = None
 
@@ -84,6 +90,10 @@ def parse(text):
         m = KLOG.search(line)
         if m:
             runs[-1].lines.append(m.group(1))
+            continue
+        m = TIMING_COUNTS.search(line)
+        if m:
+            runs[-1].timing = (int(m.group(1)), int(m.group(2)))
             continue
         m = FUZZ_SEED.search(line)
         if m:
@@ -133,11 +143,15 @@ def check(runs, reference, ref_name):
         seen.update(t for t in judged if t in allowed)
         for t in new:
             fails.append("run %s: kernel log: %s (not in %s)" % (r.name, t, ref_name))
-        lines.append("linux-klog: run %s: %d complaints%s, %d timing lines%s" %
+        perf_slow, nmi_slow = r.timing or (0, 0)
+        perf_slow += sum(1 for t in timed if "perf: interrupt" in t)
+        nmi_slow += sum(1 for t in timed if "perf: interrupt" not in t)
+        lines.append("linux-klog: run %s: %d complaints%s; timing: perf interrupt took too long "
+                     "%d, NMI handler took too long %d" %
                      (r.name, len(judged),
-                      ", %d not in %s" % (len(new), ref_name) if new
-                      else ", each in %s" % ref_name if judged else "",
-                      len(timed), " (%s)" % "; ".join(reduce(t) for t in timed) if timed else ""))
+                      " (%d not in %s)" % (len(new), ref_name) if new
+                      else " (each in %s)" % ref_name if judged else "",
+                      perf_slow, nmi_slow))
     for t in reference:
         if t not in seen:
             lines.append("linux-klog: note: %s has \"%s\", no run did" % (ref_name, t))

@@ -56,7 +56,8 @@ class CheckTest(unittest.TestCase):
     def test_clean_runs_pass(self):
         lines, fails = judge(mhv_log(run_lines("sw", []), run_lines("hw", [])))
         self.assertEqual(fails, [])
-        self.assertIn("linux-klog: run sw: 0 complaints, 0 timing lines", lines)
+        self.assertIn("linux-klog: run sw: 0 complaints; timing: perf interrupt took too long 0, "
+                      "NMI handler took too long 0", lines)
 
     def test_new_warning_fails(self):
         _, fails = judge(mhv_log(run_lines("sw", [WARN_A])))
@@ -75,7 +76,13 @@ class CheckTest(unittest.TestCase):
     def test_timing_lines_are_not_judged(self):
         lines, fails = judge(mhv_log(run_lines("sw", [SLOW, NMI_SLOW])))
         self.assertEqual(fails, [])
-        self.assertIn("2 timing lines", lines[0])
+        self.assertIn("perf interrupt took too long 1, NMI handler took too long 1", lines[0])
+
+    def test_timing_counts(self):
+        timing = "mhv-linux: klog-timing perf interrupt took too long 7, NMI handler took too long 2"
+        lines, fails = judge(mhv_log(run_lines("hw", []) + [timing]))
+        self.assertEqual(fails, [])
+        self.assertIn("perf interrupt took too long 7, NMI handler took too long 2", lines[0])
 
     def test_missing_list_fails(self):
         _, fails = judge(mhv_log(run_lines("sw", [], count=False)))

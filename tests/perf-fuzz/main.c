@@ -80,6 +80,7 @@ int main(int argc, char **argv)
 	struct fuzz_args a;
 	char err[160];
 	double start, end, stop, slowest = 0;
+	char slowest_step[160] = "none";
 
 	if (fuzz_parse_args(argc, argv, &a, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -101,15 +102,18 @@ int main(int argc, char **argv)
 	for (double t = start, t2; t < end; t = t2) {
 		fuzz_step(&st);
 		t2 = now();
-		if (t2 - t > slowest)
+		if (t2 - t > slowest) {
 			slowest = t2 - t;
+			snprintf(slowest_step, sizeof(slowest_step), "%s%s%s", st.step,
+				 st.detail[0] ? " " : "", st.detail);
+		}
 		stop = t2;
 	}
 	fuzz_teardown(&st);
 	alarm(0);
 	stats_print(&st.stats, print_line);
 	printf("perf-fuzz: done: %lu operations, %d overflow signals in %.1f s "
-	       "(slowest step %.2f s, teardown %.2f s)\n",
-	       st.stats.ops, (int)fuzz_signals, stop - start, slowest, now() - stop);
+	       "(slowest step %.2f s, %s; teardown %.2f s)\n",
+	       st.stats.ops, (int)fuzz_signals, stop - start, slowest, slowest_step, now() - stop);
 	return 0;
 }

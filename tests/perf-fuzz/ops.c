@@ -6,7 +6,9 @@
  * switch, fork and exec of a short child, and user-mode work for the
  * counters to count.  Each syscall is counted as tried and succeeded.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -27,15 +29,22 @@ void state_init(struct fuzz_state *st)
 	st->page_size = sysconf(_SC_PAGESIZE);
 }
 
-/* a random open event, or NULL; leaders_only: one opened without a group */
-static struct fuzz_event *pick_event(struct fuzz_state *st, int leaders_only)
+enum pick {
+	PICK_ANY,
+	PICK_LEADER, /* opened without a group */
+	PICK_RING,   /* with a ring mapped */
+};
+
+/* a random open event of the kind asked for, or NULL */
+static struct fuzz_event *pick_event(struct fuzz_state *st, enum pick want)
 {
 	int start = (int)rng_below(&st->rng, FUZZ_MAX_EVENTS);
 
 	for (int i = 0; i < FUZZ_MAX_EVENTS; i++) {
 		struct fuzz_event *e = &st->ev[(start + i) % FUZZ_MAX_EVENTS];
 
-		if (e->fd >= 0 && (!leaders_only || e->leader))
+		if (e->fd >= 0 && (want != PICK_LEADER || e->leader) &&
+		    (want != PICK_RING || e->ring))
 			return e;
 	}
 	return NULL;
@@ -97,7 +106,7 @@ static void op_open(struct fuzz_state *st)
 		if (st->ev[i].fd < 0)
 			slot = &st->ev[i];
 	if (!slot) {
-		slot = pick_event(st, 0);
+		slot = pick_event(st, PICK_ANY);
 		op_close(st, slot);
 	}
 	memset(&u, 0, sizeof(u));
@@ -110,7 +119,7 @@ static void op_open(struct fuzz_state *st)
 	}
 	pid = pick_pid(st, &cpu);
 	if (rng_one_in(&st->rng, 3))
-		leader = pick_event(st, 1);
+		leader = pick_event(st, PICK_LEADER);
 	if (rng_one_in(&st->rng, 2))
 		flags |= PERF_FLAG_FD_CLOEXEC;
 	if (rng_one_in(&st->rng, 20))
@@ -121,6 +130,10 @@ static void op_open(struct fuzz_state *st)
 		flags = rng_next(&st->rng);
 	fd = (int)syscall(SYS_perf_event_open, &u.attr, pid, cpu, leader ? leader->fd : -1, flags);
 	stat_count(&st->stats, leader ? K_OPEN_GROUP : K_OPEN, fd >= 0);
+	snprintf(st->detail, sizeof(st->detail), "type %u config 0x%llx %s %llu pid %d cpu %d: %s",
+		 u.attr.type, (unsigned long long)u.attr.config, u.attr.freq ? "freq" : "period",
+		 (unsigned long long)u.attr.sample_period, (int)pid, cpu,
+		 fd >= 0 ? "opened" : strerror(errno));
 	if (fd < 0)
 		return;
 	slot->fd = fd;
@@ -162,7 +175,7 @@ static void op_ioctl(struct fuzz_state *st, struct fuzz_event *e)
 		stat_count(&st->stats, K_IOC_PERIOD, ret == 0);
 		break;
 	case 7: {
-		struct fuzz_event *to = pick_event(st, 0);
+		struct fuzz_event *to = pick_event(st, PICK_ANY);
 
 		arg = to && !rng_one_in(r, 4) ? (unsigned long)to->fd : (unsigned long)-1;
 		stat_count(&st->stats, K_IOC_SET_OUTPUT,
@@ -273,30 +286,44 @@ static void op_fork(struct fuzz_state *st)
 void fuzz_step(struct fuzz_state *st)
 {
 	unsigned int w = (unsigned int)rng_below(&st->rng, 100);
-	struct fuzz_event *e = pick_event(st, 0);
+	struct fuzz_event *e = pick_event(st, PICK_ANY), *ringed;
 
 	st->stats.ops++;
+	st->detail[0] = '\0';
 	if (w < 22 || !e) {
+		st->step = "open";
 		op_open(st);
 	} else if (w < 46) {
+		st->step = "ioctl";
 		op_ioctl(st, e);
 	} else if (w < 56) {
+		st->step = "read";
 		op_read(st, e);
 	} else if (w < 62) {
+		st->step = "mmap";
 		op_mmap(st, e);
-	} else if (w < 70) {
-		op_ring_read(st, e);
 	} else if (w < 74) {
-		op_rdpmc(st, e);
+		/* the reads of a ring: an event that has one, if any */
+		ringed = pick_event(st, PICK_RING);
+		st->step = w < 70 ? "ring-read" : "rdpmc";
+		if (w < 70)
+			op_ring_read(st, ringed ? ringed : e);
+		else
+			op_rdpmc(st, ringed ? ringed : e);
 	} else if (w < 76) {
+		st->step = "fcntl";
 		op_async(st, e);
 	} else if (w < 78) {
+		st->step = "prctl";
 		op_prctl(st);
 	} else if (w < 81) {
+		st->step = "fork";
 		op_fork(st);
 	} else if (w < 88) {
+		st->step = "close";
 		op_close(st, e);
 	} else {
+		st->step = "work";
 		op_work(st);
 	}
 	if ((st->stats.ops & 63) == 0)

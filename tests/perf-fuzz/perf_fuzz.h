@@ -119,6 +119,8 @@ struct fuzz_state {
 		int execs; /* it execs /bin/busybox true: its exit status says whether it did */
 	} child[FUZZ_MAX_CHILDREN];
 	long page_size;
+	const char *step; /* the kind of the last step */
+	char detail[128]; /* what it did, where it says (an open's event) */
 };
 
 void state_init(struct fuzz_state *st);
