@@ -46,7 +46,7 @@ GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/gues
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
 .PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb fuzz fuzz-build \
-	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest linuxload docs-tables \
+	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest perf-fuzz-soak linuxload docs-tables \
 	kvm-side kvm-run kvm-guest kvm-nested
 .SECONDARY:
 all: $(EFI)
@@ -335,8 +335,24 @@ kvm-run: deps kvm-side
 # ---- the Linux guest (docs/linux-guest.md) ----
 # A Debian kernel and an initramfs of Debian's busybox-static and linux-perf,
 # fetched once into a cache outside the clone; a one-line skip without apt.
-linux-guest:
-	@python3 scripts/linux-guest.py $(B)/linux-guest
+# with the perf_event fuzzer (tests/perf-fuzz), a static Linux program
+# built with the system compiler, as /bin/perf-fuzz
+PERF_FUZZ := $(B)/perf-fuzz/perf-fuzz
+$(PERF_FUZZ): $(wildcard tests/perf-fuzz/*.c tests/perf-fuzz/*.h)
+	@mkdir -p $(@D)
+	@echo '  HOSTCC  $@'
+	@$(HOSTCC) -std=gnu11 -O2 -static -Wall -Wextra -Werror -Wno-unused-parameter \
+		-o $@ $(wildcard tests/perf-fuzz/*.c)
+linux-guest: $(PERF_FUZZ)
+	@python3 scripts/linux-guest.py $(B)/linux-guest $(PERF_FUZZ)
+# The fuzzer's soak (scripts/perf-fuzz-soak.sh): SOAK_SECONDS of guest time
+# per run, bare and under each PMU mode of SOAK_MODELS, with SEED (random:
+# drawn and printed); one Bochs at a time
+SOAK_SECONDS ?= 300
+SOAK_MODELS ?= zen5 skylake_pmu
+SEED ?= random
+perf-fuzz-soak: all $(LINUXLOAD) bochs linux-guest
+	@sh scripts/perf-fuzz-soak.sh $(SOAK_SECONDS) $(SEED) "$(SOAK_MODELS)" $(B)/perf-fuzz-soak
 
 # ---- kvm-unit-tests as mhv guests (docs/kvm-unit-tests.md) ----
 # The sources stay outside the repository: KUT_SRC=DIR or the pinned

@@ -322,6 +322,20 @@ static void pmu_not_kept(u32 msr, u64 keep, u64 bad_bits, const char *what)
 	check((v == VECTOR_GP || v < 0) && now == keep, what, v);
 }
 
+/* Bits the guest may write but that do not stick: no fault, and dropped. */
+static void pmu_dropped(u32 msr, u64 keep, u64 bits, const char *what)
+{
+	u64 now = ~0ull;
+	int v;
+
+	wrmsr(msr, keep);
+	v = wrmsr_safe(msr, keep | bits);
+	rdmsr_safe(msr, &now);
+	if (v >= 0 || now != keep)
+		pmu_report(msr, keep | bits, v, now);
+	check(v < 0 && now == keep, what, v);
+}
+
 /*
  * A counter value wider than the counter: #GP, or no fault and only the
  * counter's width is kept (KVM masks as AMD's PPRs have the upper bits
@@ -367,8 +381,9 @@ static void pmu_counters_intel(unsigned nr_gp, unsigned width)
 /*
  * Intel: reserved bits of the event selects, FIXED_CTR_CTRL and
  * GLOBAL_CTRL are #GP (SDM Vol 3 §21.2.1-21.2.2); AnyThread, which counts
- * the sibling hyperthread (§21.2.3), is refused, and CPUID.0AH:EDX[15]
- * says it is deprecated.
+ * the sibling hyperthread (§21.2.3), is dropped, not #GP (Linux writes it
+ * on a version 3 or later PMU: issue 41), and CPUID.0AH:EDX[15] says it
+ * is deprecated.
  */
 static void pmu_reserved_intel(void)
 {
@@ -384,8 +399,8 @@ static void pmu_reserved_intel(void)
 		return;
 	check(version < 3 || (a.edx & BIT(15)), "CPUID.0AH:EDX[15] (AnyThread deprecated) clear",
 	      (int)a.edx);
-	pmu_refused(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, EVTSEL_QUIET | BIT(21),
-		    "PERFEVTSEL0 with AnyThread was not #GP");
+	pmu_dropped(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, BIT(21),
+		    "PERFEVTSEL0 with AnyThread was #GP or kept it");
 	/* not 32 or 33: IN_TX and IN_TXCP where the CPU has TSX */
 	pmu_refused(INTEL_PERFEVTSEL(0), EVTSEL_QUIET, EVTSEL_QUIET | BIT(34),
 		    "PERFEVTSEL0 with reserved bit 34 was not #GP");
@@ -396,10 +411,10 @@ static void pmu_reserved_intel(void)
 	wrmsr(INTEL_PERFEVTSEL(0), 0);
 	wrmsr(INTEL_PERFEVTSEL(nr_gp - 1), 0);
 	if (nr_fixed) {
-		pmu_refused(INTEL_FIXED_CTR_CTRL, 0x1, 0x1 | BIT(2),
-			    "FIXED_CTR_CTRL with AnyThread of counter 0 was not #GP");
-		pmu_refused(INTEL_FIXED_CTR_CTRL, 0x1, 0x1 | BIT(4 * (nr_fixed - 1) + 2),
-			    "FIXED_CTR_CTRL with AnyThread of the last counter was not #GP");
+		pmu_dropped(INTEL_FIXED_CTR_CTRL, 0x1, BIT(2),
+			    "FIXED_CTR_CTRL with AnyThread of counter 0 was #GP or kept it");
+		pmu_dropped(INTEL_FIXED_CTR_CTRL, 0x1, BIT(4 * (nr_fixed - 1) + 2),
+			    "FIXED_CTR_CTRL with AnyThread of the last counter was #GP or kept it");
 		pmu_refused(INTEL_FIXED_CTR_CTRL, 0x1, 0x1 | BIT(4 * nr_fixed),
 			    "FIXED_CTR_CTRL for a counter that does not exist was not #GP");
 		pmu_refused(INTEL_FIXED_CTR_CTRL, 0x1, 0x1 | BIT(63),

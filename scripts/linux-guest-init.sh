@@ -1,6 +1,7 @@
 #!/bin/busybox sh
 # /init of the Linux guest's initramfs (scripts/linux-guest.py): what the
-# guest sees, a workload under perf stat, power-off.  make test's Linux
+# guest sees, the perf_event fuzzer (mhvperffuzz=), a workload under perf
+# stat, the kernel's complaints, power-off.  make test's Linux
 # cases read the "mhv-linux:" lines; tests/linux-bare/perf_check.py compares the
 # "mhv-linux: perf" lines (perf stat -x, CSV) between PMU modes.
 /bin/busybox --install -s /bin
@@ -23,6 +24,24 @@ echo "mhv-linux: $(perf --version 2>&1)"
 echo "mhv-linux: pmu $(ls /sys/bus/event_source/devices | tr '\n' ' ')"
 [ -e /sys/bus/event_source/devices/cpu/type ] ||
 	echo "mhv-linux: no PMU (no /sys/bus/event_source/devices/cpu)"
+# mhvperffuzz=SECONDS (tests/emu/linux-bochs-*.cfg): the perf_event fuzzer
+# (tests/perf-fuzz, docs/linux-guest.md) for that long, seeded by
+# mhvperffuzzseed= (else it draws a seed and prints it), before perf stat:
+# the counts of the workload below must still agree with the bare run's.
+# The kernel lowers perf_event_max_sample_rate when a PMI takes long
+# (guest time, which under mhv includes the exits): put back after it.
+if [ -n "${mhvperffuzz:-}" ] && [ -x /bin/perf-fuzz ]; then
+	rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+	echo "mhv-linux: perf-fuzz start at $(cut -d' ' -f1 /proc/uptime) s"
+	{
+		perf-fuzz "$mhvperffuzz" ${mhvperffuzzseed:+"$mhvperffuzzseed"} 2>&1
+		echo "perf-fuzz: status $?"
+	} | sed 's/^perf-fuzz: /mhv-linux: perf-fuzz /'
+	echo "mhv-linux: perf-fuzz max sample rate $rate," \
+		"after $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
+	echo "$rate" >/proc/sys/kernel/perf_event_max_sample_rate
+	echo "mhv-linux: perf-fuzz done at $(cut -d' ' -f1 /proc/uptime) s"
+fi
 # The workload: a fixed count of shell loop iterations in the static
 # busybox, at fixed addresses (no ASLR), so its user-mode counts are the
 # same wherever it runs; the unfiltered ones add the kernel's share, which
@@ -72,6 +91,19 @@ fi
 # console), for tests/linux-bare/msr_errors.py
 dmesg | sed -n 's/.*unchecked MSR access error: \(.*\) at rIP.*/mhv-linux: msr-error \1/p'
 echo "mhv-linux: msr-errors $(dmesg | grep -c 'unchecked MSR access error')"
+# the kernel's complaints (WARNING, BUG, oops, unknown NMI, lockups, stalls,
+# MSR errors), each distinct line once, for tests/linux-bare/kernel_log.py
+# to compare with the bare run's; of the timing lines (a PMI handler that
+# took long, in guest time) only their counts
+dmesg | sed 's/^\[[ 0-9.]*\] //' >/tmp/dmesg
+grep -E 'WARNING:|BUG:|Oops|general protection|unchecked MSR access|Uhhuh|Dazed and confused|soft lockup|hard LOCKUP|rcu.*(stall|self-detected)|Kernel panic|invalid opcode|double fault|unable to handle' \
+	/tmp/dmesg >/tmp/klog.all
+awk '!seen[$0]++' /tmp/klog.all | head -n 20 >/tmp/klog
+sed 's/^/mhv-linux: klog /' /tmp/klog
+echo "mhv-linux: klog-lines $(wc -l </tmp/klog) of $(wc -l </tmp/klog.all)"
+echo "mhv-linux: klog-timing perf interrupt took too long" \
+	"$(grep -c 'perf: interrupt took too long' /tmp/dmesg)," \
+	"NMI handler took too long $(grep -c 'took too long to run' /tmp/dmesg)"
 echo "mhv-linux: done at $(cut -d' ' -f1 /proc/uptime) s"
 if [ -d /sys/firmware/acpi/tables ]; then
 	echo "mhv-linux: powering off"

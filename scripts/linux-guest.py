@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The Linux guest (docs/linux-guest.md): a Debian kernel and an initramfs.
 
-    linux-guest.py [OUT]          (default build/linux-guest)
+    linux-guest.py [OUT [PERF_FUZZ]]   (default build/linux-guest)
 
 Fetches Debian packages with `apt-get download` into a cache outside the
 clone ($MHV_CACHE, else ~/.cache/mhv, folder linux-guest/), unpacks them
@@ -13,7 +13,8 @@ unpacked libraries, found through the packages' Depends), coreutils'
 dynamically linked sleep as /bin/sleep (perf test 8, "PERF_RECORD_* events
 & perf_sample fields", runs `sleep 1` and wants PERF_RECORD_MMAPs of a file
 named sleep, of libc and of ld: busybox's sleep is /bin/busybox, static,
-and fails it), and /init from scripts/linux-guest-init.sh.
+and fails it), /init from scripts/linux-guest-init.sh, and PERF_FUZZ (make's static
+build of tests/perf-fuzz, the perf_event fuzzer) as /bin/perf-fuzz.
 
 LINUX_IMAGE=PKG picks the kernel package; by default the one the
 linux-image-cloud-amd64 meta package depends on.  Without apt or network:
@@ -199,6 +200,9 @@ def busybox_base(dirs):
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "build/linux-guest"
+    fuzz = sys.argv[2] if len(sys.argv) > 2 else None
+    if fuzz and not os.path.isfile(fuzz):
+        sys.exit("linux-guest: %s: no such file (the perf_event fuzzer: make %s)" % (fuzz, fuzz))
     kpkg, kroot = kernel_root()
     vmlinuz = [f for f in os.listdir(os.path.join(kroot, "boot")) if f.startswith("vmlinuz-")]
     if len(vmlinuz) != 1:
@@ -225,6 +229,8 @@ def main():
     c.symlink(INTERP, "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2")
     with open(os.path.join(HERE, "linux-guest-init.sh"), "rb") as f:
         c.file("init", f.read())
+    if fuzz:
+        c.copy("bin/perf-fuzz", fuzz)
 
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "initrd.cpio.tmp"), "wb") as f:
@@ -232,9 +238,9 @@ def main():
     os.replace(os.path.join(out, "initrd.cpio.tmp"), os.path.join(out, "initrd.cpio"))
     shutil.copyfile(os.path.join(kroot, "boot", vmlinuz[0]), os.path.join(out, "vmlinuz"))
     print("linux-guest: %s/vmlinuz (%s), %s/initrd.cpio (%d KiB: busybox, perf, sleep, "
-          "%d libraries)" %
+          "%d libraries%s)" %
           (out, vmlinuz[0], out, os.path.getsize(os.path.join(out, "initrd.cpio")) >> 10,
-           len(libs)))
+           len(libs), ", perf-fuzz" if fuzz else ""))
 
 
 if __name__ == "__main__":

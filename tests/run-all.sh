@@ -208,7 +208,7 @@ run_case() {
 	name=$1 emu=$2 cpu=$3 cpus=$4 cfg=$5 want=$6 options=$7 patterns=$8
 	log=$LOGS/$name.log
 	start=$(date +%s)
-	rm -f "$LOGS/$name.perf.txt" "$LOGS/$name.msr.txt"
+	rm -f "$LOGS/$name.perf.txt" "$LOGS/$name.msr.txt" "$LOGS/$name.klog.txt"
 	if [ "$emu" = qemu ]; then
 		# options nmi mce mce-logged fb mb linux gpu2: an NMI or a machine
 		# check from the monitor once a suite runs; a corrected machine
@@ -482,6 +482,21 @@ run_case() {
 			return
 		fi
 	esac
+	# option linux (not kvm or nested: their init is the KVM side's): no kernel
+	# complaint (WARNING, oops, unknown NMI...) that the bare run of the
+	# model has not (tests/emu/linux-bare-MODEL.klog; QEMU: none)
+	case " $options " in *" kvm "* | *" nested "*) ;; *" linux "*)
+		ref=""
+		[ "$emu" != bochs-pmu ] || ref="--reference tests/emu/linux-bare-$cpu.klog"
+		# shellcheck disable=SC2086
+		out=$(python3 tests/linux-bare/kernel_log.py $ref "$log" 2>&1)
+		st=$?
+		printf '%s\n' "$out" >"$LOGS/$name.klog.txt"
+		if [ $st != 0 ]; then
+			result FAIL "$name" "$(printf '%s\n' "$out" | grep -m 1 FAIL); log $LOGS/$name.klog.txt"
+			return
+		fi
+	esac
 	result PASS "$name (${secs}s)"
 	# the Linux guest: its boot time to /init (guest uptime) per run
 	case " $options " in *" linux "*)
@@ -495,6 +510,17 @@ run_case() {
 		while IFS= read -r line; do
 			result INFO "$line"
 		done <"$LOGS/$name.msr.txt"
+		if [ -f "$LOGS/$name.klog.txt" ]; then
+			while IFS= read -r line; do
+				result INFO "$line"
+			done <"$LOGS/$name.klog.txt"
+		fi
+		# the perf_event fuzzer: its syscalls per run (mhvperffuzz=)
+		tr -d '\r' <"$log" | sed -n 's/.*mhv-linux: \(run [^ ]*\)$/perf-fuzz: \1/p; s/.*mhv-linux: perf-fuzz \(total tried .*\|done: .*\|seed .*\)/perf-fuzz: \1/p' |
+			awk '/^perf-fuzz: run / { run = $3; next } { sub(/^perf-fuzz: /, ""); print "perf-fuzz: run " run ": " $0 }' |
+			while IFS= read -r line; do
+				result INFO "$line"
+			done
 	esac
 }
 # Two lanes, one per core.  Lane 0 runs QEMU's cases one at a time (TCG

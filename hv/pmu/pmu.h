@@ -131,7 +131,7 @@ struct pmu_state {
 	 */
 	u64 eventsel_rsvd, eventsel_kept;
 	u64 eventsel_rsvd_txcp; /* eventsel_rsvd of the counter that may hold IN_TXCP */
-	u64 fixed_ctr_ctrl_rsvd;
+	u64 fixed_ctr_ctrl_rsvd, fixed_ctr_ctrl_kept;
 	u64 global_valid;	      /* the counters, GLOBAL_CTRL/STATUS layout */
 	struct pmu_pmi_line pmi_line; /* pmu_set_pmi_line, after pmu_init */
 };

@@ -169,8 +169,8 @@ bool pmu_set_fixed_ctr_ctrl(struct pmu_state *s, u64 guest_value)
 {
 	if (guest_value & s->fixed_ctr_ctrl_rsvd)
 		return false;
-	s->fixed_ctr_ctrl = guest_value;
-	s->fixed_ctr_ctrl_hw = guest_value;
+	s->fixed_ctr_ctrl = guest_value & s->fixed_ctr_ctrl_kept;
+	s->fixed_ctr_ctrl_hw = s->fixed_ctr_ctrl;
 	pmu_recalc_accounting(s);
 	return true;
 }

@@ -125,7 +125,7 @@ static void clamp_geometry(struct cpuid_cache *view)
 		a->eax = (a->eax & ~0xff00u) | PMU_MAX_GP << 8;
 	if ((a->edx & 0x1f) > PMU_MAX_FIXED)
 		a->edx = (a->edx & ~0x1fu) | PMU_MAX_FIXED;
-	/* AnyThread (version 3) is #GP in mhv (pmu_switch.c): tell the guest. */
+	/* AnyThread (version 3) is dropped by mhv (pmu_switch.c): tell the guest. */
 	if ((a->eax & 0xff) >= 3)
 		a->edx |= PMU_CPUID_ANYTHREAD_DEPRECATED;
 	if ((e22->ebx & 0xf) > PMU_AMD_MAX_GP)

@@ -71,11 +71,16 @@ static u32 global_status_msr(const struct pmu_state *s)
  * The guest's write filters, once per vCPU.  Intel's reserved bits are
  * #GP; AMD CPUs raise no #GP for an event select's reserved bits (the APM
  * leaves it open; KVM drops them for that reason), so they are dropped.
- * AnyThread is refused, and the guest's CPUID says it is deprecated
- * (pmu_adjust_guest_cpuid): it would count the sibling hyperthread, which
- * another VM or mhv runs on, and dropping it silently would leave the
- * guest believing it counts both.  PC is dropped: it is not writeable
- * since Sandy Bridge, and mhv switches version 4 PMUs only.
+ * AnyThread is dropped (never written: it would count the sibling
+ * hyperthread, which another VM or mhv runs on), and the guest's CPUID
+ * says it is deprecated (pmu_adjust_guest_cpuid).  It was #GP until the
+ * Linux guest's perf_event fuzzer found Linux 6.1 writing it (issue 41,
+ * seed 0x41 on skylake_pmu: "unchecked MSR access error: WRMSR to 0x186
+ * (tried to write 0x00000000007401a2)"): Linux sets it for a raw event
+ * that asks on any version 3 or later PMU and reads the deprecation bit
+ * only from version 5 on.  The vCPU's counter counts its own events, as
+ * on a core with one logical processor.  PC is dropped: it is not
+ * writeable since Sandy Bridge, and mhv switches version 4 PMUs only.
  * AMD's HostOnly and GuestOnly are dropped as well, as KVM drops them (its
  * reserved mask is bits 63:36): the guest has no SVM, and with EFER.SVME
  * = 0 the PPRs count a select with one of them only "if SVME == 1" (Linux
@@ -89,16 +94,19 @@ static void init_filters(struct pmu_state *s)
 	if (s->nr_fixed)
 		s->global_valid |= (BIT(s->nr_fixed) - 1) << 32;
 	s->fixed_ctr_ctrl_rsvd = ~0ull;
+	s->fixed_ctr_ctrl_kept = ~0ull;
 	if (s->vendor == PMU_AMD) {
 		s->eventsel_rsvd = s->eventsel_rsvd_txcp = 0;
 		s->eventsel_kept = ~(PMU_AMD_EVTSEL_RSVD | PMU_AMD_HOSTONLY | PMU_AMD_GUESTONLY);
 		return;
 	}
-	s->eventsel_rsvd = PMU_INTEL_EVTSEL_RSVD | PMU_INTEL_EVTSEL_ANYTHREAD;
+	s->eventsel_rsvd = PMU_INTEL_EVTSEL_RSVD;
 	s->eventsel_rsvd_txcp = s->eventsel_rsvd;
-	s->eventsel_kept = ~PMU_INTEL_EVTSEL_PC;
-	for (i = 0; i < s->nr_fixed; i++) /* each counter's nibble, AnyThread excepted */
-		s->fixed_ctr_ctrl_rsvd &= ~(0xfull << 4 * i) | PMU_FIXED_ANYTHREAD(i);
+	s->eventsel_kept = ~(PMU_INTEL_EVTSEL_PC | PMU_INTEL_EVTSEL_ANYTHREAD);
+	for (i = 0; i < s->nr_fixed; i++) { /* each counter's nibble, AnyThread dropped */
+		s->fixed_ctr_ctrl_rsvd &= ~(0xfull << 4 * i);
+		s->fixed_ctr_ctrl_kept &= ~PMU_FIXED_ANYTHREAD(i);
+	}
 }
 
 void pmu_init(struct pmu_state *s, enum pmu_vendor vendor, unsigned nr_gp, unsigned nr_fixed,
