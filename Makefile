@@ -38,10 +38,11 @@ HV_ASM := $(wildcard hv/*/*.asm)
 HV_OBJ := $(HV_C:%.c=$(B)/%.o) $(HV_ASM:%.asm=$(B)/%.o)
 BOOT_OBJ := $(B)/boot/efi_main.o $(B)/boot/kept_log_file.o $(B)/boot/secure_boot.o
 
-GUEST_SUITES := smoke vmexit xstate pmu hostile
+GUEST_SUITES := smoke vmexit xstate pmu hostile fuzz
 GUEST_RT_C := $(wildcard guest-tests/rt/*.c)
 # The guests reuse the hypervisor's printf and string routines.
 GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/guest-tests/rt/simd.o \
+	$(B)/guest-tests/rt/probe_ops.o \
 	$(B)/guest-tests/lib/fmt.o $(B)/guest-tests/lib/string.o
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
@@ -143,6 +144,14 @@ $(B)/guest/%.elf: $(B)/guest-tests/%.o $(GUEST_RT_OBJ) guest-tests/guest.ld
 	@mkdir -p $(@D)
 	@echo '  LD      $@'
 	@$(LD) -nostdlib -static -T guest-tests/guest.ld $(GUEST_RT_OBJ) $< -o $@
+
+# The fuzz guest's operations live apart: the bare build links them too.
+$(B)/guest/fuzz.elf: $(B)/guest-tests/fuzz.o $(B)/guest-tests/fuzz/ops.o $(GUEST_RT_OBJ) \
+		guest-tests/guest.ld
+	@mkdir -p $(@D)
+	@echo '  LD      $@'
+	@$(LD) -nostdlib -static -T guest-tests/guest.ld $(GUEST_RT_OBJ) $(B)/guest-tests/fuzz.o \
+		$(B)/guest-tests/fuzz/ops.o -o $@
 
 $(B)/guest/%.bin: $(B)/guest/%.elf
 	@$(OBJCOPY) -O binary $< $@

@@ -21,6 +21,7 @@ struct idt_gate {
 static struct idt_gate idt[256] __aligned(16);
 
 volatile u64 guest_irqs;
+bool (*guest_exception_hook)(struct guest_frame *f);
 volatile u64 guest_nmis;
 volatile bool guest_nmi_ok;
 
@@ -118,6 +119,8 @@ void guest_exception(struct guest_frame *f)
 		f->rip = fault_fixup;
 		return;
 	}
+	if (guest_exception_hook && guest_exception_hook(f))
+		return;
 	gprintf("unexpected exception %llu at rip 0x%llx, error 0x%llx\n", f->vector, f->rip,
 		f->error_code);
 	test_report("unexpected_exception", TEST_FAIL, "vector %llu at rip 0x%llx", f->vector,

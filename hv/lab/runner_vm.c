@@ -131,6 +131,9 @@ static void harness_params(void *ctx, struct hc_params *p)
 	p->iterations = cfg->iterations;
 	p->batches = cfg->batches;
 	p->warmup = cfg->warmup;
+	/* a seed of 0 is none: one from the TSC, never 0, printed by the guest */
+	p->fuzz_seed = cfg->fuzz_seed ? cfg->fuzz_seed : (u32)(rdtsc() * 0x9e3779b1u) | 1;
+	p->fuzz_exits = cfg->fuzz_exits;
 }
 
 static const struct vm_harness lab_harness = {
@@ -358,10 +361,12 @@ void runner_vm_life(struct vm_life *l)
 		check_apart_from_lost(l);
 		l->ops->judge(l, ended, ticks);
 	}
-	if (lost)
+	if (lost) {
 		runner_keep_lost_vm(l->cr, vm, lost);
-	else
+	} else {
+		runner_fuzz_check(l, failed_before);
 		vm_destroy(vm);
+	}
 	if (l->s && l->s->selfcheck)
 		check_host_intact(l->cr, l->sv, failed_before);
 }
