@@ -154,20 +154,32 @@ static void expect_msr(u32 msr, u64 reset)
 }
 
 /* The counters' registers of either vendor: 0 at reset (SDM Vol 3
- * §20.2.1.1; APM Vol 2 §13.2.1). */
+ * §20.2.1.1; APM Vol 2 §13.2.1), except counter 0 in the columns whose
+ * guest counts instructions (vm_config guest_counts_insn): mhv starts it
+ * counting retired instructions in both rings. */
+#define INSN_COUNTER_SEL 0x4300c0ull /* EN, USR, OS, event 0xC0 */
+
 static void expect_pmu_reset(void)
 {
-	u32 i;
+	u64 sel0 = 0;
+	u32 i, first = 0;
 
-	for (i = 0; i < 8; i++) {
+	if ((rdmsr_safe(0x186, &sel0) < 0 || rdmsr_safe(0xc0010200, &sel0) < 0) &&
+	    sel0 == INSN_COUNTER_SEL)
+		first = 1;
+	for (i = first; i < 8; i++) {
 		expect_msr(0x186 + i, 0); /* IA32_PERFEVTSELi */
 		expect_msr(0xc1 + i, 0);  /* IA32_PMCi */
 	}
 	expect_msr(0x38d, 0); /* IA32_FIXED_CTR_CTRL */
-	for (i = 0; i < 12; i++)
+	for (i = 2 * first; i < 12; i++)
 		expect_msr(0xc0010200 + i, 0); /* PerfEvtSel/PerfCtr, AMD core extension */
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 4; i++) {
+		if (i < first)
+			continue;
 		expect_msr(0xc0010000 + i, 0); /* legacy K7 PerfEvtSel/PerfCtr */
+		expect_msr(0xc0010004 + i, 0);
+	}
 }
 
 /*
