@@ -27,8 +27,11 @@ static const char *const vector_names[32] = {
 
 static void print_ring(void)
 {
-	u32 i, n = fuzz_ring->done;
+	u32 i, n;
 
+	if (!fuzz_ring)
+		return;
+	n = fuzz_ring->done;
 	gprintf("fuzz: seed %u: the last operations, oldest first:\n", fuzz_ring->seed);
 	for (i = n >= FUZZ_RING_LEN ? n - FUZZ_RING_LEN + 1 : 1; i && i <= n; i++) {
 		const struct fuzz_ring_op *r = &fuzz_ring->ops[i % FUZZ_RING_LEN];
@@ -99,17 +102,69 @@ static void report(const struct fuzz_env *env, const struct fuzz_stats *st, u32 
 		(unsigned long long)guest_irqs, (unsigned long long)guest_nmis);
 }
 
+/*
+ * The bare build (tests/fuzz-bare/): the machine as mhv gives its guests,
+ * where the bare CPU would differ only by what it was left in: the local
+ * APIC in x2APIC mode, EFER.NXE where the CPU has NX (hv/svm/svm_vcpu.c,
+ * hv/vmx/vmx_vcpu.c).
+ */
+static void bare_like_mhv(void)
+{
+#ifdef FUZZ_BARE
+	struct cpuid_regs r;
+
+	cpuid_count(1, 0, &r);
+	if (r.ecx & BIT(21))
+		wrmsr(MSR_IA32_APIC_BASE, rdmsr(MSR_IA32_APIC_BASE) | BIT(11) | BIT(10));
+	cpuid_count(0x80000001, 0, &r);
+	if (r.edx & BIT(20))
+		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | BIT(11));
+#endif
+}
+
+/*
+ * What the differential run found (docs/fuzz.md), checked here as well:
+ * CPUID leaves 0xB and 0x1F echo the sub-leaf in ECX[7:0], past the last
+ * level too (SDM Vol 2A CPUID leaf 0BH).
+ */
+static void check_found(void)
+{
+	static const u32 subs[] = { 2, 0xf, 0x32, 0x995999cc };
+	struct cpuid_regs r;
+	u32 leaf, i, max, bad = 0;
+
+	cpuid_count(0, 0, &r);
+	max = r.eax;
+	for (leaf = 0xb; leaf <= 0x1f && leaf <= max; leaf += 0x1f - 0xb)
+		for (i = 0; i < ARRAY_SIZE(subs); i++) {
+			cpuid_count(leaf, subs[i], &r);
+			if ((r.ecx & 0xff) != (subs[i] & 0xff)) {
+				bad++;
+				gprintf("fuzz: CPUID 0x%x.0x%x ECX 0x%x, not the level 0x%x\n",
+					leaf, subs[i], r.ecx, subs[i] & 0xff);
+			}
+		}
+	expect("fuzz_cpuid_level_echo", !bad, "%u sub-leaves of 0xB/0x1F without ECX[7:0]", bad);
+}
+
 static int run(u32 variant, const struct hc_params *p)
 {
 	static struct fuzz_stats st;
 	struct fuzz_env env = { .mhv = true };
 	u32 seed = p->fuzz_seed, n;
 
+#ifdef FUZZ_BARE
+	env.mhv = false;
+#endif
+	bare_like_mhv();
+
 	env.diff = variant == 2;
 	env.max_ops = env.diff ? DIFF_OPS : 0;
 	env.exit_budget = p->fuzz_exits ? p->fuzz_exits : DEFAULT_EXITS;
-	fuzz_ring = (struct fuzz_ring *)(uintptr_t)GUEST_FUZZ_RING;
-	*fuzz_ring = (struct fuzz_ring){ .magic = FUZZ_RING_MAGIC, .seed = seed };
+	if (env.mhv) {
+		fuzz_ring = (struct fuzz_ring *)(uintptr_t)GUEST_FUZZ_RING;
+		*fuzz_ring = (struct fuzz_ring){ .magic = FUZZ_RING_MAGIC, .seed = seed };
+	}
 	gprintf("fuzz: seed %u (fuzz_seed = %u replays it), %s %llu\n", seed, seed,
 		env.diff ? "ops" : "exit budget",
 		(unsigned long long)(env.diff ? env.max_ops : env.exit_budget));
@@ -233,5 +288,7 @@ int guest_main(u32 variant)
 	}
 	if (variant == 1)
 		return test_wanted("fuzz_fresh") ? fresh() : 0;
+	if (variant == 0 && test_wanted("fuzz_cpuid_level_echo"))
+		check_found();
 	return test_wanted(variant == 2 ? "fuzz_diff" : "fuzz") ? run(variant, &p) : 0;
 }

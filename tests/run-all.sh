@@ -574,6 +574,26 @@ for pc in bochs-pmu-bare:zen5:PASS bochs-pmu-bare-ryzen:ryzen:FAIL \
 	fi
 done
 
+echo "== the fuzz guest bare and under mhv: tests/fuzz-bare, the differential oracle =="
+# fuzz-diff-qemu: the fuzz guest's differential program (seed 41 and the
+# seeds of tests/emu/fuzz-seeds.txt) on bare QEMU -cpu max and as mhv's
+# fuzz_diff VM; every difference of their outcomes must be one
+# tests/fuzz-bare/known.txt lists (docs/fuzz.md).  Chosen by CASES.
+name=fuzz-diff-qemu
+if printf '%s\n' "$name" | grep -Eq "^(${CASES:-.*})\$"; then
+	start=$(date +%s) failed=""
+	for seed in $(sed 's/#.*//' tests/emu/fuzz-seeds.txt | grep -Eo '[0-9]+'); do
+		sh tests/fuzz-bare/run.sh "$seed" max >"$LOGS/$name-$seed.txt" 2>&1 ||
+			failed="$failed $seed"
+	done
+	secs=$(($(date +%s) - start))
+	if [ -n "$failed" ]; then
+		bad "$name" "seeds$failed: $(grep -hm 1 'compare:\|fuzz-diff:' "$LOGS/$name-${failed##* }.txt"); log $LOGS/$name-${failed##* }.txt"
+	else
+		ok "$name ($(grep -h 'compare:' "$LOGS/$name"-*.txt | head -n 1 | sed 's/^compare: //'); ${secs}s)"
+	fi
+fi
+
 echo "== kvm-unit-tests under mhv, judged by tests/kut/expect.txt =="
 # One case per environment, kut-qemu, kut-bochs-vmx, kut-bochs-svm and
 # kut-bochs-zen5 and kut-bochs-skylake-pmu (pmu.flat once per mhv PMU mode on

@@ -3,7 +3,6 @@
 #include "lib/fmt.h"
 
 bool hypercall_is_vmcall;
-static bool hypercall_by_port; /* under Linux KVM: GUEST_HC_PORT (guest_abi.h) */
 bool guest_is_amd;
 bool guest_has_xsave;
 
@@ -24,22 +23,6 @@ volatile u64 guest_irqs;
 bool (*guest_exception_hook)(struct guest_frame *f);
 volatile u64 guest_nmis;
 volatile bool guest_nmi_ok;
-
-u64 hypercall(u64 nr, u64 a0, u64 a1)
-{
-	u64 ret;
-
-	if (hypercall_by_port)
-		asm volatile("outl %%eax, %%dx"
-			     : "=a"(ret)
-			     : "a"(nr), "D"(a0), "S"(a1), "d"(GUEST_HC_PORT)
-			     : "memory");
-	else if (hypercall_is_vmcall)
-		asm volatile("vmcall" : "=a"(ret) : "a"(nr), "D"(a0), "S"(a1) : "memory");
-	else
-		asm volatile("vmmcall" : "=a"(ret) : "a"(nr), "D"(a0), "S"(a1) : "memory");
-	return ret;
-}
 
 int gprintf(const char *fmt, ...)
 {

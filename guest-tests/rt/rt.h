@@ -16,6 +16,7 @@ struct guest_frame {
 };
 
 extern bool hypercall_is_vmcall;
+extern bool hypercall_by_port; /* set by guest_rt_init (rt/hypercall.c) */
 extern bool guest_is_amd;
 extern bool guest_has_xsave;	/* CPUID says XSAVE; CR4.OSXSAVE set by guest_rt_init */
 extern volatile u64 guest_irqs; /* interrupts taken (vectors 32-255) */
