@@ -20,4 +20,3 @@ u64 hypercall(u64 nr, u64 a0, u64 a1)
 		asm volatile("vmmcall" : "=a"(ret) : "a"(nr), "D"(a0), "S"(a1) : "memory");
 	return ret;
 }
-
