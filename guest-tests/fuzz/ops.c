@@ -413,7 +413,11 @@ static void op_io(const struct fuzz_env *env, struct fuzz_stats *st, u32 n, bool
 	}
 	ring_put(n, OP_IN, size, port, 0);
 	vec = probe_in(port, size, &v);
-	record(st, OP_IN, vec, port == 0x608 || port == 0x61 || port == 0x71 ? 0 : v);
+	/* the clocks' ports (PM timer, PIT, port B's refresh bit, the RTC) move
+	 * with time: out of the outcome hash, which equal seeds must repeat */
+	record(st, OP_IN, vec,
+	       port == 0x608 || (port >= 0x40 && port <= 0x43) || port == 0x61 || port == 0x71 ? 0
+											       : v);
 	diff(env, n, "in %x/%u = %x #%d", port, size, v, vec);
 }
 
