@@ -146,12 +146,12 @@ $(B)/guest/%.elf: $(B)/guest-tests/%.o $(GUEST_RT_OBJ) guest-tests/guest.ld
 	@$(LD) -nostdlib -static -T guest-tests/guest.ld $(GUEST_RT_OBJ) $< -o $@
 
 # The fuzz guest's operations live apart: the bare build links them too.
-$(B)/guest/fuzz.elf: $(B)/guest-tests/fuzz.o $(B)/guest-tests/fuzz/ops.o $(GUEST_RT_OBJ) \
+FUZZ_OPS_OBJ := $(patsubst guest-tests/%.c,$(B)/guest-tests/%.o,$(wildcard guest-tests/fuzz/*.c))
+$(B)/guest/fuzz.elf: $(B)/guest-tests/fuzz.o $(FUZZ_OPS_OBJ) $(GUEST_RT_OBJ) \
 		guest-tests/guest.ld
 	@mkdir -p $(@D)
 	@echo '  LD      $@'
-	@$(LD) -nostdlib -static -T guest-tests/guest.ld $(GUEST_RT_OBJ) $(B)/guest-tests/fuzz.o \
-		$(B)/guest-tests/fuzz/ops.o -o $@
+	@$(LD) -nostdlib -static -T guest-tests/guest.ld $(GUEST_RT_OBJ) $(B)/guest-tests/fuzz.o $(FUZZ_OPS_OBJ) -o $@
 
 $(B)/guest/%.bin: $(B)/guest/%.elf
 	@$(OBJCOPY) -O binary $< $@
@@ -359,7 +359,7 @@ $(B)/fuzz-bare/start.o: tests/fuzz-bare/start.asm
 	@echo '  NASM    $< (bare)'
 	@$(NASM) -f elf64 -o $@ $<
 $(B)/fuzz-bare/fuzz-bare.elf: $(B)/fuzz-bare/start.o $(B)/fuzz-bare/fuzz.o $(B)/fuzz-bare/bare_hc.o \
-		$(B)/guest-tests/fuzz/ops.o $(FUZZ_BARE_RT) tests/fuzz-bare/bare.ld
+		$(FUZZ_OPS_OBJ) $(FUZZ_BARE_RT) tests/fuzz-bare/bare.ld
 	@echo '  LD      $@'
 	@$(LD) -nostdlib -static -T tests/fuzz-bare/bare.ld $(filter %.o,$^) -o $@
 $(FUZZ_BARE): $(B)/fuzz-bare/fuzz-bare.elf

@@ -4,7 +4,7 @@
 
 Usage: compare.py [--known FILE] BARE_LOG MHV_LOG
 
-Both logs hold the guest's "fz N OP ..." lines (guest-tests/fuzz/ops.c:
+Both logs hold the guest's "fz N OP ..." lines (guest-tests/fuzz/ops*.c:
 one per architectural outcome of the same seeded program); under mhv they
 come after the VM's "[fuzz_diff] " tag.  Each pair of lines with the same
 N that differs is a difference, described as "OP OPERAND: bare ... / mhv
