@@ -312,20 +312,22 @@ static void check_apart_from_lost(const struct vm_life *l)
 }
 
 /*
- * After a hostile VM: did it end as it had to, and is mhv as it was?  A
- * host that changed cannot be trusted to judge anything further.
+ * After a VM of a suite that checks mhv (hostile, fuzz): did it end as it
+ * had to, and is mhv as it was?  A host that changed cannot be trusted to
+ * judge anything further.
  */
-static void check_host_intact(struct cpu_run *cr, const struct suite_vm *sv, u32 failed_before)
+static void check_host_intact(struct cpu_run *cr, const struct suite *s, const struct suite_vm *sv,
+			      u32 failed_before)
 {
 	bool contained = cr->results->failed == failed_before;
 	char why[96];
 
 	cr->hostile_tried++;
 	if (!selfcheck_verify(why, sizeof(why)))
-		hv_fatal(MHV_FATAL, "after hostile case %s: %s", sv->name, why);
+		hv_fatal(MHV_FATAL, "after %s case %s: %s", s->name, sv->name, why);
 	if (contained)
 		cr->hostile_contained++;
-	console_printf("mhv: hostile: case %s %s; mhv's code, page tables and stacks intact\n",
+	console_printf("mhv: %s: case %s %s; mhv's code, page tables and stacks intact\n", s->name,
 		       sv->name, contained ? "contained" : "NOT contained");
 }
 
@@ -368,7 +370,7 @@ void runner_vm_life(struct vm_life *l)
 		vm_destroy(vm);
 	}
 	if (l->s && l->s->selfcheck)
-		check_host_intact(l->cr, l->sv, failed_before);
+		check_host_intact(l->cr, l->s, l->sv, failed_before);
 }
 
 static void print_msr_refusals(const struct vm *v, u32 vcpu)
