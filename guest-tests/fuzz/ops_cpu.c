@@ -319,7 +319,6 @@ void op_timer(const struct fuzz_env *env, struct fuzz_stats *st, u32 n)
 void op_hlt(const struct fuzz_env *env, struct fuzz_stats *st, u32 n)
 {
 	bool pending = fuzz_below(2);
-	u64 irqs = guest_irqs;
 
 	fuzz_apic_sane();
 	fuzz_ring_put(n, OP_HLT, pending, pending, 0);
@@ -331,7 +330,6 @@ void op_hlt(const struct fuzz_env *env, struct fuzz_stats *st, u32 n)
 	probe_halt();
 	wrmsr_safe(X2APIC_TMICT, 0);
 	fuzz_record(st, OP_HLT, -1, 0);
-	(void)irqs;
 }
 
 void op_rdpmc(const struct fuzz_env *env, struct fuzz_stats *st, u32 n)

@@ -5,10 +5,10 @@
 
 #include "fuzz.h"
 
+/* CR/EFER bits: arch/regs.h (through rt.h) */
 #define MSR_DEBUGCTL 0x1d9
 #define X2APIC_TPR 0x808
 #define X2APIC_SVR 0x80f
-#define X2APIC_ESR 0x828
 #define X2APIC_ICR 0x830
 #define X2APIC_LVTT 0x832
 #define X2APIC_TMICT 0x838
@@ -18,16 +18,6 @@
 #define IPI_VECTOR 0x41
 #define IOAPIC_BASE 0xfec00000ull
 #define XAPIC_BASE 0xfee00000ull
-#define CR4_PAE BIT(5)
-#define CR4_SMEP BIT(20)
-#define CR4_SMAP BIT(21)
-#define CR4_PKE BIT(22)
-#define CR4_CET BIT(23)
-#define CR0_PE BIT(0)
-#define CR0_PG BIT(31)
-#define CR0_WP BIT(16)
-#define EFER_LME BIT(8)
-#define EFER_LMA BIT(10)
 
 /* The scratch pages string I/O, hypercalls and INVLPG point into. */
 extern u8 fuzz_scratch[2 * 4096];
