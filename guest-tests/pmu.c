@@ -545,7 +545,7 @@ GUEST_BENCH_ROWS();
 
 u64 guest_main(u64 variant)
 {
-	static const char *const modes[] = { "off", "sw", "sw-noelide", "sw-lazy", "hw" };
+	static const char *const modes[] = PMU_MODE_WORDS;
 	unsigned i;
 
 	guest_rt_init();

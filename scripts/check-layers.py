@@ -15,10 +15,19 @@ An include resolves in the including file's folder first, then in hv/
 Cycles between folders of the same rank (host and platform, core and
 pmu) are not failures: they are printed as "info:" lines.
 Exit status 0 when clean, 1 on violations.
+
+The C files' #include "..." lines are read by a C front end,
+universal-ctags (scripts/cfront.py): an include behind a comment on its
+line (/* why */ #include "core/vm.h") counts, one in #if 0 or in a
+comment block does not.  NASM's %include (.asm, .inc) is read by line:
+NASM is not C.
 """
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cfront  # noqa: E402
 
 # Lower may never include higher; equal ranks may include each other.
 RANKS = {
@@ -50,7 +59,7 @@ BOOT_ALSO = {"lab/config.h"}
 # build/hv/core/asm_offsets.inc from core/asm_offsets.c).
 GENERATED = {"version.h", "asm_offsets.inc"}
 
-INCLUDE = re.compile(r'^\s*(?:#\s*include|%include)\s*"([^"]+)"')
+NASM_INCLUDE = re.compile(r'^\s*%include\s*"([^"]+)"')
 SOURCES = (".c", ".h", ".asm", ".inc")
 
 
@@ -76,10 +85,24 @@ def hv_rel(path):
     return path[3:] if path.startswith("hv" + os.sep) else path
 
 
-def includes(root, path):
+def c_includes(root):
+    """{path: [(line, name)]}: the #include "..." of every C file in hv/ and boot/."""
+    out = {}
+    tops = [t for t in ("hv", "boot") if os.path.isdir(os.path.join(root, t))]
+    for path, n, name in cfront.includes(cfront.tags(tops, cwd=root)) if tops else ():
+        out.setdefault(os.path.normpath(path), []).append((n, name))
+    for v in out.values():
+        v.sort()
+    return out
+
+
+def includes(root, path, c_incs):
+    if path.endswith((".c", ".h")):
+        yield from c_incs.get(path, ())
+        return
     with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
         for n, line in enumerate(f, 1):
-            m = INCLUDE.match(line)
+            m = NASM_INCLUDE.match(line)
             if m:
                 yield n, m.group(1)
 
@@ -95,9 +118,10 @@ def resolve(root, path, name):
 def graph(root, errors):
     """{file: [(line, included file)]} over hv/ and boot/."""
     edges = {}
+    c_incs = c_includes(root)
     for path in sources(root):
         out = edges.setdefault(path, [])
-        for n, name in includes(root, path):
+        for n, name in includes(root, path, c_incs):
             target = resolve(root, path, name)
             if target:
                 out.append((n, target))

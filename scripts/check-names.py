@@ -9,10 +9,12 @@
    folder, MHV_<FOLDER>_<NAME>_H (arch/ioapic.h beside vdev/ioapic.h).  A
    guard left from an old name hides the next header that takes it.
 
-Function definitions are found by shape, in the kernel style that
-clang-format keeps: at column 0, a declarator whose parameter list closes
-on a line that ends in ")" or "{", followed by the body's "{".  Macros
-and prototypes (ending in ";") are not definitions.
+Function definitions are read by a C front end, universal-ctags
+(scripts/cfront.py), not by the shape of a line: a return type on the
+line before the name, a parameter list over many lines, a one-line static
+inline, an enum return type are all definitions.  Prototypes and macros
+are not; both arms of an #ifdef are read (two definitions in one file
+count once).
 
 Usage: check-names.py [ROOT]   (exit 1 and one line per finding)
 """
@@ -20,30 +22,8 @@ import os
 import re
 import sys
 
-ATTRS = re.compile(r"__attribute__\(\(.*?\)\)\s*|\b(__noreturn|__always_inline|__printf\(\d+,\s*\d+\))\s*")
-DECL = re.compile(r"^(?!typedef\b|struct\s+\w+\s*\{|enum\b|union\b)[A-Za-z_][\w\s\*]*?\b([A-Za-z_]\w*)\s*\(")
-
-
-def function_definitions(text):
-    """The names of the functions a C file defines."""
-    lines = text.split("\n")
-    names = []
-    for i, raw in enumerate(lines):
-        if not raw or raw[0] in " \t#/*}{":
-            continue
-        m = DECL.match(ATTRS.sub("", raw))
-        if not m:
-            continue
-        j = i
-        while j < len(lines) and j < i + 8:
-            end = lines[j].rstrip()
-            if end.endswith(";"):
-                break
-            if end.endswith("{") or (end.endswith(")") and j + 1 < len(lines) and lines[j + 1].startswith("{")):
-                names.append(m.group(1))
-                break
-            j += 1
-    return names
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cfront  # noqa: E402
 
 
 def guard_ok(path, text):
@@ -57,21 +37,21 @@ def guard_ok(path, text):
 
 def check(root):
     defs, findings = {}, []
+    for name, path, _ in cfront.definitions(cfront.tags(["hv"], cwd=root)):
+        defs.setdefault(name, set()).add(path)
     for d, _, files in sorted(os.walk(os.path.join(root, "hv"))):
         for f in sorted(files):
+            if not f.endswith(".h"):
+                continue
             path = os.path.join(d, f)
             rel = os.path.relpath(path, root)
-            if not f.endswith((".c", ".h")):
-                continue
             with open(path, errors="replace") as fh:
                 text = fh.read()
-            for name in set(function_definitions(text)):
-                defs.setdefault(name, []).append(rel)
-            if f.endswith(".h") and not guard_ok(rel, text):
+            if not guard_ok(rel, text):
                 findings.append(f"{rel}: include guard not named after the file (MHV_..._H)")
     for name, files in sorted(defs.items()):
         if len(files) > 1:
-            findings.append(f"{name}: defined in {' '.join(files)}")
+            findings.append(f"{name}: defined in {' '.join(sorted(files))}")
     return findings
 
 

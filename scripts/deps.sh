@@ -12,7 +12,7 @@
 set -e
 PKGS="clang lld nasm binutils gnu-efi make gcc libcmocka-dev qemu-system-x86 ovmf mtools \
 bochs bochsbios vgabios python3 python3-matplotlib clang-format fdisk libclang-rt-14-dev git xz-utils g++ patch \
-sbsigntool openssl linux-libc-dev"
+sbsigntool openssl linux-libc-dev universal-ctags"
 for g in "$@"; do
 	case "$g" in
 	kut | bochs) ;; # in the default list: make test builds both

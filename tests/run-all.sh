@@ -72,6 +72,16 @@ else
 	printf '%s\n' "$out" | sed 's/^/        /'
 	bad "style/docs-links" "$(printf '%s\n' "$out" | wc -l | tr -d ' ') broken, first: $(printf '%s\n' "$out" | head -n 1)"
 fi
+# every backticked path or name in the README and docs/ that claims something
+# of this tree exists in it (rules: scripts/check-doc-names.py's header)
+if ! out=$(python3 -m unittest discover -s tests/docs 2>&1); then
+	bad "style/docs-names" "tests/docs: $(printf '%s\n' "$out" | tail -n 1)"
+elif out=$(python3 scripts/check-doc-names.py 2>&1); then
+	ok "style/docs-names"
+else
+	printf '%s\n' "$out" | sed 's/^/        /'
+	bad "style/docs-names" "$(printf '%s\n' "$out" | wc -l | tr -d ' ') names the tree does not have, first: $(printf '%s\n' "$out" | head -n 1)"
+fi
 
 echo "== host unit tests (cmocka, ASan + UBSan) =="
 for t in build/unit/test_*; do
@@ -113,7 +123,7 @@ else
 	bad "kvm-side" "no build/kvm/mhv-kvm (make kvm-side)"
 fi
 
-echo "== serial-log report tool, kvm-unit-tests harness, Linux perf checker (python unittest) =="
+echo "== serial-log report tool, kvm-unit-tests harness, exit gate, Linux perf checker (python unittest) =="
 if out=$(python3 -m unittest discover -s tests/report 2>&1); then
 	ok "report/unittest ($(printf '%s\n' "$out" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p') cases)"
 else
@@ -126,6 +136,13 @@ if out=$(python3 -m unittest discover -s tests/kut 2>&1); then
 else
 	printf '%s\n' "$out" >"$LOGS/kut-unittest.log"
 	bad "kut/unittest" "$(printf '%s\n' "$out" | tail -n 1); log $LOGS/kut-unittest.log"
+fi
+
+if out=$(python3 -m unittest discover -s tests/gate 2>&1); then
+	ok "gate/unittest ($(printf '%s\n' "$out" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p') cases)"
+else
+	printf '%s\n' "$out" >"$LOGS/gate-unittest.log"
+	bad "gate/unittest" "$(printf '%s\n' "$out" | tail -n 1); log $LOGS/gate-unittest.log"
 fi
 
 if out=$(python3 -m unittest discover -s tests/linux-bare 2>&1); then

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Guest CPUID, answered from the init-time cache (never host CPUID on an
- * exit).  The guest sees what the allowlist (cpuid_allow.c) passes of the
- * host's leaves, plus the hypervisor bit and mhv's own leaves; built once
- * at init, so a CPUID exit pays nothing for it.
+ * Guest CPUID, answered from the VM's view of the init-time cache (never
+ * host CPUID on an exit).  The guest sees what the allowlist
+ * (cpuid_allow.c) passes of the host's leaves, plus the hypervisor bit
+ * and mhv's own leaves, less what its description (core/vm_config.h)
+ * leaves out; built once per VM by vm_init, as KVM takes a vCPU's CPUID
+ * from KVM_SET_CPUID2, so a CPUID exit pays nothing for it.  The MSRs and
+ * devices ask the same view what the VM has.
  */
 #include "host/cpu_features.h"
 #include "cpuid_allow.h"
@@ -15,6 +18,7 @@
 #include "platform/machine.h"
 #include "pmu/pmu_vcpu.h"
 #include "vm.h"
+#include "vm_config.h"
 #include "vcpu.h"
 #include "arch/regs.h"
 
@@ -44,7 +48,7 @@ struct cpuid_edit {
 static const struct cpuid_edit cpuid_edits[] = {
 	/* hypervisor; x2APIC and TSC-deadline from mhv's virtual APIC;
 	 * OSXSAVE follows the vCPU's CR4 (cpuid_per_vcpu) */
-	{ 0x1, R_ECX, CPUID1_ECX_OSXSAVE, BIT(31) | BIT(21) | BIT(24) },
+	{ 0x1, R_ECX, CPUID1_ECX_OSXSAVE, BIT(31) | CPUID1_ECX_X2APIC | BIT(24) },
 	{ 0x1, R_EBX, 0xff000000u, 0 }, /* initial APIC ID 0 */
 };
 
@@ -53,19 +57,6 @@ static struct cpuid_regs hv_leaves[] = {
 	{ HV_LEAF_MAX, 0x6d76686d, 0x686d7668, 0x76686d76 },
 	{ HV_ABI_VERSION, 0, 0, 0 },
 };
-
-/*
- * The guests' views, computed once from the host cache: an exit only
- * indexes the vCPU's view (and patches the one bit that follows the
- * guest's CR4).  VMs with a PMU mode other than off see the host's PMU
- * leaves; the others see a CPU without a PMU.
- */
-static struct cpuid_cache guest_view, guest_view_pmu;
-/* The same with IA32_MISC_ENABLE.LIMIT_CPUID set: leaf 0 reports 2 as the
- * highest basic leaf, and the leaves above it are out of range (SDM Vol 4
- * Table 2-2), but for XSTATE's leaf 0xD, answered first for its benchmark's
- * sake.  A WRMSR switches the vCPU's view, CPUID exits pay nothing. */
-static struct cpuid_cache guest_view_limited, guest_view_pmu_limited;
 
 static void apply_edits(u32 leaf, struct cpuid_regs *r)
 {
@@ -80,7 +71,7 @@ static void apply_edits(u32 leaf, struct cpuid_regs *r)
 	}
 }
 
-static void build_view(struct cpuid_cache *view, bool with_pmu)
+static void build_view(struct cpuid_cache *view, const struct vm_config *config)
 {
 	u32 i;
 
@@ -95,7 +86,10 @@ static void build_view(struct cpuid_cache *view, bool with_pmu)
 		view->std[1].ecx &= ~BIT(26);
 	if (backend->adjust_guest_cpuid)
 		backend->adjust_guest_cpuid(view);
-	pmu_adjust_guest_cpuid(view, with_pmu);
+	/* the VM's own features: its PMU mode's leaves, its x2APIC */
+	pmu_adjust_guest_cpuid(view, pmu_mode_guest_pmu(config->pmu));
+	if (config->no_x2apic)
+		view->std[1].ecx &= ~CPUID1_ECX_X2APIC;
 }
 
 static void limit_view(struct cpuid_cache *limited, const struct cpuid_cache *view)
@@ -118,16 +112,6 @@ static void set_fast_leaves(struct cpuid_cache *view)
 		view->fast_ext = (ext < 63 ? BIT(ext + 1) - 1 : ~0ull) & ~CPUID_EXT_INDEXED;
 }
 
-const struct cpuid_cache *guest_cpuid_view(bool with_pmu)
-{
-	return with_pmu ? &guest_view_pmu : &guest_view;
-}
-
-const struct cpuid_cache *guest_cpuid_view_limited(bool with_pmu)
-{
-	return with_pmu ? &guest_view_pmu_limited : &guest_view_limited;
-}
-
 void guest_cpuid_init(void)
 {
 	const char *why;
@@ -136,14 +120,21 @@ void guest_cpuid_init(void)
 		hv_leaves[1].ebx |= HV_FEATURE_TIMER;
 	if (!__builtin_strcmp(platform_env(), "qemu-tcg"))
 		hv_leaves[1].ebx |= HV_FEATURE_LOOSE_WINDOWS;
-	build_view(&guest_view, false);
-	build_view(&guest_view_pmu, true);
-	limit_view(&guest_view_limited, &guest_view);
-	limit_view(&guest_view_pmu_limited, &guest_view_pmu);
-	set_fast_leaves(&guest_view);
-	set_fast_leaves(&guest_view_pmu);
-	set_fast_leaves(&guest_view_limited);
-	set_fast_leaves(&guest_view_pmu_limited);
+}
+
+/*
+ * The VM's views: as its description says, and the same with
+ * IA32_MISC_ENABLE.LIMIT_CPUID set (leaf 0 reports 2 as the highest basic
+ * leaf, and the leaves above it are out of range, SDM Vol 4 Table 2-2,
+ * but for XSTATE's leaf 0xD, answered first for its benchmark's sake).
+ * A WRMSR switches the vCPU between them, CPUID exits pay nothing.
+ */
+void guest_cpuid_build(struct vm *vm)
+{
+	build_view(&vm->cpuid, vm->config);
+	limit_view(&vm->cpuid_limited, &vm->cpuid);
+	set_fast_leaves(&vm->cpuid);
+	set_fast_leaves(&vm->cpuid_limited);
 }
 
 #define PER_VCPU_LEAVES (BIT(0x1) | BIT(0xb) | BIT(0x1f))

@@ -26,11 +26,10 @@ exit_handler_fn handle_cr_write;
  * the vCPU's CPUID view is chosen. */
 void msr_vcpu_reset(struct vcpu *vcpu);
 
-/* Build the guest's CPUID view from the host cache (once, at init). */
+/* mhv's own leaves' host-wide bits (once, at init). */
 void guest_cpuid_init(void);
-/* The view a vCPU's CPUID exits read: with or without the host's PMU. */
-const struct cpuid_cache *guest_cpuid_view(bool with_pmu);
-/* The same with CPUID's basic leaves limited to 2 (IA32_MISC_ENABLE[22]). */
-const struct cpuid_cache *guest_cpuid_view_limited(bool with_pmu);
+/* The VM's CPUID views (vm->cpuid, vm->cpuid_limited) from the host cache
+ * and its description (vm->config): vm_init, before its vCPUs take one. */
+void guest_cpuid_build(struct vm *vm);
 
 #endif

@@ -19,8 +19,8 @@ typedef u64 hypercall_fn(struct vcpu *vcpu, u64 a0, u64 a1);
 
 #define HC_PRINT_MAX 4096
 
-/* Copy a struct out of guest RAM; false when it is not all inside. */
-static bool copy_from_guest(struct vm *vm, void *dst, u64 gpa, size_t len)
+/* Copy a struct out of guest-physical RAM; false when it is not all inside. */
+static bool copy_from_guest_phys(struct vm *vm, void *dst, u64 gpa, size_t len)
 {
 	const void *src = gpa_to_hva(vm, gpa, len);
 
@@ -59,7 +59,7 @@ static u64 hc_test_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	struct vm *vm = vcpu->vm;
 	struct hc_test_result r;
 
-	if (!vm->harness || !copy_from_guest(vm, &r, gpa, sizeof(r)) || r.status > TEST_SKIP)
+	if (!vm->harness || !copy_from_guest_phys(vm, &r, gpa, sizeof(r)) || r.status > TEST_SKIP)
 		return HC_ERROR;
 	guest_string(r.name, sizeof(r.name));
 	guest_string(r.reason, sizeof(r.reason));
@@ -82,7 +82,7 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	struct sample_stats st;
 	bool copied;
 
-	if (!vm->harness || !copy_from_guest(vm, &r, gpa, sizeof(r)) ||
+	if (!vm->harness || !copy_from_guest_phys(vm, &r, gpa, sizeof(r)) ||
 	    r.nr_samples > HC_BENCH_MAX_SAMPLES)
 		return HC_ERROR;
 	guest_string(r.name, sizeof(r.name));
@@ -91,7 +91,7 @@ static u64 hc_bench_result(struct vcpu *vcpu, u64 gpa, u64 a1)
 	if (r.samples_gpa < gpa + sizeof(r) && gpa < r.samples_gpa + r.nr_samples * sizeof(u64))
 		return HC_ERROR;
 	spin_lock(&bench_samples_lock);
-	copied = copy_from_guest(vm, bench_samples, r.samples_gpa, r.nr_samples * sizeof(u64));
+	copied = copy_from_guest_phys(vm, bench_samples, r.samples_gpa, r.nr_samples * sizeof(u64));
 	if (copied)
 		stats_compute(bench_samples, r.nr_samples, &st);
 	spin_unlock(&bench_samples_lock);
@@ -111,7 +111,7 @@ static u64 hc_test_wanted(struct vcpu *vcpu, u64 name_gpa, u64 a1)
 	struct vm *vm = vcpu->vm;
 	char name[HC_NAME_LEN];
 
-	if (!vm->harness || !copy_from_guest(vm, name, name_gpa, sizeof(name)))
+	if (!vm->harness || !copy_from_guest_phys(vm, name, name_gpa, sizeof(name)))
 		return HC_ERROR;
 	guest_string(name, sizeof(name));
 	return vm->harness->test_wanted(vm->harness_ctx, name);

@@ -18,7 +18,7 @@
 #include "arch/x86.h"
 #include "lib/nospec.h"
 
-static bool host_has_ibpb(void)
+static bool host_has_ibpb(const struct vcpu *vcpu)
 {
 	return host_cpu.has.ibpb || host_cpu.has.spec_ctrl;
 }
@@ -28,9 +28,9 @@ static bool host_has_ibpb(void)
  * guest has it where its CPUID shows one of them (VMX without "enable
  * RDTSCP" hides both).  The view only clears host bits, so the host has it too.
  */
-static bool guest_has_tsc_aux(void)
+static bool guest_has_tsc_aux(const struct vcpu *vcpu)
 {
-	const struct cpuid_cache *v = guest_cpuid_view(false);
+	const struct cpuid_cache *v = vcpu->cpuid_view;
 
 	return (v->ext[1].edx & CPUID_EXT1_EDX_RDTSCP) || (v->std[7].ecx & CPUID7_ECX_RDPID);
 }
@@ -41,9 +41,9 @@ static bool guest_has_tsc_aux(void)
  * loaded, reset where a vCPU starts (core/cpu_reset.c).  The guest has it
  * where its CPUID shows PKS, which is where the host has it.
  */
-static bool guest_has_pks(void)
+static bool guest_has_pks(const struct vcpu *vcpu)
 {
-	return guest_cpuid_view(false)->std[7].ecx & CPUID7_ECX_PKS;
+	return vcpu->cpuid_view->std[7].ecx & CPUID7_ECX_PKS;
 }
 
 /*
@@ -195,15 +195,14 @@ static bool misc_enable_read(struct vcpu *vcpu, u64 *val)
 
 static bool misc_enable_write(struct vcpu *vcpu, u64 val)
 {
-	bool pmu = vcpu->pmu_mode != PMU_OFF;
 	u64 changed = val ^ vcpu->misc_enable;
 
 	if ((val & ~(MISC_ENABLE_RO | MISC_ENABLE_RW)) || (changed & MISC_ENABLE_RO))
 		return false;
 	vcpu->misc_enable = val;
 	if (changed & MISC_ENABLE_LIMIT_CPUID)
-		vcpu->cpuid_view = val & MISC_ENABLE_LIMIT_CPUID ? guest_cpuid_view_limited(pmu)
-								 : guest_cpuid_view(pmu);
+		vcpu->cpuid_view =
+		    val & MISC_ENABLE_LIMIT_CPUID ? &vcpu->vm->cpuid_limited : &vcpu->vm->cpuid;
 	return true;
 }
 

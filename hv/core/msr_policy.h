@@ -5,10 +5,13 @@
 
 #include "lib/types.h"
 
+struct vcpu;
+
 struct msr_passthrough {
 	u32 index;
-	bool read, write;	 /* which accesses skip the exit */
-	bool (*available)(void); /* NULL: always */
+	bool read, write; /* which accesses skip the exit */
+	/* NULL: always; else whether the vCPU's VM has it (its CPUID view) */
+	bool (*available)(const struct vcpu *vcpu);
 };
 
 /* The host code never uses these, so the guest's values can stay loaded. */

@@ -118,13 +118,13 @@ static bool guest_la57(struct vcpu *vcpu)
 }
 
 /*
- * Copy page by page through @translate; inlined into each caller so that
- * @translate is a direct call (the long-mode one is on the MMIO and
- * no-NRIP exit paths).
+ * Copy guest-virtual memory page by page through @translate; inlined into
+ * each caller so that @translate is a direct call (the long-mode one is on
+ * the MMIO and no-NRIP exit paths).
  */
 static inline __attribute__((always_inline)) size_t
-copy_from_guest(struct vcpu *vcpu, u64 gva, void *buf, size_t len,
-		bool (*translate)(struct vcpu *, const void *, u64, u64 *), const void *ctx)
+copy_from_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len,
+		     bool (*translate)(struct vcpu *, const void *, u64, u64 *), const void *ctx)
 {
 	size_t done = 0;
 
@@ -147,7 +147,7 @@ copy_from_guest(struct vcpu *vcpu, u64 gva, void *buf, size_t len,
 static __attribute__((noinline)) size_t read_outside_long_mode(struct vcpu *vcpu, u64 gva,
 							       void *buf, size_t len)
 {
-	return copy_from_guest(vcpu, gva, buf, len, translate_outside_long_mode, NULL);
+	return copy_from_guest_virt(vcpu, gva, buf, len, translate_outside_long_mode, NULL);
 }
 
 /* mhv's own guests always run in long mode; external ones may not */
@@ -167,7 +167,7 @@ size_t vcpu_read_guest_virt(struct vcpu *vcpu, u64 gva, void *buf, size_t len)
 
 	if (outside_long_mode(vcpu))
 		return read_outside_long_mode(vcpu, gva, buf, len);
-	return copy_from_guest(vcpu, gva, buf, len, translate_long_mode, &ctx);
+	return copy_from_guest_virt(vcpu, gva, buf, len, translate_long_mode, &ctx);
 }
 
 /* Long mode, or a guest outside it: the same choice as vcpu_read_guest_virt. */

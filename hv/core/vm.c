@@ -47,7 +47,7 @@ static bool vcpu_pmi_line(void *vcpu, bool mask_on_delivery)
 enum vm_create_error vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 {
 	const struct vm_config *config = spec->config;
-	enum pmu_mode mode = PMU_OFF;
+	enum pmu_mode mode = config->pmu;
 	u32 i;
 
 	__builtin_memset(vm, 0, sizeof(*vm));
@@ -61,7 +61,7 @@ enum vm_create_error vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 	vm->time_limit_ms = spec->time_limit_ms;
 	vm->timer_reach_tsc = vm_ms_to_tsc(spec->timer_reach_ms);
 	vm->nr_vcpus = spec->nr_vcpus > 1 && spec->nr_vcpus <= VM_MAX_VCPUS ? spec->nr_vcpus : 1;
-	pmu_mode_parse(config->pmu, &mode);
+	guest_cpuid_build(vm);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];
 
@@ -71,7 +71,7 @@ enum vm_create_error vm_init(struct vm *vm, const struct vm_spec *spec, u32 id)
 		pmu_vcpu_init(v, mode, config->no_accounting ? 0 : spec->pmu_account,
 			      config->guest_counts_insn);
 		pmu_set_pmi_line(&v->pmu, vcpu_pmi_line, v);
-		v->cpuid_view = guest_cpuid_view(mode != PMU_OFF);
+		v->cpuid_view = &vm->cpuid;
 		v->port_hint = &bus_no_ports;
 		msr_vcpu_reset(v);
 	}
@@ -98,7 +98,8 @@ enum vm_create_error vm_create(struct vm *vm, const struct vm_spec *spec, u32 id
 		v->timed = spec->timed;
 		v->mitigated = !spec->mitigations_off;
 		v->duty_set = v->mitigated ? mitigations.auto_set : 0;
-		apic_reset(&v->apic, i == 0, true); /* mhv's guests use the x2APIC MSRs */
+		/* mhv's guests use the x2APIC MSRs, where their VM has them */
+		apic_reset(&v->apic, i == 0, vcpu_has_x2apic(v));
 		/* every vCPU enters the same image; RDI says which one it is */
 		v->regs.rip = GUEST_LOAD;
 		v->regs.gpr[GPR_RSP] = GUEST_STACK_TOP - i * GUEST_VCPU_STACK;

@@ -8,6 +8,7 @@
 #include "pmu/pmu.h"
 #include "xstate/xstate_guest.h"
 #include "exit.h"
+#include "host/cpu_features.h"
 #include "host/page_alloc.h"
 #include "lib/guest_abi.h"
 #include "lib/types.h"
@@ -118,8 +119,10 @@ struct vcpu {
 	u8 pmu_mode;	       /* enum pmu_mode; not PMU_OFF: the backend's PMU run loop */
 	u8 pmu_account;	       /* HV_PMU_ACCOUNT_* events counted for emulated instructions */
 	struct pmu_state pmu;
-	const struct cpuid_cache *cpuid_view; /* what CPUID exits answer from */
-	u32 index;			      /* vCPU number = its x2APIC ID */
+	/* what CPUID exits answer from, and what the MSRs and devices ask
+	 * the VM has: its VM's cpuid or cpuid_limited */
+	const struct cpuid_cache *cpuid_view;
+	u32 index;		  /* vCPU number = its x2APIC ID */
 	bool boot32;		  /* an external guest: any CPU mode; vCPU 0 starts in 32-bit PM */
 	bool boot64;		  /* with boot32: starts in 64-bit mode (Linux boot protocol) */
 	bool wait_sipi;		  /* an AP of an external guest: starts at INIT-SIPI */
@@ -146,6 +149,14 @@ struct vcpu {
  * it finds the guest GPRs at the start of the vCPU.
  */
 _Static_assert(__builtin_offsetof(struct vcpu, regs) == 0, "regs first in struct vcpu");
+
+/* Whether the vCPU's VM has an x2APIC (struct vm_config's no_x2apic, in its
+ * CPUID view): the virtual APIC asks before IA32_APIC_BASE enters x2APIC
+ * mode, and the x2APIC MSRs answer only in that mode. */
+static inline bool vcpu_has_x2apic(const struct vcpu *vcpu)
+{
+	return vcpu->cpuid_view->std[1].ecx & CPUID1_ECX_X2APIC;
+}
 
 #define VM_NAME_LEN 32
 #define VM_MAX_VCPUS 4
@@ -186,6 +197,10 @@ struct vm {
 	struct bus bus;
 	struct board *board;
 	const struct vm_config *config;
+	/* its guest CPUID, built from its config by vm_init (core/cpuid_guest.c),
+	 * and the same with IA32_MISC_ENABLE.LIMIT_CPUID set: each vCPU's
+	 * cpuid_view is one of them */
+	struct cpuid_cache cpuid, cpuid_limited;
 	/* who hears the guest's results and answers its questions */
 	const struct vm_harness *harness;
 	void *harness_ctx;

@@ -16,6 +16,7 @@
 #define CPUID1_EDX_DS BIT(21)	   /* IA32_DS_AREA */
 #define CPUID1_EDX_MCA BIT(14)	   /* IA32_MCG_CAP and the banks */
 #define CPUID1_ECX_MONITOR BIT(3)  /* IA32_MISC_ENABLE[18] */
+#define CPUID1_ECX_X2APIC BIT(21)  /* the x2APIC MSRs, IA32_APIC_BASE.EXTD */
 #define CPUID7_EBX_INVPCID BIT(10) /* VMX runs it only with "enable INVPCID" */
 #define CPUID7_ECX_PKS BIT(31)	   /* IA32_PKRS */
 

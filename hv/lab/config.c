@@ -46,14 +46,9 @@ static const struct name_value suite_names[] = {
 	{ "none", 0 }, /* only the "guest =" kernels */
 };
 
-/* Bits by enum pmu_mode / HV_PMU_* value (guest_abi.h). */
-static const struct name_value pmu_mode_names[] = {
-	{ "off", CONFIG_PMU_OFF },
-	{ "sw", CONFIG_PMU_SW },
-	{ "sw-noelide", CONFIG_PMU_SW_NOELIDE },
-	{ "sw-lazy", CONFIG_PMU_SW_LAZY },
-	{ "hw", CONFIG_PMU_HW },
-};
+/* Bits by enum pmu_mode / HV_PMU_* value: lib/pmu_modes.h's rows. */
+#define PMU_MODE_NAME_OF(id, word, guest_pmu, sw_switch) { word, CONFIG_PMU_##id },
+static const struct name_value pmu_mode_names[] = { PMU_MODES(PMU_MODE_NAME_OF) };
 
 /* "none" is the empty list: no emulated instruction is accounted. */
 static const struct name_value pmu_account_names[] = {
@@ -614,7 +609,11 @@ static int parse_guest(struct parser *ps, const struct config_key *key, struct s
 
 	if (cfg->nr_guests == CONFIG_MAX_GUESTS)
 		return parse_error(ps, "too many guests (at most %d)", CONFIG_MAX_GUESTS);
-	cfg->guests[cfg->nr_guests] = (struct mhv_guest){ .mem_mib = 64, .nr_cpus = 1 };
+	cfg->guests[cfg->nr_guests] =
+	    (struct mhv_guest){ .vm = { .name = "guest",
+					.description = "a kernel from the boot volume",
+					.mem_mib = 64,
+					.nr_vcpus = 1 } };
 	cfg->nr_guests++;
 	return copy_path(ps, key, val, cur_guest(ps)->path);
 }
@@ -650,7 +649,7 @@ static int parse_guest_pmu(struct parser *ps, const struct config_key *key, stru
 
 	if (!lookup(pmu_mode_names, ARRAY_SIZE(pmu_mode_names), val, &bit))
 		return bad_choice(ps, key, val, pmu_mode_names, ARRAY_SIZE(pmu_mode_names));
-	cur_guest(ps)->pmu_mode = (u32)__builtin_ctz(bit);
+	cur_guest(ps)->vm.pmu = (enum pmu_mode)__builtin_ctz(bit);
 	return 0;
 }
 
@@ -659,6 +658,18 @@ static struct mhv_guest *cur_guest(struct parser *ps);
 static int parse_guest_number(struct parser *ps, const struct config_key *key, struct slice val)
 {
 	return parse_u32(ps, key, val, (u32 *)((char *)cur_guest(ps) + key->field));
+}
+
+/* A guest's on/off feature, default on: the bool at key->field says "off"
+ * (struct vm_config's zero is the default VM). */
+static int parse_guest_off(struct parser *ps, const struct config_key *key, struct slice val)
+{
+	u32 on;
+
+	if (!lookup(on_off_names, ARRAY_SIZE(on_off_names), val, &on))
+		return bad_choice(ps, key, val, on_off_names, ARRAY_SIZE(on_off_names));
+	*(bool *)((char *)cur_guest(ps) + key->field) = !on;
+	return 0;
 }
 
 #define GUEST_NUMBER_KEY(k, f, lo, hi, d)                                              \
@@ -672,10 +683,14 @@ static const struct config_key guest_keys[] = {
 	{ .name = "cmdline", .parse = parse_cmdline, .desc = "the kernel's command line" },
 	{ .name = "module", .parse = parse_module, .desc = "its first multiboot module" },
 	{ .name = "initrd", .parse = parse_module, .desc = "a Linux kernel's initial RAM disk" },
-	GUEST_NUMBER_KEY("mem", mem_mib, 2, 3072, "guest RAM in MiB"),
+	GUEST_NUMBER_KEY("mem", vm.mem_mib, 2, 3072, "guest RAM in MiB"),
 	GUEST_NUMBER_KEY("time_limit", time_limit, 1, 3600, "seconds it may run"),
 	{ .name = "pmu", .parse = parse_guest_pmu, .desc = "its PMU mode" },
-	GUEST_NUMBER_KEY("cpus", nr_cpus, 1, 4, "its vCPUs, one physical CPU each"),
+	GUEST_NUMBER_KEY("cpus", vm.nr_vcpus, 1, 4, "its vCPUs, one physical CPU each"),
+	{ .name = "x2apic",
+	  .parse = parse_guest_off,
+	  .desc = "its x2APIC (off: the guest's CPUID has none, its MSRs #GP)",
+	  .field = offsetof(struct mhv_guest, vm.no_x2apic) },
 };
 
 static int parse_line(struct parser *ps, struct slice line)

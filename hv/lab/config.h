@@ -11,7 +11,9 @@
 
 #include "host/finish.h"
 #include "lib/boot_info.h"
+#include "core/vm_config.h"
 #include "lib/cpuset.h"
+#include "lib/guest_abi.h"
 #include "lib/types.h"
 #include "platform/console.h"
 #include "platform/lapic.h"
@@ -28,13 +30,11 @@ enum suite_bits {
 	SUITE_FUZZ = 1u << 5, /* not in the default set: opt in with "suites =" */
 };
 
-/* pmu_modes bits: 1 << the mode's number (guest_abi.h HV_PMU_*) */
-#define CONFIG_PMU_OFF (1u << 0)
-#define CONFIG_PMU_SW (1u << 1)
-#define CONFIG_PMU_SW_NOELIDE (1u << 2)
-#define CONFIG_PMU_SW_LAZY (1u << 3)
-#define CONFIG_PMU_HW (1u << 4)
-#define CONFIG_PMU_ALL 0x1fu
+/* pmu_modes bits: 1 << the mode's number (lib/pmu_modes.h, HV_PMU_*) */
+#define CONFIG_PMU_BIT_OF(id, word, guest_pmu, sw_switch) CONFIG_PMU_##id = 1u << HV_PMU_##id,
+enum config_pmu_bits {
+	PMU_MODES(CONFIG_PMU_BIT_OF) CONFIG_PMU_ALL = (1u << HV_PMU_MODE_COUNT) - 1,
+};
 /* pmu_account bits: as guest_abi.h HV_PMU_ACCOUNT_* */
 #define CONFIG_ACCOUNT_INSN (1u << 0)
 #define CONFIG_ACCOUNT_BRANCH (1u << 1)
@@ -55,10 +55,10 @@ struct mhv_guest {
 	char cmdline[CONFIG_LINE_MAX + 1];
 	char module[CONFIG_PATH_LEN]; /* "" when none */
 	bool initrd;		      /* module is a Linux initrd ("initrd =") */
-	u32 mem_mib;		      /* guest RAM; default 64 */
 	u32 time_limit;		      /* seconds; 0: the global time_limit */
-	u32 pmu_mode;		      /* HV_PMU_* number; default off */
-	u32 nr_cpus;		      /* vCPUs, each on a physical CPU of its own; default 1 */
+	/* what the VM is, from the section's keys (guest_keys in config.c):
+	 * the default VM but for them, with 64 MiB of RAM and one vCPU */
+	struct vm_config vm;
 };
 
 enum config_mitigations {

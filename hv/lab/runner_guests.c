@@ -65,7 +65,7 @@ static bool guest_create(struct vm_life *l)
 	const struct mhv_guest *g = l->g;
 	const struct boot_info *bi = l->cr->run->bi;
 	u64 limit_s = g->time_limit ? g->time_limit : l->cr->run->cfg->time_limit;
-	struct vm_spec spec = runner_vm_spec(l, g->path, limit_s * 1000, g->nr_cpus);
+	struct vm_spec spec = runner_vm_spec(l, g->path, limit_s * 1000, g->vm.nr_vcpus);
 	const struct guest_kernel gk = {
 		.path = g->path,
 		.kernel = &bi->guest_files[l->g_index],
@@ -73,7 +73,7 @@ static bool guest_create(struct vm_life *l)
 		.module = &bi->module_files[l->g_index],
 		.initrd = g->initrd,
 		.cmdline = g->cmdline,
-		.mem_mib = g->mem_mib,
+		.mem_mib = g->vm.mem_mib,
 	};
 	char why[160];
 
@@ -94,7 +94,7 @@ static void guest_say_start(const struct vm_life *l)
 	runner_format_cpu_list(where, sizeof(where), l->on, vm->nr_vcpus);
 	console_printf("mhv: guest %s: start (%s, %u MiB, %u vCPU%s on cpu%s %s, cmdline "
 		       "\"%s\"%s%s)\n",
-		       vm->name, backend->name, g->mem_mib, vm->nr_vcpus,
+		       vm->name, backend->name, g->vm.mem_mib, vm->nr_vcpus,
 		       vm->nr_vcpus > 1 ? "s" : "", vm->nr_vcpus > 1 ? "s" : "", where, g->cmdline,
 		       g->module[0] ? (g->initrd ? ", initrd " : ", module ") : "", g->module);
 }
@@ -151,7 +151,7 @@ static const struct vm_life_ops guest_ops = {
 /* Whether this machine has the PMU mode guest @g asks for. */
 static struct why_not guest_pmu_why_not(const struct mhv_guest *g, char *why, size_t size)
 {
-	const char *pmu = pmu_mode_unsupported(guest_kernel_config(g->pmu_mode)->pmu);
+	const char *pmu = pmu_mode_unsupported(g->vm.pmu);
 
 	if (!pmu)
 		return verdict_run();
@@ -175,10 +175,10 @@ static struct why_not guest_timer_why_not(char *why, size_t size)
 static struct why_not guest_cpus_why_not(const struct mhv_guest *g, struct cpu *cpu,
 					 struct cpu *on[VM_MAX_VCPUS], char *why, size_t size)
 {
-	if (runner_pick_cpus(cpu, g->nr_cpus, on) >= g->nr_cpus)
+	if (runner_pick_cpus(cpu, g->vm.nr_vcpus, on) >= g->vm.nr_vcpus)
 		return verdict_run();
 	fmt_snprintf(why, size, "cpus = %u needs %u CPUs free to run guests, this machine has %u",
-		     g->nr_cpus, g->nr_cpus, runner_pick_cpus(cpu, VM_MAX_VCPUS, on));
+		     g->vm.nr_vcpus, g->vm.nr_vcpus, runner_pick_cpus(cpu, VM_MAX_VCPUS, on));
 	return verdict_cannot(why);
 }
 
@@ -202,7 +202,7 @@ void runner_run_guests(struct runner *run, struct cpu *cpu)
 			.ops = &guest_ops,
 			.cr = &cr,
 			.suite = "guests",
-			.config = guest_kernel_config(g->pmu_mode),
+			.config = &g->vm,
 			.g = g,
 			.g_index = i,
 		};

@@ -57,11 +57,9 @@ static struct why_not spin_runs_here(void)
  * where guest values pass mhv's filter on their way into the PMU.
  */
 static const struct vm_config hostile_pmu_config = {
-	"pmu-sw", "software PMU switch with RDPMC-compare elision",
-	false,	  NULL,
-	"sw",	  false,
-	false,	  false,
-	false,
+	.name = "pmu-sw",
+	.description = "software PMU switch with RDPMC-compare elision",
+	.pmu = PMU_SW,
 };
 
 /*
@@ -370,29 +368,45 @@ static const char *const mitigations_tests[] = {
 
 /* One column per PMU mode (docs/pmu.md), and accounting on/off with a guest
  * that counts instructions: refused, with the reason, where the host
- * cannot run them (pmu_caps). */
+ * cannot run them (pmu_caps).  Each is the default VM (core/vm_config.h)
+ * with the fields it names overridden. */
 const struct vm_config vm_configs[] = {
-	{ "default", "every hot-path intercept, PMU off, CPUID.0xD from the cache", false, NULL,
-	  "off", false, false, false, false },
-	{ "xstate-nocache", "CPUID.0xD re-executed on the host at every exit", true, xstate_tests,
-	  "off", false, false, false, false },
-	{ "pmu-sw-noelide", "software PMU switch, always WRMSR", false, NULL, "sw-noelide", false,
-	  false, false, false },
-	{ "pmu-sw", "software PMU switch with RDPMC-compare elision", false, NULL, "sw", false,
-	  false, false, false },
-	{ "pmu-sw-lazy", "guest PMU stays loaded across exits mhv handles", false, NULL, "sw-lazy",
-	  false, false, false, false },
-	{ "pmu-hw", "AMD PMC virtualization (VMCB swaps the counters)", false, NULL, "hw", false,
-	  false, false, false },
-	{ "sw+insn", "pmu-sw, guest counts instructions, emulated ones accounted", false, NULL,
-	  "sw", true, false, false, false },
-	{ "sw+insn-noacct", "pmu-sw, guest counts instructions, no accounting", false, NULL, "sw",
-	  true, true, false, false },
+	{ .name = "default",
+	  .description = "every hot-path intercept, PMU off, CPUID.0xD from the cache" },
+	{ .name = "xstate-nocache",
+	  .description = "CPUID.0xD re-executed on the host at every exit",
+	  .xstate_uncached = true,
+	  .tests = xstate_tests },
+	{ .name = "pmu-sw-noelide",
+	  .description = "software PMU switch, always WRMSR",
+	  .pmu = PMU_SW_NOELIDE },
+	{ .name = "pmu-sw",
+	  .description = "software PMU switch with RDPMC-compare elision",
+	  .pmu = PMU_SW },
+	{ .name = "pmu-sw-lazy",
+	  .description = "guest PMU stays loaded across exits mhv handles",
+	  .pmu = PMU_SW_LAZY },
+	{ .name = "pmu-hw",
+	  .description = "AMD PMC virtualization (VMCB swaps the counters)",
+	  .pmu = PMU_HW },
+	{ .name = "sw+insn",
+	  .description = "pmu-sw, guest counts instructions, emulated ones accounted",
+	  .pmu = PMU_SW,
+	  .guest_counts_insn = true },
+	{ .name = "sw+insn-noacct",
+	  .description = "pmu-sw, guest counts instructions, no accounting",
+	  .pmu = PMU_SW,
+	  .guest_counts_insn = true,
+	  .no_accounting = true },
 	/* the other side of "mitigations =": the one the config does not pick */
-	{ "mitigations-off", "none of the exit duties: the floor", false, mitigations_tests, "off",
-	  false, false, true, false },
-	{ "mitigations-auto", "the exit duties this CPU needs (header line)", false,
-	  mitigations_tests, "off", false, false, false, true },
+	{ .name = "mitigations-off",
+	  .description = "none of the exit duties: the floor",
+	  .tests = mitigations_tests,
+	  .mitigations_off = true },
+	{ .name = "mitigations-auto",
+	  .description = "the exit duties this CPU needs (header line)",
+	  .tests = mitigations_tests,
+	  .mitigations_auto = true },
 };
 
 bool vm_config_wants(const struct vm_config *config, const char *test)
@@ -444,8 +458,6 @@ u64 suite_vm_timer_reach_ms(const struct suite_vm *sv)
 struct why_not suite_column_why_not(const struct suite *s, const struct vm_config *c,
 				    const struct mhv_config *cfg)
 {
-	enum pmu_mode mode = PMU_OFF;
-
 	if (s->columns == COLUMN_DEFAULT) {
 		if (c != &vm_configs[0])
 			return verdict_left_out();
@@ -457,8 +469,7 @@ struct why_not suite_column_why_not(const struct suite *s, const struct vm_confi
 		if ((c->mitigations_off && cfg->mitigations == MITIGATIONS_OFF) ||
 		    (c->mitigations_auto && cfg->mitigations == MITIGATIONS_AUTO))
 			return verdict_left_out();
-		pmu_mode_parse(c->pmu, &mode);
-		if (!(cfg->pmu_modes & BIT(mode))) /* config "pmu =" may leave this mode out */
+		if (!(cfg->pmu_modes & BIT(c->pmu))) /* config "pmu =" may leave this mode out */
 			return verdict_left_out();
 	}
 	return verdict_unless(pmu_mode_unsupported(c->pmu));

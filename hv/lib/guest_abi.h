@@ -11,6 +11,7 @@
 #define MHV_GUEST_ABI_H
 
 #include "types.h"
+#include "pmu_modes.h"
 
 enum hypercall_nr {
 	HC_NULL = 0,	     /* nothing but the round trip: the benchmark floor */
@@ -148,12 +149,12 @@ struct fuzz_ring {
  * is taken (QEMU TCG), so back-to-back self-IPIs may coalesce in IRR */
 #define HV_FEATURE_LOOSE_WINDOWS BIT(1)
 
-/* CPUID 0x40000001 ECX: the VM's PMU mode (hv/pmu/pmu.h enum pmu_mode) */
-#define HV_PMU_OFF 0
-#define HV_PMU_SW 1
-#define HV_PMU_SW_NOELIDE 2
-#define HV_PMU_SW_LAZY 3
-#define HV_PMU_HW 4
+/* CPUID 0x40000001 ECX: the VM's PMU mode, numbered as enum pmu_mode
+ * (both from lib/pmu_modes.h) */
+#define HV_PMU_NUMBER_OF(id, word, guest_pmu, sw_switch) HV_PMU_##id,
+enum hv_pmu_mode {
+	PMU_MODES(HV_PMU_NUMBER_OF) HV_PMU_MODE_COUNT
+};
 /* CPUID 0x40000001 EDX: events mhv adds to the guest's counters for each
  * instruction it emulates (config pmu_account) */
 #define HV_PMU_ACCOUNT_INSN BIT(0)

@@ -17,24 +17,6 @@
 #include "multiboot.h"
 #include "host/page_alloc.h"
 #include "core/vcpu.h"
-#include "core/vm_config.h"
-
-static const struct vm_config guest_configs[] = {
-	{ "guest", "a multiboot kernel, PMU off", false, NULL, "off", false, false, false, false },
-	{ "guest-pmu-sw", "a multiboot kernel, software PMU switch", false, NULL, "sw", false,
-	  false, false, false },
-	{ "guest-pmu-sw-noelide", "a multiboot kernel, PMU switch without elision", false, NULL,
-	  "sw-noelide", false, false, false, false },
-	{ "guest-pmu-sw-lazy", "a multiboot kernel, lazy PMU switch", false, NULL, "sw-lazy", false,
-	  false, false, false },
-	{ "guest-pmu-hw", "a multiboot kernel, AMD PMC virtualization", false, NULL, "hw", false,
-	  false, false, false },
-};
-
-const struct vm_config *guest_kernel_config(u32 pmu_mode)
-{
-	return &guest_configs[pmu_mode < ARRAY_SIZE(guest_configs) ? pmu_mode : 0];
-}
 
 /* "\\dir\\vmexit.flat" -> "vmexit.flat": the VM's name and console prefix. */
 static const char *base_name(const char *path)

@@ -26,7 +26,5 @@ struct guest_kernel {
  */
 int guest_kernel_create(struct vm *vm, const struct vm_spec *spec, const struct guest_kernel *gk,
 			u32 id, char *why, size_t why_size);
-/* The configuration column a guest runs in: the one of its PMU mode (HV_PMU_*). */
-const struct vm_config *guest_kernel_config(u32 pmu_mode);
 
 #endif

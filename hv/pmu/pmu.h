@@ -11,14 +11,12 @@
 
 #include "lib/types.h"
 #include "arch/perfmon.h"
+#include "lib/pmu_modes.h"
 
+/* One per row of lib/pmu_modes.h (what each does: there), numbered as HV_PMU_*. */
+#define PMU_MODE_ENUM_OF(id, word, guest_pmu, sw_switch) PMU_##id,
 enum pmu_mode {
-	PMU_OFF,	/* guest sees no PMU; every hook is a no-op */
-	PMU_SW,		/* put at every exit, load at every entry, counter WRMSRs elided */
-	PMU_SW_NOELIDE, /* as PMU_SW, every counter written on load: no elision */
-	PMU_SW_LAZY,	/* loaded across exits, put only when the host needs the PMU */
-	PMU_HW,		/* AMD PerfCtrVirt: VMRUN/#VMEXIT switch, state in VMCB (APM §15.39) */
-	PMU_MODE_COUNT,
+	PMU_MODES(PMU_MODE_ENUM_OF) PMU_MODE_COUNT,
 };
 
 enum pmu_vendor {
@@ -145,10 +143,19 @@ bool pmu_mode_supported(enum pmu_vendor vendor, enum pmu_mode mode);
 void pmu_init(struct pmu_state *s, enum pmu_vendor vendor, unsigned nr_gp, unsigned nr_fixed,
 	      enum pmu_mode mode);
 
-/* The modes whose world switch is mhv's (pmu_load/pmu_put). */
+/* The modes whose world switch is mhv's (pmu_load/pmu_put): the table's
+ * sw_switch column, folded by the compiler into the compares it had. */
+#define PMU_MODE_IS_SW_OF(id, word, guest_pmu, sw_switch) || (sw_switch && mode == PMU_##id)
 static inline bool pmu_mode_is_sw(enum pmu_mode mode)
 {
-	return mode == PMU_SW || mode == PMU_SW_NOELIDE || mode == PMU_SW_LAZY;
+	return false PMU_MODES(PMU_MODE_IS_SW_OF);
+}
+
+/* The modes that show the guest a PMU: the table's guest_pmu column. */
+#define PMU_MODE_HAS_PMU_OF(id, word, guest_pmu, sw_switch) || (guest_pmu && mode == PMU_##id)
+static inline bool pmu_mode_guest_pmu(enum pmu_mode mode)
+{
+	return false PMU_MODES(PMU_MODE_HAS_PMU_OF);
 }
 
 static inline u64 pmu_mask(const struct pmu_state *s)

@@ -100,11 +100,11 @@ static const char *sw_unsupported(void)
 	return c->not_counting;
 }
 
-const char *pmu_mode_unsupported(const char *mode)
+const char *pmu_mode_unsupported(enum pmu_mode mode)
 {
-	if (!__builtin_strcmp(mode, "off"))
+	if (!pmu_mode_guest_pmu(mode))
 		return NULL;
-	if (!__builtin_strcmp(mode, "hw")) {
+	if (mode == PMU_HW) {
 		if (!pmu_caps.amd)
 			return "hardware PMC switching is AMD's (PerfCtrVirt)";
 		if (!pmu_caps.perfctr_virt)
@@ -157,9 +157,8 @@ static const char *probe_counting(void)
 
 void pmu_caps_describe(void)
 {
-	static const char *const modes[] = { "off", "sw", "sw-noelide", "sw-lazy", "hw" };
 	const struct pmu_caps *c = &pmu_caps;
-	unsigned i;
+	enum pmu_mode m;
 
 	if (c->amd)
 		console_printf("mhv: pmu: AMD, %u core counters, PerfCtrExtCore %s, PerfMonV2 %s, "
@@ -172,10 +171,10 @@ void pmu_caps_describe(void)
 			       "bits, %u fixed of %u bits, PERF_CAPABILITIES %s\n",
 			       c->version, c->nr_gp, c->gp_width, c->nr_fixed, c->fixed_width,
 			       c->pdcm ? "yes" : "no");
-	for (i = 0; i < ARRAY_SIZE(modes); i++) {
-		const char *why = pmu_mode_unsupported(modes[i]);
+	for (m = 0; m < PMU_MODE_COUNT; m++) {
+		const char *why = pmu_mode_unsupported(m);
 
-		console_printf("mhv: pmu mode %-10s %s%s\n", modes[i],
+		console_printf("mhv: pmu mode %-10s %s%s\n", pmu_mode_name(m),
 			       why ? "cannot run: " : "available", why ? why : "");
 	}
 }

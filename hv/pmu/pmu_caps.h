@@ -3,6 +3,7 @@
 #define MHV_PMU_CAPS_H
 
 #include "lib/types.h"
+#include "pmu.h"
 
 /*
  * What the host PMU offers, decided from CPUID alone: emulators answer PMU
@@ -28,8 +29,8 @@ struct pmu_caps {
 extern struct pmu_caps pmu_caps;
 
 void pmu_caps_probe(void);
-/* NULL when the host can run a VM in this mode ("off", "sw", ...), else why not. */
-const char *pmu_mode_unsupported(const char *mode);
+/* NULL when the host can run a VM in this mode, else why not. */
+const char *pmu_mode_unsupported(enum pmu_mode mode);
 void pmu_caps_describe(void);
 /* On an AP: false, and why, when its PMU geometry (CPUID) is not the BSP's. */
 bool pmu_matches_this_cpu(char *why, size_t size);

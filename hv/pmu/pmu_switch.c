@@ -17,10 +17,7 @@
  */
 #include "pmu_global_ctrl.h"
 
-static const char *const mode_names[PMU_MODE_COUNT] = {
-	[PMU_OFF] = "off",	   [PMU_SW] = "sw", [PMU_SW_NOELIDE] = "sw-noelide",
-	[PMU_SW_LAZY] = "sw-lazy", [PMU_HW] = "hw",
-};
+static const char *const mode_names[PMU_MODE_COUNT] = PMU_MODE_WORDS;
 
 const char *pmu_mode_name(enum pmu_mode mode)
 {

@@ -13,10 +13,8 @@
 #include "core/vcpu.h"
 #include "arch/x86.h"
 
-_Static_assert(PMU_OFF == HV_PMU_OFF && PMU_SW == HV_PMU_SW &&
-		   PMU_SW_NOELIDE == HV_PMU_SW_NOELIDE && PMU_SW_LAZY == HV_PMU_SW_LAZY &&
-		   PMU_HW == HV_PMU_HW,
-	       "CPUID 0x40000001 ECX tells guests the mode by these numbers");
+_Static_assert(PMU_MODE_COUNT == HV_PMU_MODE_COUNT,
+	       "CPUID 0x40000001 ECX tells guests the mode by its row in lib/pmu_modes.h");
 _Static_assert(PMU_EV_INSTRUCTIONS == HV_PMU_ACCOUNT_INSN &&
 		   PMU_EV_BRANCHES == HV_PMU_ACCOUNT_BRANCH,
 	       "CPUID 0x40000001 EDX tells guests the accounted events");
@@ -41,18 +39,6 @@ static void hw_wrmsr(void *ctx, u32 msr, u64 v)
 
 static const struct pmu_hw_ops host_pmu_ops = { hw_rdpmc, hw_rdmsr, hw_wrmsr };
 static struct pmu_hw host_pmu = { &host_pmu_ops, NULL };
-
-bool pmu_mode_parse(const char *name, enum pmu_mode *mode)
-{
-	unsigned m;
-
-	for (m = 0; m < PMU_MODE_COUNT; m++)
-		if (!__builtin_strcmp(name, pmu_mode_name(m))) {
-			*mode = m;
-			return true;
-		}
-	return false;
-}
 
 static u32 gp_ctl_msr(const struct pmu_state *s, unsigned i)
 {

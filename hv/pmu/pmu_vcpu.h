@@ -17,9 +17,6 @@ struct cpuid_cache;
 struct vcpu;
 struct vm_exit;
 
-/* "off", "sw", "sw-noelide", "sw-lazy", "hw"; false for any other name. */
-bool pmu_mode_parse(const char *name, enum pmu_mode *mode);
-
 /*
  * RESET state for a new vCPU.  account: HV_PMU_ACCOUNT_* events added
  * for each emulated instruction.  guest_counts_insn: start with counter 0

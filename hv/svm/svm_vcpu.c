@@ -122,7 +122,8 @@ static void svm_boot_real(struct vmcb_save_area *g, u8 vector)
 }
 
 /* The MSR and I/O permission maps: everything exits but the pass-through MSRs. */
-static enum backend_err svm_alloc_maps(struct svm_vcpu *s, struct backend_error *err)
+static enum backend_err svm_alloc_maps(const struct vcpu *vcpu, struct svm_vcpu *s,
+				       struct backend_error *err)
 {
 	unsigned i;
 
@@ -135,7 +136,7 @@ static enum backend_err svm_alloc_maps(struct svm_vcpu *s, struct backend_error 
 	__builtin_memset(s->msrpm, 0xff, MSRPM_PAGES * PAGE_SIZE);
 	__builtin_memset(s->iopm, 0xff, IOPM_PAGES * PAGE_SIZE);
 	for (i = 0; i < msr_passthrough_count; i++)
-		if (!msr_passthrough[i].available || msr_passthrough[i].available())
+		if (!msr_passthrough[i].available || msr_passthrough[i].available(vcpu))
 			svm_msrpm_allow(s->msrpm, msr_passthrough[i].index, msr_passthrough[i].read,
 					msr_passthrough[i].write);
 	return BACKEND_OK;
@@ -237,7 +238,7 @@ static enum backend_err svm_vcpu_create(struct vcpu *vcpu, u64 guest_cr3, u64 gu
 		return backend_fail(err, BACKEND_ERR_NO_MEMORY, "no memory for the VMCB");
 	s->vmcb = vmcb;
 	s->vmcb_pa = (u64)(uintptr_t)vmcb;
-	e = svm_alloc_maps(s, err);
+	e = svm_alloc_maps(vcpu, s, err);
 	if (e)
 		return e;
 	vcpu->vendor = s;

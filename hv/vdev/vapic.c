@@ -70,6 +70,8 @@ void apic_reset(struct vapic *apic, bool bsp, bool x2apic)
  * EXTD without EN is invalid, and so are x2APIC -> xAPIC and disabled ->
  * x2APIC.  Disabling loses the APIC's state (§11.4.3).  The base stays
  * at 0xFEE00000: moving the page is not offered.  BSP is read-only.
+ * EXTD is reserved where CPUID.1:ECX[21] has no x2APIC (§11.12.1): a VM
+ * without one never enters x2APIC mode, so its x2APIC MSRs #GP.
  */
 bool apic_base_write(struct vcpu *vcpu, u64 val)
 {
@@ -78,7 +80,8 @@ bool apic_base_write(struct vcpu *vcpu, u64 val)
 	bool en = val & APIC_BASE_EN, extd = val & APIC_BASE_EXTD;
 
 	if ((val & ~(APIC_BASE_BSP | APIC_BASE_EN | APIC_BASE_EXTD)) != APIC_DEFAULT_BASE ||
-	    (val & APIC_BASE_BSP) != (old & APIC_BASE_BSP) || (extd && !en))
+	    (val & APIC_BASE_BSP) != (old & APIC_BASE_BSP) || (extd && !en) ||
+	    (extd && !vcpu_has_x2apic(vcpu)))
 		return false;
 	if ((old & APIC_BASE_EXTD) && en && !extd)
 		return false;

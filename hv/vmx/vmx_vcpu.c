@@ -263,7 +263,7 @@ static enum backend_err vmx_alloc_bitmaps(struct vcpu *vcpu, struct vmx_vcpu *x,
 	__builtin_memset(x->msr_bitmap, 0xff, PAGE_SIZE);
 	__builtin_memset(x->io_bitmaps, 0xff, 2 * PAGE_SIZE);
 	for (i = 0; i < msr_passthrough_count; i++)
-		if (!msr_passthrough[i].available || msr_passthrough[i].available())
+		if (!msr_passthrough[i].available || msr_passthrough[i].available(vcpu))
 			vmx_msr_bitmap_allow(x->msr_bitmap, msr_passthrough[i].index,
 					     msr_passthrough[i].read, msr_passthrough[i].write);
 	return BACKEND_OK;

@@ -16,8 +16,7 @@
 #include "core/vm_config.h"
 #include "core/vm_harness.h"
 
-static const struct vm_config config = { "default", "fuzz", false, NULL, "off",
-					 false,	    false,  false, false };
+static const struct vm_config config = { .name = "default", .description = "fuzz" };
 
 /* Strings from the guest arrive terminated and printable ASCII only: the
  * lab prints them inside its own lines. */

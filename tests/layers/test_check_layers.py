@@ -2,6 +2,7 @@
 """scripts/check-layers.py on small trees written for each test."""
 import importlib.util
 import os
+import re
 import tempfile
 import unittest
 
@@ -128,6 +129,36 @@ class CycleTest(Tree):
                 "info:   platform -> host: platform/console.c -> host/percpu.h",
             ],
         )
+
+
+# The line regex that read includes before universal-ctags (issue 42),
+# kept to show the shape below is one it missed.
+REGEX_BEFORE = re.compile(r'^\s*(?:#\s*include|%include)\s*"([^"]+)"')
+
+
+class FrontEndTest(Tree):
+    def raw(self, path, text):
+        with open(os.path.join(self.root, path), "w") as f:
+            f.write(text)
+
+    def test_include_behind_a_comment_counts(self):
+        line = '/* the console needs the VM */ #include "core/vm.h"'
+        self.assertIsNone(REGEX_BEFORE.match(line))
+        self.write("hv/core/vm.h")
+        self.write("hv/platform/console.c")
+        self.raw("hv/platform/console.c", line + "\n")
+        self.assertEqual(
+            self.check()[0],
+            ["hv/platform/console.c:1: includes hv/core/vm.h: platform (rank 2) "
+             "may not include core (rank 3)"],
+        )
+
+    def test_include_in_if_0_or_a_comment_does_not(self):
+        self.write("hv/core/vm.h")
+        self.write("hv/platform/console.c")
+        self.raw("hv/platform/console.c",
+                 '#if 0\n#include "core/vm.h"\n#endif\n/*\n#include "core/vm.h"\n */\n')
+        self.assertEqual(self.check()[0], [])
 
 
 if __name__ == "__main__":

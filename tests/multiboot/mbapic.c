@@ -11,6 +11,7 @@
 #define APIC_BSP (1u << 8)
 #define APIC_EXTD (1u << 10)
 #define APIC_EN (1u << 11)
+#define APIC_CPUID_X2APIC (1u << 21) /* CPUID.1:ECX (SDM Vol 2A CPUID) */
 #define APIC_PAGE 0xfee00000u
 #define TIMER_VECTOR 0xe0
 #define IPI_VECTOR 0xd0
@@ -64,6 +65,14 @@ static uint32_t cpuid1_edx(void)
 
 	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
 	return d;
+}
+
+static uint32_t cpuid1_ecx(void)
+{
+	uint32_t a = 1, b, c = 0, d;
+
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	return c;
 }
 
 /* Wait up to @tsc_budget TSC ticks for *@what to reach @want. */
@@ -171,6 +180,24 @@ static void check_timers(void)
 	apic_write(0x320, 1u << 16);
 }
 
+/*
+ * "x2apic = off" in the guest's section (the command line says
+ * nox2apic=1): CPUID.1:ECX[21] is clear, so IA32_APIC_BASE.EXTD is
+ * reserved and the x2APIC MSRs #GP (SDM Vol 3 §11.12.1); the xAPIC stays.
+ */
+static void check_no_x2apic(void)
+{
+	uint32_t gp = gp_count;
+
+	wrmsr(APIC_BASE_MSR, APIC_PAGE | APIC_BSP | APIC_EN | APIC_EXTD);
+	rdmsr(0x802);
+	wrmsr(0x83f, 0x40); /* SELF IPI */
+	check(!(cpuid1_ecx() & APIC_CPUID_X2APIC) && gp_count == gp + 3 &&
+		  rdmsr(APIC_BASE_MSR) == (APIC_PAGE | APIC_BSP | APIC_EN) &&
+		  (apic_read(0x30) & 0xff) == 0x14,
+	      "x2apic_off_hidden_and_gp");
+}
+
 /* SDM Vol 3 §11.12.5: disable, enable, x2APIC, and the #GP of x2APIC -> xAPIC. */
 static void check_apic_base_modes(void)
 {
@@ -181,6 +208,7 @@ static void check_apic_base_modes(void)
 	      "apic_disabled_hides_page_and_cpuid_bit");
 	wrmsr(APIC_BASE_MSR, APIC_PAGE | APIC_BSP | APIC_EN);
 	check((apic_read(0x30) & 0xff) == 0x14 && (cpuid1_edx() & (1u << 9)), "apic_reenabled");
+	check(cpuid1_ecx() & APIC_CPUID_X2APIC, "x2apic_in_cpuid");
 	wrmsr(APIC_BASE_MSR, APIC_PAGE | APIC_BSP | APIC_EN | APIC_EXTD);
 	check(rdmsr(0x802) == 0 && apic_read(0x30) == 0xffffffffu && gp_count == gp,
 	      "x2apic_mode_msrs");
@@ -224,7 +252,10 @@ void mbtest_apic(const char *cmdline)
 	check_xapic();
 	check_self_ipi();
 	check_timers();
-	check_apic_base_modes();
+	if (arg(cmdline, "nox2apic="))
+		check_no_x2apic();
+	else
+		check_apic_base_modes();
 	if (ncpus > 1)
 		check_init_sipi(ncpus);
 	__asm__ volatile("cli");

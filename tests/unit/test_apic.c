@@ -166,6 +166,9 @@ static int setup(void **state)
 	memset(&vm, 0, sizeof(vm));
 	host_deadline = 0;
 	vm.nr_vcpus = 1;
+	/* a VM with an x2APIC (struct vm_config's default) */
+	vm.cpuid.std[1].ecx = CPUID1_ECX_X2APIC;
+	vm.vcpus[0].cpuid_view = vm.vcpus[1].cpuid_view = &vm.cpuid;
 	vcpu->vm = &vm;
 	fake_cr8[0] = fake_cr8[1] = 0xff;
 	apic_set_cr8_home(&vcpu->apic, &fake_cr8[0], 0);
@@ -672,6 +675,30 @@ static void apic_base_transitions(void **state)
 	assert_true(apic_base_write(vcpu, base));		  /* x2APIC -> disabled */
 }
 
+/*
+ * A VM described without an x2APIC ("x2apic = off"): its CPUID view has
+ * no CPUID.1:ECX[21], so IA32_APIC_BASE.EXTD is reserved (§11.12.1) and
+ * the x2APIC MSRs stay #GP; xAPIC mode works as before.
+ */
+static void no_x2apic_refuses_extd(void **state)
+{
+	const u64 base = APIC_DEFAULT_BASE | APIC_BASE_BSP | APIC_BASE_EN;
+	u64 v;
+
+	(void)state;
+	vm.cpuid.std[1].ecx &= ~CPUID1_ECX_X2APIC;
+	apic_reset(&vcpu->apic, true, false);
+	assert_false(apic_base_write(vcpu, base | APIC_BASE_EXTD));
+	assert_int_equal(vcpu->apic.base, base);
+	assert_false(apic_msr_read(vcpu, 0x802, &v));
+	assert_false(apic_msr_write(vcpu, MSR_SELF_IPI, 0xb0));
+	assert_true(apic_mmio_read(vcpu, 0x20, &(u32){ 0 }));
+	/* the same VM with an x2APIC enters x2APIC mode */
+	vm.cpuid.std[1].ecx |= CPUID1_ECX_X2APIC;
+	assert_true(apic_base_write(vcpu, base | APIC_BASE_EXTD));
+	assert_true(apic_msr_read(vcpu, 0x802, &v));
+}
+
 /* One-shot: counts down at TSC / divisor, arms the host timer, fires once. */
 static void one_shot_and_periodic_timer(void **state)
 {
@@ -948,6 +975,7 @@ int main(void)
 		cmocka_unit_test_setup(x2apic_msrs_outside_x2apic_mode, setup),
 		cmocka_unit_test_setup(xapic_mmio_registers, setup),
 		cmocka_unit_test_setup(apic_base_transitions, setup),
+		cmocka_unit_test_setup(no_x2apic_refuses_extd, setup),
 		cmocka_unit_test_setup(one_shot_and_periodic_timer, setup),
 		cmocka_unit_test_setup(timer_mode_changes, setup),
 		cmocka_unit_test_setup(init_sipi_starts_a_waiting_ap, setup),

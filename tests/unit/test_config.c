@@ -192,15 +192,26 @@ static void test_syntax(void **state)
 	assert_int_equal(cfg.nr_guests, 2);
 	assert_string_equal(cfg.guests[0].path, "\\vmexit.flat");
 	assert_string_equal(cfg.guests[0].cmdline, "vmexit.flat cpuid");
-	assert_int_equal(cfg.guests[0].mem_mib, 128);
+	assert_int_equal(cfg.guests[0].vm.mem_mib, 128);
 	assert_int_equal(cfg.guests[0].time_limit, 5);
-	assert_int_equal(cfg.guests[0].pmu_mode, 1);
+	assert_int_equal(cfg.guests[0].vm.pmu, PMU_SW);
 	assert_string_equal(cfg.guests[1].module, "\\initrd");
-	assert_int_equal(cfg.guests[1].mem_mib, 64);
-	assert_int_equal(cfg.guests[0].nr_cpus, 2);
-	assert_int_equal(cfg.guests[1].nr_cpus, 1);
+	assert_int_equal(cfg.guests[1].vm.mem_mib, 64);
+	assert_int_equal(cfg.guests[0].vm.nr_vcpus, 2);
+	assert_int_equal(cfg.guests[1].vm.nr_vcpus, 1);
 	assert_string_equal(cfg.guests[1].cmdline, "");
 	assert_false(cfg.guests[1].initrd);
+
+	/* a guest's x2apic: on by default (the default VM), off hides it */
+	assert_false(cfg.guests[0].vm.no_x2apic);
+	PARSE_OK("guest = \\a.elf\nx2apic = off\nguest = \\b.elf\nx2apic = on\nguest = \\c.elf\n");
+	assert_true(cfg.guests[0].vm.no_x2apic);
+	assert_false(cfg.guests[1].vm.no_x2apic);
+	assert_false(cfg.guests[2].vm.no_x2apic);
+	assert_int_equal(cfg.guests[2].vm.pmu, PMU_OFF);
+	PARSE_ERR("guest = \\a.elf\nx2apic = maybe\n",
+		  "mhv.cfg:2: bad value 'maybe' for 'x2apic': expected on or off");
+	PARSE_ERR("x2apic = off\n", "mhv.cfg:1: unknown key 'x2apic'");
 
 	/* a Linux guest's initrd takes the module's file; never both */
 	PARSE_OK("guest = \\vmlinuz\ninitrd = \\initrd.cpio\nmem = 256\n");
