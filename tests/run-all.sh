@@ -598,14 +598,14 @@ echo "== the fuzz guest bare and under mhv: tests/fuzz-bare, the differential or
 # tests/fuzz-bare/known.txt lists (docs/fuzz.md).  Chosen by CASES.
 name=fuzz-diff-qemu
 if printf '%s\n' "$name" | grep -Eq "^(${CASES:-.*})\$"; then
-	start=$(date +%s) failed=""
+	start=$(date +%s) bad_seeds=""
 	for seed in $(sed 's/#.*//' tests/emu/fuzz-seeds.txt | grep -Eo '[0-9]+'); do
 		sh tests/fuzz-bare/run.sh "$seed" max >"$LOGS/$name-$seed.txt" 2>&1 ||
-			failed="$failed $seed"
+			bad_seeds="$bad_seeds $seed"
 	done
 	secs=$(($(date +%s) - start))
-	if [ -n "$failed" ]; then
-		bad "$name" "seeds$failed: $(grep -hm 1 'compare:\|fuzz-diff:' "$LOGS/$name-${failed##* }.txt"); log $LOGS/$name-${failed##* }.txt"
+	if [ -n "$bad_seeds" ]; then
+		bad "$name" "seeds$bad_seeds: $(grep -hm 1 'compare:\|fuzz-diff:' "$LOGS/$name-${bad_seeds##* }.txt"); log $LOGS/$name-${bad_seeds##* }.txt"
 	else
 		ok "$name ($(grep -h 'compare:' "$LOGS/$name"-*.txt | head -n 1 | sed 's/^compare: //'); ${secs}s)"
 	fi
