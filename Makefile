@@ -38,16 +38,17 @@ HV_ASM := $(wildcard hv/*/*.asm)
 HV_OBJ := $(HV_C:%.c=$(B)/%.o) $(HV_ASM:%.asm=$(B)/%.o)
 BOOT_OBJ := $(B)/boot/efi_main.o $(B)/boot/kept_log_file.o $(B)/boot/secure_boot.o
 
-GUEST_SUITES := smoke vmexit xstate pmu hostile
+GUEST_SUITES := smoke vmexit xstate pmu hostile fuzz
 GUEST_RT_C := $(wildcard guest-tests/rt/*.c)
 # The guests reuse the hypervisor's printf and string routines.
 GUEST_RT_OBJ := $(GUEST_RT_C:%.c=$(B)/%.o) $(B)/guest-tests/rt/entry.o $(B)/guest-tests/rt/simd.o \
+	$(B)/guest-tests/rt/probe_ops.o \
 	$(B)/guest-tests/lib/fmt.o $(B)/guest-tests/lib/string.o
 GUEST_BINS := $(GUEST_SUITES:%=$(B)/guest/%.bin)
 
 .PHONY: all run test unit emu-test deps clean format format-check bench-baseline usb fuzz fuzz-build \
 	kut bochs kut-test kut-reference kut-expect kut-check pmutest linux-guest perf-fuzz-soak linuxload docs-tables \
-	kvm-side kvm-run kvm-guest kvm-nested
+	kvm-side kvm-run kvm-guest kvm-nested fuzz-soak fuzz-bare fuzz-diff
 .SECONDARY:
 all: $(EFI)
 
@@ -143,6 +144,14 @@ $(B)/guest/%.elf: $(B)/guest-tests/%.o $(GUEST_RT_OBJ) guest-tests/guest.ld
 	@mkdir -p $(@D)
 	@echo '  LD      $@'
 	@$(LD) -nostdlib -static -T guest-tests/guest.ld $(GUEST_RT_OBJ) $< -o $@
+
+# The fuzz guest's operations live apart: the bare build links them too.
+FUZZ_OPS_OBJ := $(patsubst guest-tests/%.c,$(B)/guest-tests/%.o,$(wildcard guest-tests/fuzz/*.c))
+$(B)/guest/fuzz.elf: $(B)/guest-tests/fuzz.o $(FUZZ_OPS_OBJ) $(GUEST_RT_OBJ) \
+		guest-tests/guest.ld
+	@mkdir -p $(@D)
+	@echo '  LD      $@'
+	@$(LD) -nostdlib -static -T guest-tests/guest.ld $(GUEST_RT_OBJ) $(B)/guest-tests/fuzz.o $(FUZZ_OPS_OBJ) -o $@
 
 $(B)/guest/%.bin: $(B)/guest/%.elf
 	@$(OBJCOPY) -O binary $< $@
@@ -249,7 +258,7 @@ run: deps all
 
 # KUT and the pinned Bochs for the kvm-unit-tests cases, the Debian Linux
 # guest for qemu-linux (each a one-line skip where it cannot be had).
-test: deps all unit fuzz-build $(MB_KERNELS) $(PMUTEST) $(LINUXLOAD) kut bochs linux-guest kvm-guest kvm-nested
+test: deps all unit fuzz-build $(B)/fuzz-bare/fuzz-bare.flat $(MB_KERNELS) $(PMUTEST) $(LINUXLOAD) kut bochs linux-guest kvm-guest kvm-nested
 	@KUT_OBJ=$(KUT_OUT)/obj sh tests/run-all.sh
 
 # A USB-stick image: GPT + FAT32 EFI System Partition (README: Running on
@@ -353,6 +362,53 @@ SOAK_MODELS ?= zen5 skylake_pmu
 SEED ?= random
 perf-fuzz-soak: all $(LINUXLOAD) bochs linux-guest
 	@sh scripts/perf-fuzz-soak.sh $(SOAK_SECONDS) $(SEED) "$(SOAK_MODELS)" $(B)/perf-fuzz-soak
+
+# ---- the fuzz guest on the bare emulator (docs/fuzz.md) ----
+# The same objects as the mhv guest, with the bare hypercalls and a
+# multiboot entry; an ELF32 wrapper of the 64-bit image, as kvm-unit-tests'
+# x86_64 binaries are, for QEMU's -kernel.
+FUZZ_BARE := $(B)/fuzz-bare/fuzz-bare.flat
+FUZZ_BARE_RT := $(filter-out %/hypercall.o,$(GUEST_RT_OBJ))
+$(B)/fuzz-bare/fuzz.o: guest-tests/fuzz.c
+	@mkdir -p $(@D)
+	@echo '  CC      $< (bare)'
+	@$(CC) $(GCFLAGS) -DFUZZ_BARE -c $< -o $@
+$(B)/fuzz-bare/bare_hc.o: tests/fuzz-bare/bare_hc.c
+	@mkdir -p $(@D)
+	@echo '  CC      $< (bare)'
+	@$(CC) $(GCFLAGS) -c $< -o $@
+$(B)/fuzz-bare/start.o: tests/fuzz-bare/start.asm
+	@mkdir -p $(@D)
+	@echo '  NASM    $< (bare)'
+	@$(NASM) -f elf64 -o $@ $<
+$(B)/fuzz-bare/fuzz-bare.elf: $(B)/fuzz-bare/start.o $(B)/fuzz-bare/fuzz.o $(B)/fuzz-bare/bare_hc.o \
+		$(FUZZ_OPS_OBJ) $(FUZZ_BARE_RT) tests/fuzz-bare/bare.ld
+	@echo '  LD      $@'
+	@$(LD) -nostdlib -static -T tests/fuzz-bare/bare.ld $(filter %.o,$^) -o $@
+$(FUZZ_BARE): $(B)/fuzz-bare/fuzz-bare.elf
+	@$(OBJCOPY) -O elf32-i386 $< $@
+fuzz-bare: $(FUZZ_BARE)
+
+# The differential oracle alone: the kept seeds bare and under mhv.
+fuzz-diff: all $(FUZZ_BARE)
+	@rc=0; for seed in $$(sed 's/#.*//' tests/emu/fuzz-seeds.txt | grep -Eo '[0-9]+'); do \
+		nice -n 10 sh tests/fuzz-bare/run.sh $$seed max || rc=1; done; exit $$rc
+
+# ---- the fuzz suite's soak (docs/fuzz.md) ----
+# Longer than make test's fuzz cases: the kept seeds, then SOAK_SEEDS new
+# ones of SOAK_EXITS exits each, on QEMU and each Bochs model in turn.
+SOAK_SEEDS ?= 20
+SOAK_EXITS ?= 20000
+fuzz-soak: all
+	@rc=0; \
+	for e in "qemu max" "bochs ryzen" "bochs corei7_skylake_x" "bochs-pmu zen5" \
+		"bochs-pmu skylake_pmu"; do \
+		set -- $$e; \
+		nice -n 10 sh scripts/fuzz-soak.sh --emu $$1 --cpu $$2 --seed-list tests/emu/fuzz-seeds.txt \
+			--exits $(SOAK_EXITS) || rc=1; \
+		nice -n 10 sh scripts/fuzz-soak.sh --emu $$1 --cpu $$2 --seeds $(SOAK_SEEDS) \
+			--exits $(SOAK_EXITS) || rc=1; \
+	done; exit $$rc
 
 # ---- kvm-unit-tests as mhv guests (docs/kvm-unit-tests.md) ----
 # The sources stay outside the repository: KUT_SRC=DIR or the pinned

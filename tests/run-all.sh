@@ -627,6 +627,26 @@ for pc in bochs-pmu-bare:zen5:PASS bochs-pmu-bare-ryzen:ryzen:FAIL \
 	fi
 done
 
+echo "== the fuzz guest bare and under mhv: tests/fuzz-bare, the differential oracle =="
+# fuzz-diff-qemu: the fuzz guest's differential program (seed 41 and the
+# seeds of tests/emu/fuzz-seeds.txt) on bare QEMU -cpu max and as mhv's
+# fuzz_diff VM; every difference of their outcomes must be one
+# tests/fuzz-bare/known.txt lists (docs/fuzz.md).  Chosen by CASES.
+name=fuzz-diff-qemu
+if printf '%s\n' "$name" | grep -Eq "^(${CASES:-.*})\$"; then
+	start=$(date +%s) bad_seeds=""
+	for seed in $(sed 's/#.*//' tests/emu/fuzz-seeds.txt | grep -Eo '[0-9]+'); do
+		sh tests/fuzz-bare/run.sh "$seed" max >"$LOGS/$name-$seed.txt" 2>&1 ||
+			bad_seeds="$bad_seeds $seed"
+	done
+	secs=$(($(date +%s) - start))
+	if [ -n "$bad_seeds" ]; then
+		bad "$name" "seeds$bad_seeds: $(grep -hm 1 'compare:\|fuzz-diff:' "$LOGS/$name-${bad_seeds##* }.txt"); log $LOGS/$name-${bad_seeds##* }.txt"
+	else
+		ok "$name ($(grep -h 'compare:' "$LOGS/$name"-*.txt | head -n 1 | sed 's/^compare: //'); ${secs}s)"
+	fi
+fi
+
 echo "== kvm-unit-tests under mhv, judged by tests/kut/expect.txt =="
 # One case per environment, kut-qemu, kut-bochs-vmx, kut-bochs-svm and
 # kut-bochs-zen5 and kut-bochs-skylake-pmu (pmu.flat once per mhv PMU mode on

@@ -3,7 +3,6 @@
 #include "lib/fmt.h"
 
 bool hypercall_is_vmcall;
-static bool hypercall_by_port; /* under Linux KVM: GUEST_HC_PORT (guest_abi.h) */
 bool guest_is_amd;
 bool guest_has_xsave;
 
@@ -21,24 +20,9 @@ struct idt_gate {
 static struct idt_gate idt[256] __aligned(16);
 
 volatile u64 guest_irqs;
+bool (*guest_exception_hook)(struct guest_frame *f);
 volatile u64 guest_nmis;
 volatile bool guest_nmi_ok;
-
-u64 hypercall(u64 nr, u64 a0, u64 a1)
-{
-	u64 ret;
-
-	if (hypercall_by_port)
-		asm volatile("outl %%eax, %%dx"
-			     : "=a"(ret)
-			     : "a"(nr), "D"(a0), "S"(a1), "d"(GUEST_HC_PORT)
-			     : "memory");
-	else if (hypercall_is_vmcall)
-		asm volatile("vmcall" : "=a"(ret) : "a"(nr), "D"(a0), "S"(a1) : "memory");
-	else
-		asm volatile("vmmcall" : "=a"(ret) : "a"(nr), "D"(a0), "S"(a1) : "memory");
-	return ret;
-}
 
 int gprintf(const char *fmt, ...)
 {
@@ -118,6 +102,8 @@ void guest_exception(struct guest_frame *f)
 		f->rip = fault_fixup;
 		return;
 	}
+	if (guest_exception_hook && guest_exception_hook(f))
+		return;
 	gprintf("unexpected exception %llu at rip 0x%llx, error 0x%llx\n", f->vector, f->rip,
 		f->error_code);
 	test_report("unexpected_exception", TEST_FAIL, "vector %llu at rip 0x%llx", f->vector,

@@ -16,12 +16,16 @@ struct guest_frame {
 };
 
 extern bool hypercall_is_vmcall;
+extern bool hypercall_by_port; /* set by guest_rt_init (rt/hypercall.c) */
 extern bool guest_is_amd;
 extern bool guest_has_xsave;	/* CPUID says XSAVE; CR4.OSXSAVE set by guest_rt_init */
 extern volatile u64 guest_irqs; /* interrupts taken (vectors 32-255) */
 /* NMIs taken while guest_nmi_ok is set; otherwise an NMI fails the guest. */
 extern volatile u64 guest_nmis;
 extern volatile bool guest_nmi_ok;
+/* An exception no probe was armed for: the hook may fix the frame up and
+ * return true to resume, else it fails the guest (NULL: always fails). */
+extern bool (*guest_exception_hook)(struct guest_frame *f);
 
 /*
  * Each program says once how many benchmark rows its variants report at
@@ -80,6 +84,20 @@ void simd_load_zmm(const void *src);
 void simd_store_zmm(void *dst);
 void xsave_area(void *area, u64 mask);
 void xrstor_area(void *area, u64 mask);
+/* rt/probe_ops.asm: any operand; -1, or the vector of the fault raised */
+int probe_in(u16 port, u32 size, u32 *val);
+int probe_out(u16 port, u32 size, u32 val);
+int probe_ins(u16 port, u32 size, void *buf, u64 count);
+int probe_outs(u16 port, u32 size, const void *buf, u64 count);
+int probe_mmio_read(u64 addr, u32 size, u64 *val);
+int probe_mmio_write(u64 addr, u32 size, u64 val);
+int probe_cr_write(u32 cr, u64 val);
+int probe_dr_write(u32 dr, u64 val); /* DR7 is 0 again after it */
+int probe_hypercall(bool vmcall, u64 nr, u64 a0, u64 a1, u64 *ret);
+int probe_invlpg(u64 addr);
+int probe_xsave(void *area, u64 mask);
+int probe_xrstor(const void *area, u64 mask);
+void probe_halt(void); /* STI; HLT; CLI */
 int vmrun_probe(void);
 int vmload_probe(void);
 int vmsave_probe(void);

@@ -177,6 +177,10 @@ static __attribute__((noinline)) void guest_cpuid_subleaf(struct vcpu *vcpu, u32
 	*r = s ? *s : (struct cpuid_regs){ 0, 0, 0, 0 };
 	if (leaf < 32 && ((PER_VCPU_LEAVES >> leaf) & 1))
 		cpuid_per_vcpu(vcpu, leaf, r);
+	/* 0xB and 0x1F echo the level number in ECX[7:0], past the last level
+	 * too (SDM Vol 2A CPUID leaf 0BH; APM Vol 3 CPUID Fn0000_000B) */
+	if (leaf == 0xb || leaf == 0x1f)
+		r->ecx = (r->ecx & ~0xffu) | (subleaf & 0xff);
 }
 
 /* Inlined into handle_cpuid: this is the hot path of every CPUID exit. */

@@ -5,6 +5,7 @@
  */
 #include "host/cpu_features.h"
 #include "exit_dispatch.h"
+#include "mce_bank.h"
 #include "msr_model.h"
 #include "msr_policy.h"
 #include "mtrr.h"
@@ -233,7 +234,8 @@ static bool pat_write(struct vcpu *vcpu, u64 val)
  * (SDM Vol 3 §16.3.1).  mhv logs no errors in them; the guest's values
  * stay, with the writes the architecture refuses refused: MCG_CAP is
  * read-only, MCi_STATUS takes only 0 (§16.3.2.2) and MCi_CTL all 0s or
- * all 1s, as KVM enforces.  Banks beyond the count #GP.
+ * all 1s, or all 1s with bits 10 and 0 clear as KVM allows (mce_bank.h).
+ * Banks beyond the count #GP.
  */
 static bool guest_has_mca(struct vcpu *vcpu)
 {
@@ -283,7 +285,8 @@ static bool mc_bank_write(struct vcpu *vcpu, u64 val)
 	u32 n = (u32)vcpu->regs.gpr[GPR_RCX] - MSR_IA32_MC_CTL(0);
 	u64 *reg = mc_bank_reg(vcpu);
 
-	if (!reg || (n % 4 == 0 && val && ~val) || (n % 4 == 1 && val))
+	if (!reg || (n % 4 == 0 && !mc_ctl_write_ok(val)) ||
+	    (n % 4 == 1 && !mc_status_write_ok(val)))
 		return false;
 	*reg = val;
 	return true;

@@ -37,9 +37,13 @@ struct config_key {
 
 /* A new suite needs only a SUITE_* bit and one line here. */
 static const struct name_value suite_names[] = {
-	{ "smoke", SUITE_SMOKE },     { "vmexit", SUITE_VMEXIT },
-	{ "xstate", SUITE_XSTATE },   { "pmu", SUITE_PMU },
-	{ "hostile", SUITE_HOSTILE }, { "none", 0 }, /* only the "guest =" kernels */
+	{ "smoke", SUITE_SMOKE },
+	{ "vmexit", SUITE_VMEXIT },
+	{ "xstate", SUITE_XSTATE },
+	{ "pmu", SUITE_PMU },
+	{ "hostile", SUITE_HOSTILE },
+	{ "fuzz", SUITE_FUZZ },
+	{ "none", 0 }, /* only the "guest =" kernels */
 };
 
 /* Bits by enum pmu_mode / HV_PMU_* value: lib/pmu_modes.h's rows. */
@@ -107,6 +111,7 @@ void config_defaults(struct mhv_config *cfg)
 	cfg->pmu_modes = CONFIG_PMU_ALL;
 	cfg->pmu_account = CONFIG_ACCOUNT_INSN | CONFIG_ACCOUNT_BRANCH;
 	cfg->time_limit = 60;
+	cfg->fuzz_exits = 2000;
 	cfg->tsc_calibration = TSC_CAL_AUTO;
 	cfg->apic = HOST_APIC_AUTO;
 }
@@ -537,6 +542,9 @@ static const struct config_key config_keys[] = {
 	NUMBER_KEY(warmup, 0, 10000000, "warm-up iterations before measuring"),
 	NUMBER_KEY(time_limit, 1, 3600, "seconds a VM may run before it is stopped"),
 	NUMBER_KEY(fb_pause, 0, 600, "seconds the screen waits before it scrolls"),
+	/* the fuzz suite (docs/fuzz.md): 0 or absent, a seed from the TSC */
+	NUMBER_KEY(fuzz_seed, 0, 0xffffffff, "the fuzz guest's seed"),
+	NUMBER_KEY(fuzz_exits, 1, 100000000, "exits a fuzz VM causes before it stops"),
 	CHOICE_KEY(exit_action, exit_action_names, "what to do when done"),
 	CHOICE_KEY(console, console_names, "serial, framebuffer or both"),
 	{ .name = "serial", .parse = parse_serial, .desc = "the serial port(s) of the console" },

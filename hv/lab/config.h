@@ -27,6 +27,7 @@ enum suite_bits {
 	SUITE_XSTATE = 1u << 2,
 	SUITE_PMU = 1u << 3,
 	SUITE_HOSTILE = 1u << 4,
+	SUITE_FUZZ = 1u << 5, /* not in the default set: opt in with "suites =" */
 };
 
 /* pmu_modes bits: 1 << the mode's number (lib/pmu_modes.h, HV_PMU_*) */
@@ -96,7 +97,9 @@ struct mhv_config {
 	/* the run's log stored in UEFI variables at its end, written to the
 	 * boot volume by the next boot (platform/log_keep.c); default on */
 	bool keep_log;
-	u32 fb_pause; /* seconds the screen waits before it scrolls; default 0 */
+	u32 fb_pause;	/* seconds the screen waits before it scrolls; default 0 */
+	u32 fuzz_seed;	/* the fuzz guest's seed; 0 (default): one from the TSC per VM */
+	u32 fuzz_exits; /* exits each fuzz VM causes; default 2000 */
 	/* core boost (platform/aperf.h): off by default, so that every row
 	 * and run measures at the same clock */
 	enum boost_setting boost;

@@ -18,3 +18,4 @@ BLOB vmexit
 BLOB xstate
 BLOB pmu
 BLOB hostile
+BLOB fuzz

@@ -126,6 +126,9 @@ void runner_suite_vm(struct vm_life *l, struct cpu_run *cr, const struct suite *
 		     const struct suite_vm *sv, const struct vm_config *config);
 /* Create, announce, run, judge and destroy l's VM. */
 void runner_vm_life(struct vm_life *l);
+/* After a fuzz VM, before it is destroyed: when it failed a test or mhv's
+ * self-check fails, its seed and last operations (runner_fuzz.c). */
+void runner_fuzz_check(struct vm_life *l, u32 failed_before);
 /* l's VM's CPU @c did not run it to its end: its test fails. */
 void runner_vm_lost(const struct vm_life *l, const struct cpu *c);
 /*

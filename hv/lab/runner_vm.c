@@ -131,6 +131,9 @@ static void harness_params(void *ctx, struct hc_params *p)
 	p->iterations = cfg->iterations;
 	p->batches = cfg->batches;
 	p->warmup = cfg->warmup;
+	/* a seed of 0 is none: one from the TSC, never 0, printed by the guest */
+	p->fuzz_seed = cfg->fuzz_seed ? cfg->fuzz_seed : (u32)(rdtsc() * 0x9e3779b1u) | 1;
+	p->fuzz_exits = cfg->fuzz_exits;
 }
 
 static const struct vm_harness lab_harness = {
@@ -309,20 +312,22 @@ static void check_apart_from_lost(const struct vm_life *l)
 }
 
 /*
- * After a hostile VM: did it end as it had to, and is mhv as it was?  A
- * host that changed cannot be trusted to judge anything further.
+ * After a VM of a suite that checks mhv (hostile, fuzz): did it end as it
+ * had to, and is mhv as it was?  A host that changed cannot be trusted to
+ * judge anything further.
  */
-static void check_host_intact(struct cpu_run *cr, const struct suite_vm *sv, u32 failed_before)
+static void check_host_intact(struct cpu_run *cr, const struct suite *s, const struct suite_vm *sv,
+			      u32 failed_before)
 {
 	bool contained = cr->results->failed == failed_before;
 	char why[96];
 
 	cr->hostile_tried++;
 	if (!selfcheck_verify(why, sizeof(why)))
-		hv_fatal(MHV_FATAL, "after hostile case %s: %s", sv->name, why);
+		hv_fatal(MHV_FATAL, "after %s case %s: %s", s->name, sv->name, why);
 	if (contained)
 		cr->hostile_contained++;
-	console_printf("mhv: hostile: case %s %s; mhv's code, page tables and stacks intact\n",
+	console_printf("mhv: %s: case %s %s; mhv's code, page tables and stacks intact\n", s->name,
 		       sv->name, contained ? "contained" : "NOT contained");
 }
 
@@ -358,12 +363,14 @@ void runner_vm_life(struct vm_life *l)
 		check_apart_from_lost(l);
 		l->ops->judge(l, ended, ticks);
 	}
-	if (lost)
+	if (lost) {
 		runner_keep_lost_vm(l->cr, vm, lost);
-	else
+	} else {
+		runner_fuzz_check(l, failed_before);
 		vm_destroy(vm);
+	}
 	if (l->s && l->s->selfcheck)
-		check_host_intact(l->cr, l->sv, failed_before);
+		check_host_intact(l->cr, l->s, l->sv, failed_before);
 }
 
 static void print_msr_refusals(const struct vm *v, u32 vcpu)

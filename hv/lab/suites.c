@@ -20,6 +20,7 @@ extern const u8 guest_blob_vmexit_start[], guest_blob_vmexit_end[];
 extern const u8 guest_blob_xstate_start[], guest_blob_xstate_end[];
 extern const u8 guest_blob_pmu_start[], guest_blob_pmu_end[];
 extern const u8 guest_blob_hostile_start[], guest_blob_hostile_end[];
+extern const u8 guest_blob_fuzz_start[], guest_blob_fuzz_end[];
 
 /*
  * Bochs 2.7 under SVM resets the whole machine on a guest triple fault instead of
@@ -325,6 +326,19 @@ static const struct suite_vm hostile_vms[] = {
 	  .runs_here = after_lost_cpu_runs_here },
 };
 
+/* The random-exit guest, then a VM on the same CPU that must start from
+ * the reset state whatever it left (guest-tests/fuzz.c, docs/fuzz.md). */
+static const struct suite_vm fuzz_vms[] = {
+	{ .name = "fuzz", .variant = 0, .expect = VM_STOP_EXIT },
+	{ .name = "fuzz_fresh", .variant = 1, .expect = VM_STOP_EXIT },
+	/* the differential run: what the bare emulator shares, one line each */
+	{ .name = "fuzz_diff",
+	  .variant = 2,
+	  .expect = VM_STOP_EXIT,
+	  .test = "fuzz_diff",
+	  .opt_in = true },
+};
+
 const struct suite suites[] = {
 	{ "smoke", SUITE_SMOKE, guest_blob_smoke_start, guest_blob_smoke_end, smoke_vms,
 	  ARRAY_SIZE(smoke_vms), COLUMN_DEFAULT, false },
@@ -336,6 +350,8 @@ const struct suite suites[] = {
 	  COLUMNS_PMU, false },
 	{ "hostile", SUITE_HOSTILE, guest_blob_hostile_start, guest_blob_hostile_end, hostile_vms,
 	  ARRAY_SIZE(hostile_vms), COLUMN_DEFAULT, true },
+	{ "fuzz", SUITE_FUZZ, guest_blob_fuzz_start, guest_blob_fuzz_end, fuzz_vms,
+	  ARRAY_SIZE(fuzz_vms), COLUMNS_PMU, true },
 };
 
 const unsigned nr_suites = ARRAY_SIZE(suites);
@@ -411,6 +427,8 @@ struct why_not suite_vm_why_not(const struct suite_vm *sv, const struct mhv_conf
 {
 	/* The suite's main VM filters its own tests; host-judged ones here. */
 	if (sv->test && !config_test_wanted(cfg, sv->test))
+		return verdict_left_out();
+	if (sv->opt_in && !cfg->nr_tests)
 		return verdict_left_out();
 	return sv->runs_here ? sv->runs_here() : verdict_run();
 }

@@ -34,6 +34,7 @@ struct suite_vm {
 	 * refuse a state outright, the VM stopped with the reason is contained. */
 	enum vm_stop expect_alt;
 	u32 nr_vcpus; /* 0 (left out) or 1: one vCPU; more: each on its own physical CPU */
+	bool opt_in;  /* runs only when "tests =" names its test */
 };
 
 /* Which columns of the VM configuration matrix a suite runs in. */

@@ -72,6 +72,30 @@ struct hc_bench_result {
 
 struct hc_params {
 	u32 iterations, batches, warmup, variant;
+	/* the fuzz suite (guest-tests/fuzz.c): its seed ("fuzz_seed =", or
+	 * one mhv picks) and the exits it causes ("fuzz_exits =") */
+	u32 fuzz_seed, fuzz_exits;
+};
+
+/*
+ * The fuzz guest's flight recorder, at a fixed guest-physical page: its
+ * seed and the last FUZZ_RING_LEN operations it tried, written before
+ * each one, so that mhv can print them when the VM or mhv's self-check
+ * fails (hv/lab/runner_fuzz.c).
+ */
+#define GUEST_FUZZ_RING 0x8000ull
+#define FUZZ_RING_MAGIC 0x474e495258465a46ull /* "FZFXRING" read as bytes, little-endian */
+#define FUZZ_RING_LEN 16
+struct fuzz_ring_op {
+	u32 n;	/* the operation's number in the run, from 1 */
+	u16 op; /* its kind (guest-tests/fuzz.h enum fuzz_op) */
+	u16 size;
+	u64 a, b; /* its operands: MSR/port/address/leaf, value/subleaf */
+};
+struct fuzz_ring {
+	u64 magic;
+	u32 seed, done;				/* done: operations tried */
+	struct fuzz_ring_op ops[FUZZ_RING_LEN]; /* [done % FUZZ_RING_LEN] the latest */
 };
 
 /* Guest-physical layout built by mhv (all inside guest RAM) */

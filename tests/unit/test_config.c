@@ -69,6 +69,8 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.pmu_account, CONFIG_ACCOUNT_INSN | CONFIG_ACCOUNT_BRANCH);
 	assert_int_equal(cfg.nr_tests, 0);
 	assert_true(config_test_wanted(&cfg, "anything"));
+	assert_int_equal(cfg.fuzz_seed, 0); /* none: mhv picks one per VM */
+	assert_int_equal(cfg.fuzz_exits, 2000);
 
 	/* NULL text is fine when there is nothing to read. */
 	config_defaults(&cfg);
@@ -104,6 +106,20 @@ static void test_all_keys(void **state)
 	assert_false(config_test_wanted(&cfg, "cpuidx"));
 	assert_false(config_test_wanted(&cfg, NULL));
 	assert_false(config_test_wanted(&cfg, "a_name_much_longer_than_thirty_one_chars"));
+}
+
+/* The fuzz suite's keys: a seed up to 2^32 - 1, an exit budget of 1 or more. */
+static void test_fuzz_keys(void **state)
+{
+	(void)state;
+	PARSE_OK("suites = fuzz\nfuzz_seed = 4294967295\nfuzz_exits = 100000000\n");
+	assert_int_equal(cfg.suites, SUITE_FUZZ);
+	assert_int_equal(cfg.fuzz_seed, 4294967295u);
+	assert_int_equal(cfg.fuzz_exits, 100000000);
+	PARSE_ERR("fuzz_seed = 4294967296\n", "mhv.cfg:1: bad value '4294967296' for 'fuzz_seed': "
+					      "expected a number from 0 to 4294967295");
+	PARSE_ERR("fuzz_exits = 0\n", "mhv.cfg:1: bad value '0' for 'fuzz_exits': "
+				      "expected a number from 1 to 100000000");
 }
 
 static void test_syntax(void **state)
@@ -262,9 +278,9 @@ static void test_errors(void **state)
 	PARSE_ERR("\n\n\n\njust words\n", "mhv.cfg:5: expected 'key = value'");
 	PARSE_ERR("= 5\n", "mhv.cfg:1: expected 'key = value'");
 	PARSE_ERR("foo bar = 1\n", "mhv.cfg:1: unknown key 'foo bar'");
-	PARSE_ERR(
-	    "suites = smoke\nsuites = smoke, x\n",
-	    "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit, xstate, pmu, hostile, none)");
+	PARSE_ERR("suites = smoke\nsuites = smoke, x\n",
+		  "mhv.cfg:2: unknown suite 'x' (known: smoke, vmexit, xstate, pmu, hostile, fuzz, "
+		  "none)");
 	PARSE_ERR("guest = a\nmem = 1\n",
 		  "mhv.cfg:2: bad value '1' for 'mem': expected a number from 2 to 3072");
 	PARSE_ERR("guest = a\ncpus = 5\n",
@@ -564,6 +580,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_keys),
+		cmocka_unit_test(test_fuzz_keys),
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_errors),

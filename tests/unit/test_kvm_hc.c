@@ -157,7 +157,8 @@ static void test_params_and_wanted(void **state)
 	struct fixture *f = *state;
 	struct hc_params p;
 
-	f->hc.params = (struct hc_params){ 200, 10, 100, 3 };
+	f->hc.params =
+	    (struct hc_params){ .iterations = 200, .batches = 10, .warmup = 100, .variant = 3 };
 	assert_int_equal(kvm_hc_call(&f->hc, HC_PARAMS, RESULT_GPA, 0), 0);
 	memcpy(&p, f->hc.ram + RESULT_GPA, sizeof(p));
 	assert_int_equal(p.iterations, 200);
