@@ -2,6 +2,16 @@
 # Sourced by the /init of both KVM initramfs (scripts/kvm/init.sh: the KVM
 # side; nested-init.sh: mhv nested under KVM).
 
+# busybox's applets, the kernel's file systems, and the run's first lines
+init_start() {
+	/bin/busybox --install -s /bin
+	mount -t proc proc /proc
+	mount -t sysfs sysfs /sys
+	mount -t devtmpfs devtmpfs /dev 2>/dev/null
+	echo "mhv-linux: run ${mhvrun:-?}"
+	echo "mhv-linux: init reached at $(cut -d' ' -f1 /proc/uptime) s"
+}
+
 # Debian's KVM modules loaded into Debian's kernel, for this CPU's vendor.
 kvm_load() {
 	# insmod in dependency order; kvm_amd wants ccp first where the kernel

@@ -4,14 +4,9 @@
 # that KVM (mhv-kvm), its MHV-JSON lines on the console for make test's
 # bochs-kvm-* cases (tests/emu/cases.txt).  No ACPI under Bochs' OVMF:
 # the last line ends the emulator (run-bochs.sh --until).
-/bin/busybox --install -s /bin
 export PATH=/bin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-echo "mhv-linux: run ${mhvrun:-?}"
-echo "mhv-linux: init reached at $(cut -d' ' -f1 /proc/uptime) s"
 . /bin/init-lib.sh
+init_start
 kvm_load
 # the gate's parameters (tests/emu/bochs.cfg): the same counts as mhv's rows
 /bin/mhv-kvm --guests /guest --env "${mhvkvmenv:-bochs}" --iterations 200 --batches 10 \

@@ -59,6 +59,19 @@ def kernel_modules(kroot):
     return wanted
 
 
+def write_initrd(c, init, out):
+    """Ends archive c with /init (scripts/kvm/INIT) and the functions it
+    sources, and writes it whole as OUT/initrd.cpio; its size in KiB."""
+    c.copy("bin/init-lib.sh", os.path.join(HERE, "init-lib.sh"), 0o644)
+    c.copy("init", os.path.join(HERE, init))
+    os.makedirs(out, exist_ok=True)
+    tmp = os.path.join(out, "initrd.cpio.tmp")
+    with open(tmp, "wb") as f:
+        f.write(c.bytes())
+    os.replace(tmp, os.path.join(out, "initrd.cpio"))
+    return os.path.getsize(os.path.join(out, "initrd.cpio")) >> 10
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
@@ -73,16 +86,9 @@ def main():
         c.copy("guest/%s.bin" % suite, os.path.join(guests, suite + ".bin"), 0o644)
     for name, path in sorted(mods.items()):
         c.copy("lib/modules/%s.ko" % name, path, 0o644)
-    c.copy("bin/init-lib.sh", os.path.join(HERE, "init-lib.sh"), 0o644)
-    c.copy("init", os.path.join(HERE, "init.sh"))
-    os.makedirs(out, exist_ok=True)
-    tmp = os.path.join(out, "initrd.cpio.tmp")
-    with open(tmp, "wb") as f:
-        f.write(c.bytes())
-    os.replace(tmp, os.path.join(out, "initrd.cpio"))
+    kib = write_initrd(c, "init.sh", out)
     print("kvm-guest: %s/initrd.cpio (%d KiB: busybox, mhv-kvm, %s)" %
-          (out, os.path.getsize(os.path.join(out, "initrd.cpio")) >> 10,
-           ", ".join(sorted(mods))))
+          (out, kib, ", ".join(sorted(mods))))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import os
 import shutil
 import sys
 
-from initramfs import kernel_modules, lg
+from initramfs import kernel_modules, lg, write_initrd
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 QEMU = "qemu-system-x86_64"
@@ -87,15 +87,9 @@ def main():
     c.copy("mhv/mhv.cfg", config, 0o644)
     for f in extra:
         c.copy("mhv/" + os.path.basename(f), f, 0o644)
-    c.copy("bin/init-lib.sh", os.path.join(HERE, "init-lib.sh"), 0o644)
-    c.copy("init", os.path.join(HERE, "nested-init.sh"))
-    os.makedirs(out, exist_ok=True)
-    tmp = os.path.join(out, "initrd.cpio.tmp")
-    with open(tmp, "wb") as f:
-        f.write(c.bytes())
-    os.replace(tmp, os.path.join(out, "initrd.cpio"))
+    kib = write_initrd(c, "nested-init.sh", out)
     print("kvm-nested: %s/initrd.cpio (%d KiB: busybox, %s, QEMU and its libraries, OVMF, mhv)" %
-          (out, os.path.getsize(os.path.join(out, "initrd.cpio")) >> 10, ", ".join(sorted(mods))))
+          (out, kib, ", ".join(sorted(mods))))
 
 
 if __name__ == "__main__":
