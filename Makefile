@@ -180,7 +180,7 @@ unit: $(UNIT_BINS)
 MB_CFLAGS := -target i386-unknown-none-elf -ffreestanding -fno-pic -mgeneral-regs-only -O2 \
 	-fno-stack-protector -fno-builtin -Wall -Wextra -Werror
 $(B)/multiboot/mbtest.elf: tests/multiboot/mbtest.c tests/multiboot/mbapic.c tests/multiboot/mbtest.h \
-		tests/multiboot/start.asm tests/multiboot/link.ld hv/lib/guest_abi.h hv/lib/types.h
+		tests/multiboot/start.asm tests/multiboot/identity_4g.inc tests/multiboot/link.ld hv/lib/guest_abi.h hv/lib/types.h
 	@mkdir -p $(@D)
 	@echo '  MBLD    $@'
 	@$(CC) $(MB_CFLAGS) -c tests/multiboot/mbtest.c -o $(B)/multiboot/mbtest.o
@@ -377,7 +377,7 @@ $(B)/fuzz-bare/bare_hc.o: tests/fuzz-bare/bare_hc.c
 	@mkdir -p $(@D)
 	@echo '  CC      $< (bare)'
 	@$(CC) $(GCFLAGS) -c $< -o $@
-$(B)/fuzz-bare/start.o: tests/fuzz-bare/start.asm
+$(B)/fuzz-bare/start.o: tests/fuzz-bare/start.asm tests/multiboot/identity_4g.inc
 	@mkdir -p $(@D)
 	@echo '  NASM    $< (bare)'
 	@$(NASM) -f elf64 -o $@ $<
