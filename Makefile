@@ -139,6 +139,8 @@ $(B)/guest-tests/%.o: guest-tests/%.asm
 	@mkdir -p $(@D)
 	@echo '  NASM    $< (guest)'
 	@$(NASM) -f elf64 -MD $(@:.o=.d) -o $@ $<
+# NASM's -MD leaves the %include files out (see hv/%.o above)
+$(B)/guest-tests/rt/entry.o $(B)/guest-tests/rt/probe_ops.o: guest-tests/rt/fault_probe.inc
 
 $(B)/guest/%.elf: $(B)/guest-tests/%.o $(GUEST_RT_OBJ) guest-tests/guest.ld
 	@mkdir -p $(@D)
