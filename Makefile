@@ -139,6 +139,8 @@ $(B)/guest-tests/%.o: guest-tests/%.asm
 	@mkdir -p $(@D)
 	@echo '  NASM    $< (guest)'
 	@$(NASM) -f elf64 -MD $(@:.o=.d) -o $@ $<
+# NASM's -MD leaves the %include files out (see hv/%.o above)
+$(B)/guest-tests/rt/entry.o $(B)/guest-tests/rt/probe_ops.o: guest-tests/rt/fault_probe.inc
 
 $(B)/guest/%.elf: $(B)/guest-tests/%.o $(GUEST_RT_OBJ) guest-tests/guest.ld
 	@mkdir -p $(@D)
@@ -180,7 +182,7 @@ unit: $(UNIT_BINS)
 MB_CFLAGS := -target i386-unknown-none-elf -ffreestanding -fno-pic -mgeneral-regs-only -O2 \
 	-fno-stack-protector -fno-builtin -Wall -Wextra -Werror
 $(B)/multiboot/mbtest.elf: tests/multiboot/mbtest.c tests/multiboot/mbapic.c tests/multiboot/mbtest.h \
-		tests/multiboot/start.asm tests/multiboot/link.ld hv/lib/guest_abi.h hv/lib/types.h
+		tests/multiboot/start.asm tests/multiboot/identity_4g.inc tests/multiboot/link.ld hv/lib/guest_abi.h hv/lib/types.h
 	@mkdir -p $(@D)
 	@echo '  MBLD    $@'
 	@$(CC) $(MB_CFLAGS) -c tests/multiboot/mbtest.c -o $(B)/multiboot/mbtest.o
@@ -377,7 +379,7 @@ $(B)/fuzz-bare/bare_hc.o: tests/fuzz-bare/bare_hc.c
 	@mkdir -p $(@D)
 	@echo '  CC      $< (bare)'
 	@$(CC) $(GCFLAGS) -c $< -o $@
-$(B)/fuzz-bare/start.o: tests/fuzz-bare/start.asm
+$(B)/fuzz-bare/start.o: tests/fuzz-bare/start.asm tests/multiboot/identity_4g.inc
 	@mkdir -p $(@D)
 	@echo '  NASM    $< (bare)'
 	@$(NASM) -f elf64 -o $@ $<

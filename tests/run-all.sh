@@ -194,6 +194,21 @@ log_tail() {
 		result INFO "| $line"
 	done
 }
+# A Linux case's guest log checked by tests/linux-bare/SCRIPT.py, against
+# the bare run's tests/emu/linux-bare-MODEL.EXT on the pinned Bochs (QEMU
+# has no bare run: none allowed); its output in $LOGS/NAME.EXT.txt.  On a
+# failure: the FAIL verdict, status 1.
+linux_log_check() { # script, ext, name, emu, cpu, log
+	llc_ref=""
+	[ "$4" != bochs-pmu ] || llc_ref="--reference tests/emu/linux-bare-$5.$2"
+	# shellcheck disable=SC2086
+	llc_out=$(python3 "tests/linux-bare/$1.py" $llc_ref "$6" 2>&1)
+	llc_st=$?
+	printf '%s\n' "$llc_out" >"$LOGS/$3.$2.txt"
+	[ $llc_st != 0 ] || return 0
+	result FAIL "$3" "$(printf '%s\n' "$llc_out" | grep -m 1 FAIL); log $LOGS/$3.$2.txt"
+	return 1
+}
 replay() {
 	while IFS=$US read -r verdict what why; do
 		case "$verdict" in
@@ -471,31 +486,13 @@ run_case() {
 	# that the bare run of the model has not (tests/emu/linux-bare-MODEL.msr;
 	# QEMU has no bare run: none)
 	case " $options " in *" linux "*)
-		ref=""
-		[ "$emu" != bochs-pmu ] || ref="--reference tests/emu/linux-bare-$cpu.msr"
-		# shellcheck disable=SC2086
-		out=$(python3 tests/linux-bare/msr_errors.py $ref "$log" 2>&1)
-		st=$?
-		printf '%s\n' "$out" >"$LOGS/$name.msr.txt"
-		if [ $st != 0 ]; then
-			result FAIL "$name" "$(printf '%s\n' "$out" | grep -m 1 FAIL); log $LOGS/$name.msr.txt"
-			return
-		fi
+		linux_log_check msr_errors msr "$name" "$emu" "$cpu" "$log" || return 0
 	esac
 	# option linux (not kvm or nested: their init is the KVM side's): no kernel
 	# complaint (WARNING, oops, unknown NMI...) that the bare run of the
 	# model has not (tests/emu/linux-bare-MODEL.klog; QEMU: none)
 	case " $options " in *" kvm "* | *" nested "*) ;; *" linux "*)
-		ref=""
-		[ "$emu" != bochs-pmu ] || ref="--reference tests/emu/linux-bare-$cpu.klog"
-		# shellcheck disable=SC2086
-		out=$(python3 tests/linux-bare/kernel_log.py $ref "$log" 2>&1)
-		st=$?
-		printf '%s\n' "$out" >"$LOGS/$name.klog.txt"
-		if [ $st != 0 ]; then
-			result FAIL "$name" "$(printf '%s\n' "$out" | grep -m 1 FAIL); log $LOGS/$name.klog.txt"
-			return
-		fi
+		linux_log_check kernel_log klog "$name" "$emu" "$cpu" "$log" || return 0
 	esac
 	result PASS "$name (${secs}s)"
 	# the Linux guest: its boot time to /init (guest uptime) per run

@@ -33,24 +33,7 @@ _start:
 
 section .text
 
-; A probe that may fault: FAULT_PROBE_BEGIN arms the fixup, FAULT_PROBE_END
-; disarms it and returns -1, or, after a fault, the vector that arrived.
-%macro FAULT_PROBE_BEGIN 0
-	%push probe
-	lea r8, [%$fault]
-	mov [fault_fixup], r8
-	mov byte [fault_armed], 1
-%endmacro
-
-%macro FAULT_PROBE_END 0
-	mov byte [fault_armed], 0
-	mov eax, -1
-	ret
-%$fault:
-	movzx eax, byte [fault_vector]
-	ret
-	%pop
-%endmacro
+%include "guest-tests/rt/fault_probe.inc"
 
 %define HAS_ERR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
 align 16

@@ -11,22 +11,7 @@ extern fault_vector
 
 section .text
 
-%macro FAULT_PROBE_BEGIN 0
-	%push probe
-	lea r8, [%$fault]
-	mov [fault_fixup], r8
-	mov byte [fault_armed], 1
-%endmacro
-
-%macro FAULT_PROBE_END 0
-	mov byte [fault_armed], 0
-	mov eax, -1
-	ret
-%$fault:
-	movzx eax, byte [fault_vector]
-	ret
-	%pop
-%endmacro
+%include "guest-tests/rt/fault_probe.inc"
 
 ; int probe_in(u16 port, u32 size, u32 *val): IN of 1, 2 or 4 bytes
 global probe_in

@@ -4,6 +4,7 @@
 ; low 4 GiB (2 MiB pages), the GDT mhv gives its guests (code 0x08, data
 ; 0x10), and the runtime's _start with RDI = 2, the differential variant.
 bits 32
+%include "tests/multiboot/identity_4g.inc"
 section .multiboot
 align 4
 	dd 0x1badb002			; magic (Multiboot Specification §3.1.1)
@@ -24,31 +25,7 @@ bare_start:
 	mov es, ecx
 	mov ss, ecx
 	mov esp, stack_top
-	xor ecx, ecx
-.pdpt:
-	mov eax, ecx
-	shl eax, 12
-	add eax, pd
-	or eax, 0x3
-	mov [pdpt + ecx * 8], eax
-	inc ecx
-	cmp ecx, 4
-	jne .pdpt
-	mov eax, pdpt
-	or eax, 0x3
-	mov [pml4], eax
-	xor ecx, ecx
-.fill:
-	mov eax, ecx
-	shl eax, 21
-	or eax, 0x83			; P, RW, PS
-	mov [pd + ecx * 8], eax
-	mov edx, ecx
-	shr edx, 11
-	mov [pd + ecx * 8 + 4], edx	; bits 32+ of the 2 MiB frame
-	inc ecx
-	cmp ecx, 2048
-	jne .fill
+	IDENTITY_4G_FILL
 	; into IA-32e mode (SDM Vol 3 §10.8.5): PAE, CR3, EFER.LME, CR0.PG
 	mov eax, cr4
 	or eax, (1 << 5) | (1 << 9) | (1 << 10)	; PAE, OSFXSR, OSXMMEXCPT
@@ -88,10 +65,7 @@ gdtr:
 bare_mbi: dd 0
 
 section .bss
-align 4096
-pml4:	resb 4096
-pdpt:	resb 4096
-pd:	resb 4 * 4096
+IDENTITY_4G_TABLES
 align 16
 	resb 65536
 stack_top:

@@ -31,11 +31,11 @@ line).  A run whose perf_event fuzzer printed its seed must show its
 status, 0 (it faulted or a syscall hung otherwise).  One line per run;
 status 1 when a check fails.
 """
-import argparse
 import re
 import sys
 
-RUN = re.compile(r"mhv-linux: run (\S+)")
+import guest_checks
+
 KLOG = re.compile(r"mhv-linux: klog (.*?)\s*$")
 COUNT = re.compile(r"mhv-linux: klog-lines ([0-9]+) of ([0-9]+)")
 TIMING_COUNTS = re.compile(r"mhv-linux: klog-timing perf interrupt took too long ([0-9]+), "
@@ -74,35 +74,30 @@ class Run:
         self.fuzz_status = None
 
 
+def feed(run, line):
+    m = COUNT.search(line)
+    if m:
+        run.printed, run.matched = int(m.group(1)), int(m.group(2))
+        return
+    m = KLOG.search(line)
+    if m:
+        run.lines.append(m.group(1))
+        return
+    m = TIMING_COUNTS.search(line)
+    if m:
+        run.timing = (int(m.group(1)), int(m.group(2)))
+        return
+    m = FUZZ_SEED.search(line)
+    if m:
+        run.fuzz_seed = m.group(1)
+        return
+    m = FUZZ_STATUS.search(line)
+    if m:
+        run.fuzz_status = int(m.group(1))
+
+
 def parse(text):
-    runs = []
-    for line in text.splitlines():
-        m = RUN.search(line)
-        if m:
-            runs.append(Run(m.group(1)))
-            continue
-        if not runs:
-            continue
-        m = COUNT.search(line)
-        if m:
-            runs[-1].printed, runs[-1].matched = int(m.group(1)), int(m.group(2))
-            continue
-        m = KLOG.search(line)
-        if m:
-            runs[-1].lines.append(m.group(1))
-            continue
-        m = TIMING_COUNTS.search(line)
-        if m:
-            runs[-1].timing = (int(m.group(1)), int(m.group(2)))
-            continue
-        m = FUZZ_SEED.search(line)
-        if m:
-            runs[-1].fuzz_seed = m.group(1)
-            continue
-        m = FUZZ_STATUS.search(line)
-        if m:
-            runs[-1].fuzz_status = int(m.group(1))
-    return runs
+    return guest_checks.parse_runs(text, Run, feed)
 
 
 def read_reference(text):
@@ -118,64 +113,44 @@ def read_reference(text):
     return ref
 
 
+def check_run(r, allowed, ref_name, lines, fails):
+    if r.fuzz_seed is not None and r.fuzz_status != 0:
+        fails.append("run %s: the perf_event fuzzer (seed %s) ended with %s" %
+                     (r.name, r.fuzz_seed, "status %d" % r.fuzz_status
+                      if r.fuzz_status is not None else "no status"))
+    if r.printed is None:
+        fails.append("run %s: no \"mhv-linux: klog-lines\" line (an older initrd? make linux-guest)"
+                     % r.name)
+        return ()
+    if r.printed != len(r.lines):
+        fails.append("run %s: /init printed %d kernel log lines, %d read"
+                     % (r.name, r.printed, len(r.lines)))
+    judged = [reduce(t) for t in r.lines if not timing(t)]
+    timed = [t for t in r.lines if timing(t)]
+    new = [t for t in judged if t not in allowed]
+    for t in new:
+        fails.append("run %s: kernel log: %s (not in %s)" % (r.name, t, ref_name))
+    perf_slow, nmi_slow = r.timing or (0, 0)
+    perf_slow += sum(1 for t in timed if "perf: interrupt" in t)
+    nmi_slow += sum(1 for t in timed if "perf: interrupt" not in t)
+    lines.append("linux-klog: run %s: %d complaints%s; timing: perf interrupt took too long "
+                 "%d, NMI handler took too long %d" %
+                 (r.name, len(judged),
+                  " (%d not in %s)" % (len(new), ref_name) if new
+                  else " (each in %s)" % ref_name if judged else "",
+                  perf_slow, nmi_slow))
+    return [t for t in judged if t in allowed]
+
+
 def check(runs, reference, ref_name):
     """(lines to print, failures)"""
-    lines, fails = [], []
-    allowed = set(reference)
-    seen = set()
-    if not runs:
-        fails.append("no run of /init in the log")
-    for r in runs:
-        if r.fuzz_seed is not None and r.fuzz_status != 0:
-            fails.append("run %s: the perf_event fuzzer (seed %s) ended with %s" %
-                         (r.name, r.fuzz_seed, "status %d" % r.fuzz_status
-                          if r.fuzz_status is not None else "no status"))
-        if r.printed is None:
-            fails.append("run %s: no \"mhv-linux: klog-lines\" line (an older initrd? make linux-guest)"
-                         % r.name)
-            continue
-        if r.printed != len(r.lines):
-            fails.append("run %s: /init printed %d kernel log lines, %d read"
-                         % (r.name, r.printed, len(r.lines)))
-        judged = [reduce(t) for t in r.lines if not timing(t)]
-        timed = [t for t in r.lines if timing(t)]
-        new = [t for t in judged if t not in allowed]
-        seen.update(t for t in judged if t in allowed)
-        for t in new:
-            fails.append("run %s: kernel log: %s (not in %s)" % (r.name, t, ref_name))
-        perf_slow, nmi_slow = r.timing or (0, 0)
-        perf_slow += sum(1 for t in timed if "perf: interrupt" in t)
-        nmi_slow += sum(1 for t in timed if "perf: interrupt" not in t)
-        lines.append("linux-klog: run %s: %d complaints%s; timing: perf interrupt took too long "
-                     "%d, NMI handler took too long %d" %
-                     (r.name, len(judged),
-                      " (%d not in %s)" % (len(new), ref_name) if new
-                      else " (each in %s)" % ref_name if judged else "",
-                      perf_slow, nmi_slow))
-    for t in reference:
-        if t not in seen:
-            lines.append("linux-klog: note: %s has \"%s\", no run did" % (ref_name, t))
-    return lines, fails
+    return guest_checks.check_runs(runs, reference, ref_name, "linux-klog", check_run)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reference", help="the bare run's kernel log lines (tests/emu/linux-bare-MODEL.klog)")
-    ap.add_argument("log")
-    a = ap.parse_args(argv)
-    with open(a.log, errors="replace") as f:
-        runs = parse(f.read())
-    reference, ref_name = [], "the allowed set (empty: no bare run)"
-    if a.reference:
-        with open(a.reference, errors="replace") as f:
-            reference = read_reference(f.read())
-        ref_name = a.reference
-    lines, fails = check(runs, reference, ref_name)
-    for line in lines:
-        print(line)
-    for f in fails:
-        print("linux-klog: FAIL: %s" % f)
-    return 1 if fails else 0
+    return guest_checks.main(argv, __doc__, "linux-klog",
+                             "the bare run's kernel log lines (tests/emu/linux-bare-MODEL.klog)",
+                             parse, read_reference, check)
 
 
 if __name__ == "__main__":

@@ -29,11 +29,11 @@ lines, or the bare TEXTs; '#' starts a comment).  Without --reference (QEMU:
 there is no bare run) there must be none.  Reference lines no run had
 are printed, not judged.  One line per run; status 1 when a check fails.
 """
-import argparse
 import re
 import sys
 
-RUN = re.compile(r"mhv-linux: run (\S+)")
+import guest_checks
+
 ERROR = re.compile(r"mhv-linux: msr-error (.*?)\s*$")
 COUNT = re.compile(r"mhv-linux: msr-errors ([0-9]+)")
 
@@ -45,23 +45,18 @@ class Run:
         self.count = None  # the kernel's count, None: the run printed none
 
 
+def feed(run, line):
+    m = ERROR.search(line)
+    if m:
+        run.errors.append(m.group(1))
+        return
+    m = COUNT.search(line)
+    if m:
+        run.count = int(m.group(1))
+
+
 def parse(text):
-    runs = []
-    for line in text.splitlines():
-        m = RUN.search(line)
-        if m:
-            runs.append(Run(m.group(1)))
-            continue
-        if not runs:
-            continue
-        m = ERROR.search(line)
-        if m:
-            runs[-1].errors.append(m.group(1))
-            continue
-        m = COUNT.search(line)
-        if m:
-            runs[-1].count = int(m.group(1))
-    return runs
+    return guest_checks.parse_runs(text, Run, feed)
 
 
 def read_reference(text):
@@ -75,53 +70,33 @@ def read_reference(text):
     return ref
 
 
+def check_run(r, allowed, ref_name, lines, fails):
+    if r.count is None:
+        fails.append("run %s: no \"mhv-linux: msr-errors\" line (an older initrd? make linux-guest)"
+                     % r.name)
+        return ()
+    if r.count != len(r.errors):
+        fails.append("run %s: the kernel has %d unchecked MSR access errors, %d read"
+                     % (r.name, r.count, len(r.errors)))
+    new = [e for e in r.errors if e not in allowed]
+    for e in new:
+        fails.append("run %s: unchecked MSR access error: %s (not in %s)" % (r.name, e, ref_name))
+    lines.append("linux-msr: run %s: %d unchecked MSR access errors%s" %
+                 (r.name, len(r.errors),
+                  ", %d not in %s" % (len(new), ref_name) if new
+                  else ", each in %s" % ref_name if r.errors else ""))
+    return [e for e in r.errors if e in allowed]
+
+
 def check(runs, reference, ref_name):
     """(lines to print, failures)"""
-    lines, fails = [], []
-    allowed = set(reference)
-    seen = set()
-    if not runs:
-        fails.append("no run of /init in the log")
-    for r in runs:
-        if r.count is None:
-            fails.append("run %s: no \"mhv-linux: msr-errors\" line (an older initrd? make linux-guest)"
-                         % r.name)
-            continue
-        if r.count != len(r.errors):
-            fails.append("run %s: the kernel has %d unchecked MSR access errors, %d read"
-                         % (r.name, r.count, len(r.errors)))
-        new = [e for e in r.errors if e not in allowed]
-        seen.update(e for e in r.errors if e in allowed)
-        for e in new:
-            fails.append("run %s: unchecked MSR access error: %s (not in %s)" % (r.name, e, ref_name))
-        lines.append("linux-msr: run %s: %d unchecked MSR access errors%s" %
-                     (r.name, len(r.errors),
-                      ", %d not in %s" % (len(new), ref_name) if new
-                      else ", each in %s" % ref_name if r.errors else ""))
-    for e in reference:
-        if e not in seen:
-            lines.append("linux-msr: note: %s has \"%s\", no run did" % (ref_name, e))
-    return lines, fails
+    return guest_checks.check_runs(runs, reference, ref_name, "linux-msr", check_run)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reference", help="the bare run's MSR errors (tests/emu/linux-bare-MODEL.msr)")
-    ap.add_argument("log")
-    a = ap.parse_args(argv)
-    with open(a.log, errors="replace") as f:
-        runs = parse(f.read())
-    reference, ref_name = [], "the allowed set (empty: no bare run)"
-    if a.reference:
-        with open(a.reference, errors="replace") as f:
-            reference = read_reference(f.read())
-        ref_name = a.reference
-    lines, fails = check(runs, reference, ref_name)
-    for line in lines:
-        print(line)
-    for f in fails:
-        print("linux-msr: FAIL: %s" % f)
-    return 1 if fails else 0
+    return guest_checks.main(argv, __doc__, "linux-msr",
+                             "the bare run's MSR errors (tests/emu/linux-bare-MODEL.msr)",
+                             parse, read_reference, check)
 
 
 if __name__ == "__main__":

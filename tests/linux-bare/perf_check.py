@@ -32,6 +32,8 @@ import argparse
 import re
 import sys
 
+import guest_checks
+
 USER_EVENTS = ("instructions:u", "branches:u")
 RUN = re.compile(r"mhv-linux: run (\S+)")
 PERF_TEST = re.compile(r"mhv-linux: perf-test (\d[\d.:]*): (.*?)\s*:\s*(Ok|FAILED!|Skip.*)?\s*$")
@@ -225,11 +227,7 @@ def main(argv=None):
     lines, fails = check(runs, reference, a.tolerance_ppm,
                          [w for w in a.runs.split(",") if w], a.sample_tolerance_pct,
                          a.sample_tolerance_min)
-    for line in lines:
-        print(line)
-    for f in fails:
-        print("linux-perf: FAIL: %s" % f)
-    return 1 if fails else 0
+    return guest_checks.report("linux-perf", lines, fails)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernel_log  # noqa: E402
+from guest_log_fixture import mhv_log, run_start  # noqa: E402
 
 # lines of the forms Linux 6.1 prints (kernel/panic.c, arch/x86/kernel/nmi.c,
 # kernel/events/core.c, arch/x86/mm/extable.c)
@@ -19,19 +20,12 @@ MSR = "unchecked MSR access error: WRMSR to 0xc0010200 (tried to write 0x0000000
 
 
 def run_lines(name, klog, count=None):
-    lines = ["mhv-linux: run %s" % name, "mhv-linux: init reached at 26.20 s"]
+    lines = run_start(name)
     lines += ["mhv-linux: klog %s" % t for t in klog]
     if count is not False:
         n = len(klog) if count is None else count
         lines.append("mhv-linux: klog-lines %d of %d" % (n, n))
     return lines
-
-
-def mhv_log(*runs):
-    out = ["mhv: guest vmlinuz: start (svm, 256 MiB, 1 vCPU on cpu 0)"]
-    for r in runs:
-        out += ["[vmlinuz] " + line for line in r]
-    return "\n".join(out) + "\n"
 
 
 def judge(text, reference=()):

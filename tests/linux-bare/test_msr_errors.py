@@ -7,6 +7,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import msr_errors  # noqa: E402
+from guest_log_fixture import run_start  # noqa: E402
+import guest_log_fixture  # noqa: E402
 
 # as Linux 6.1 printed them on the pinned Bochs (issue 30)
 THERM_RD = "RDMSR from 0x19b"
@@ -15,7 +17,7 @@ AMD_RESET = "WRMSR to 0xc0000302 (tried to write 0x040000000000003f)"
 
 
 def run_lines(name, errors, count=None):
-    lines = ["mhv-linux: run %s" % name, "mhv-linux: init reached at 26.20 s"]
+    lines = run_start(name)
     lines += ["mhv-linux: msr-error %s" % e for e in errors]
     if count is not False:
         lines.append("mhv-linux: msr-errors %d" % (len(errors) if count is None else count))
@@ -24,10 +26,7 @@ def run_lines(name, errors, count=None):
 
 
 def mhv_log(*runs):
-    out = ["mhv: guest vmlinuz: start (vmx, 256 MiB, 1 vCPU on cpu 0)"]
-    for r in runs:
-        out += ["[vmlinuz] " + line for line in r]
-    return "\n".join(out) + "\n"
+    return guest_log_fixture.mhv_log(*runs, mode="vmx")
 
 
 def bare_log(errors):

@@ -7,10 +7,12 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import perf_check  # noqa: E402
+from guest_log_fixture import run_start  # noqa: E402
+import guest_log_fixture  # noqa: E402
 
 
 def run_lines(name, insn, br, init="26.20"):
-    lines = ["mhv-linux: run %s" % name, "mhv-linux: init reached at %s s" % init]
+    lines = run_start(name, init)
     if insn is None:
         for ev in ("instructions:u", "branches:u", "instructions", "cycles", "branches"):
             lines.append("mhv-linux: perf <not supported>,,%s,0,100.00,," % ev)
@@ -22,11 +24,7 @@ def run_lines(name, insn, br, init="26.20"):
 
 
 def mhv_log(*runs):
-    """As mhv prints a guest's lines: its name as prefix."""
-    out = ["mhv: guest vmlinuz: start (svm, 512 MiB, 1 vCPU on cpu 0)"]
-    for r in runs:
-        out += ["[vmlinuz] " + line for line in r]
-    return "\n".join(out) + "\n"
+    return guest_log_fixture.mhv_log(*runs, mib=512)
 
 
 BARE = "\r\n".join(["[    1.0] Linux version 6.1"] + run_lines("bare", 25124050, 6520986)) + "\r\n"

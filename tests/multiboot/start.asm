@@ -2,6 +2,7 @@
 ; A multiboot (v1) test kernel for mhv's external-guest support: the
 ; header, and an entry that keeps EAX/EBX for mbtest_main on its own stack.
 bits 32
+%include "tests/multiboot/identity_4g.inc"
 section .multiboot
 align 4
 	dd 0x1badb002			; magic (Multiboot Specification §3.1.1)
@@ -83,28 +84,7 @@ bits 32
 ; There: EFER.LMA must read 1 and the xAPIC version must read through the
 ; page from 64-bit code; then the exit port gets the failure count.
 long_mode_check:
-	xor ecx, ecx
-.pdpt:					; 4 PDs: the low 4 GiB, APIC page included
-	mov eax, ecx
-	shl eax, 12
-	add eax, pd
-	or eax, 0x3
-	mov [pdpt + ecx * 8], eax
-	inc ecx
-	cmp ecx, 4
-	jne .pdpt
-	mov eax, pdpt
-	or eax, 0x3
-	mov [pml4], eax
-	xor ecx, ecx
-.fill:					; 2048 x 2 MiB, identity
-	mov eax, ecx
-	shl eax, 21
-	or eax, 0x83			; P, RW, PS
-	mov [pd + ecx * 8], eax
-	inc ecx
-	cmp ecx, 2048
-	jne .fill
+	IDENTITY_4G_FILL
 	mov eax, cr4
 	or eax, 1 << 5			; PAE
 	mov cr4, eax
@@ -169,10 +149,7 @@ gdtr:
 failures32: dd 0
 
 section .bss
-align 4096
-pml4:	resb 4096
-pdpt:	resb 4096
-pd:	resb 4 * 4096
+IDENTITY_4G_TABLES
 align 16
 	resb 16384
 stack_top:
