@@ -308,32 +308,34 @@ static void pmu_refused(u32 msr, u64 keep, u64 bad, const char *what)
 	check(v == VECTOR_GP && now == keep, what, v);
 }
 
-/* Bits the CPU refuses or drops: #GP, or no fault and they do not stick. */
-static void pmu_not_kept(u32 msr, u64 keep, u64 bad_bits, const char *what)
+/*
+ * Bits that do not stick: written with keep, they are dropped without a
+ * fault, or (may_gp: the CPU refuses or drops them) the write #GPs.
+ */
+static void pmu_not_kept_as(u32 msr, u64 keep, u64 bits, bool may_gp, const char *what)
 {
 	u64 now = ~0ull;
 	int v;
+	bool ok;
 
 	wrmsr(msr, keep);
-	v = wrmsr_safe(msr, keep | bad_bits);
+	v = wrmsr_safe(msr, keep | bits);
 	rdmsr_safe(msr, &now);
-	if (now != keep)
-		pmu_report(msr, keep | bad_bits, v, now);
-	check((v == VECTOR_GP || v < 0) && now == keep, what, v);
+	ok = (v < 0 || (may_gp && v == VECTOR_GP)) && now == keep;
+	if (!ok)
+		pmu_report(msr, keep | bits, v, now);
+	check(ok, what, v);
+}
+
+static void pmu_not_kept(u32 msr, u64 keep, u64 bad_bits, const char *what)
+{
+	pmu_not_kept_as(msr, keep, bad_bits, true, what);
 }
 
 /* Bits the guest may write but that do not stick: no fault, and dropped. */
 static void pmu_dropped(u32 msr, u64 keep, u64 bits, const char *what)
 {
-	u64 now = ~0ull;
-	int v;
-
-	wrmsr(msr, keep);
-	v = wrmsr_safe(msr, keep | bits);
-	rdmsr_safe(msr, &now);
-	if (v >= 0 || now != keep)
-		pmu_report(msr, keep | bits, v, now);
-	check(v < 0 && now == keep, what, v);
+	pmu_not_kept_as(msr, keep, bits, false, what);
 }
 
 /*
